@@ -1,8 +1,21 @@
 package dev.gpugen.cli;
 
-/** Entry point. */
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** Entry point; the only place that calls System.exit. */
 public final class Main {
+  private Main() {}
+
   public static void main(String[] args) {
-    System.out.println("hi");
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs one command line and returns its exit code; tests call this. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = GpugenCommand.commandLine();
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl.execute(args);
   }
 }

@@ -1,0 +1,77 @@
+package dev.gpugen;
+
+import dev.gpugen.lint.Linter;
+import dev.gpugen.lint.Rules;
+import dev.gpugen.render.RenderException;
+import dev.gpugen.render.RenderedTree;
+import dev.gpugen.render.Renderer;
+import dev.gpugen.render.Templates;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.SourceMap;
+import dev.gpugen.spec.yaml.SpecReader;
+import dev.gpugen.spec.yaml.SafeYaml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * gpugen as a library: read → lint → render, each a pure step over the previous one's result. The
+ * CLI is a thin adapter over this class; tests call it directly.
+ */
+public final class Gpugen {
+  private final Predicate<String> efaCapable;
+
+  public Gpugen(Predicate<String> efaCapable) {
+    this.efaCapable = efaCapable;
+  }
+
+  /** A spec after reading and linting: the model (when there were no errors) and all findings. */
+  public record Checked(
+      String label,
+      byte[] source,
+      Optional<ClusterSpec> spec,
+      SourceMap sources,
+      List<Diagnostic> diagnostics) {
+    public Checked {
+      source = source.clone();
+      diagnostics = List.copyOf(diagnostics);
+    }
+
+    @Override
+    public byte[] source() {
+      return source.clone();
+    }
+  }
+
+  /** Reads a spec file; I/O problems (missing, unreadable) are exceptions, spec problems are not. */
+  public Checked check(Path file, String label, Optional<String> env, Set<String> skipRules)
+      throws IOException {
+    // Read one byte past the limit and no more, so a 50 MB file costs nothing.
+    try (InputStream in = Files.newInputStream(file)) {
+      return check(label, in.readNBytes(SafeYaml.MAX_BYTES + 1), env, skipRules);
+    }
+  }
+
+  public Checked check(String label, byte[] bytes, Optional<String> env, Set<String> skipRules) {
+    SpecReader.Result r = new SpecReader(efaCapable).read(label, bytes, env);
+    List<Diagnostic> all = new ArrayList<>(r.diagnostics());
+    if (r.spec().isPresent()) {
+      all.addAll(new Linter(Rules.all()).run(r.spec().get(), r.sources(), skipRules));
+    }
+    Collections.sort(all);
+    return new Checked(label, bytes, r.spec(), r.sources(), all);
+  }
+
+  public RenderedTree render(ClusterSpec spec, Templates templates, String specLabel)
+      throws RenderException {
+    return new Renderer(templates).render(spec, specLabel);
+  }
+}

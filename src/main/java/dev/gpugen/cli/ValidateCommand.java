@@ -1,0 +1,57 @@
+package dev.gpugen.cli;
+
+import dev.gpugen.Gpugen;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code gpugen validate SPEC...}: every finding of every file, then a summary; no output files. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description = "Check specs: YAML, the v1 grammar, and the GPU-stack lint rules.")
+final class ValidateCommand implements Callable<Integer> {
+  enum Format {
+    text,
+    json
+  }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Spec files to check.")
+  List<Path> files;
+
+  @Option(names = "--format", description = "text (default) or json.")
+  Format format = Format.text;
+
+  @Mixin SpecOptions options;
+
+  @Override
+  public Integer call() throws GpugenException {
+    PrintWriter out = spec.commandLine().getOut();
+    Gpugen gpugen = Knowledge.gpugen();
+    List<Gpugen.Checked> all = new ArrayList<>();
+    boolean failed = false;
+    for (Path f : files) {
+      Gpugen.Checked c = options.check(gpugen, f);
+      all.add(c);
+      failed |= options.fails(c);
+      if (format == Format.text) {
+        DiagnosticPrinter.text(out, c);
+        out.println(f + ": " + DiagnosticPrinter.summary(c.diagnostics()));
+      }
+    }
+    if (format == Format.json) {
+      DiagnosticPrinter.json(out, all);
+    }
+    out.flush();
+    return failed ? ExitCodes.INVALID : ExitCodes.OK;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.gpugen.lint.rules;
+
+/** An IPv4 CIDR block, already syntax-checked by the reader. */
+record Cidr(long network, int bits) {
+  static Cidr parse(String text) {
+    String[] parts = text.split("/");
+    long addr = 0;
+    for (String octet : parts[0].split("\\.")) {
+      addr = (addr << 8) | Integer.parseInt(octet);
+    }
+    return new Cidr(addr, Integer.parseInt(parts[1]));
+  }
+
+  long mask() {
+    return bits == 0 ? 0 : (0xFFFFFFFFL << (32 - bits)) & 0xFFFFFFFFL;
+  }
+
+  boolean hasHostBits() {
+    return (network & ~mask() & 0xFFFFFFFFL) != 0;
+  }
+
+  Cidr canonical() {
+    return new Cidr(network & mask(), bits);
+  }
+
+  boolean contains(Cidr inner) {
+    return inner.bits >= bits && (inner.network & mask()) == (network & mask());
+  }
+
+  @Override
+  public String toString() {
+    return ((network >> 24) & 255)
+        + "."
+        + ((network >> 16) & 255)
+        + "."
+        + ((network >> 8) & 255)
+        + "."
+        + (network & 255)
+        + "/"
+        + bits;
+  }
+}

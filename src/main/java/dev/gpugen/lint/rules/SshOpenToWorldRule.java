@@ -1,0 +1,48 @@
+package dev.gpugen.lint.rules;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+import java.util.List;
+
+/** SSH from 0.0.0.0/0 to GPU nodes is how clusters get cryptominers (CKV_AWS_24, AVD-AWS-0107). */
+public final class SshOpenToWorldRule implements Rule {
+  @Override
+  public String id() {
+    return "sec-ssh-open-to-world";
+  }
+
+  @Override
+  public Severity defaultSeverity() {
+    return Severity.ERROR;
+  }
+
+  @Override
+  public String summary() {
+    return "SSH is open to the whole internet";
+  }
+
+  @Override
+  public String documentation() {
+    return "network.sshIngressCidrs containing 0.0.0.0/0 (or any /0) opens port 22 of every GPU"
+        + " node to the internet; scanners find such nodes within minutes. checkov CKV_AWS_24 and"
+        + " trivy AVD-AWS-0107 flag it. List your office or bastion CIDRs, or leave the list empty"
+        + " and reach the nodes through SSM Session Manager."
+        + " Source: https://docs.aws.amazon.com/vpc/latest/userguide/vpc-security-best-practices.html";
+  }
+
+  @Override
+  public void check(ClusterSpec spec, Findings findings) {
+    List<String> cidrs = spec.network().sshIngressCidrs();
+    for (int i = 0; i < cidrs.size(); i++) {
+      if (cidrs.get(i).endsWith("/0")) {
+        findings.report(
+            SpecPath.of("network", "sshIngressCidrs", i),
+            "network.sshIngressCidrs[" + i + "] " + cidrs.get(i) + " opens SSH to the whole internet",
+            "list the CIDRs of your office or bastion, or use [] and SSM Session Manager");
+      }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.gpugen.render;
+
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.ClusterSpec.Pool;
+import dev.gpugen.spec.ClusterSpec.Software;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the Ansible templates need: the spec's values under the role variable names (role-prefixed,
+ * as ansible-lint's var-naming rule wants), cluster-wide in group_vars/all.yml and per pool in
+ * group_vars/pool_NAME.yml.
+ */
+public final class AnsibleView {
+  private final ClusterSpec spec;
+
+  AnsibleView(ClusterSpec spec) {
+    this.spec = spec;
+  }
+
+  /** A key and its value, for templates that loop over sorted maps. */
+  public record Entry(String key, String value) {}
+
+  /** The per-pool values, with the pool's software resolved over the cluster's. */
+  public record PoolVars(
+      String name,
+      String group,
+      String instanceType,
+      int count,
+      boolean spot,
+      SoftwareVars software,
+      List<Entry> labels,
+      List<ClusterSpec.Taint> taints) {}
+
+  /** Software versions plus the package names derived from them. */
+  public record SoftwareVars(
+      String os,
+      String driver,
+      String driverBranch,
+      String cuda,
+      String cudaPackage,
+      String containerToolkit,
+      String kernelModules,
+      String gpuOperatorVersion,
+      boolean dcgmExporter,
+      boolean migManager,
+      int timeSlicingReplicas) {}
+
+  public String cluster() {
+    return spec.metadata().name();
+  }
+
+  public String environment() {
+    return spec.metadata().environment().orElse("");
+  }
+
+  public String provider() {
+    return spec.cloud().provider();
+  }
+
+  public String fabric() {
+    return spec.network().fabric();
+  }
+
+  public SoftwareVars software() {
+    return software(spec.software());
+  }
+
+  public boolean blacklistNouveau() {
+    return spec.kernel().blacklistNouveau();
+  }
+
+  public List<Entry> sysctl() {
+    return entries(spec.kernel().sysctl());
+  }
+
+  public List<Entry> ncclEnv() {
+    return entries(spec.nccl().env());
+  }
+
+  public ClusterSpec.Validation validation() {
+    return spec.validation();
+  }
+
+  /** Empty when no threshold is set: play 05 then reports bandwidth without failing on it. */
+  public String minBusBandwidthGBps() {
+    return spec.validation().minBusBandwidthGBps().map(AnsibleView::number).orElse("");
+  }
+
+  public int forks() {
+    return spec.ansible().forks();
+  }
+
+  public List<PoolVars> pools() {
+    List<PoolVars> out = new ArrayList<>();
+    spec.pools().forEach(p -> out.add(pool(p)));
+    return out;
+  }
+
+  PoolVars pool(Pool p) {
+    return new PoolVars(
+        p.name(),
+        "pool_" + Views.groupSafe(p.name()),
+        p.instanceType(),
+        p.count(),
+        p.spot(),
+        software(p.software()),
+        entries(p.labels()),
+        p.taints());
+  }
+
+  private static SoftwareVars software(Software s) {
+    return new SoftwareVars(
+        s.os(),
+        s.driver(),
+        s.driver().substring(0, s.driver().indexOf('.')),
+        s.cuda(),
+        "cuda-toolkit-" + s.cuda().replace('.', '-'),
+        s.containerToolkit(),
+        s.kernelModules(),
+        s.gpuOperator().version(),
+        s.gpuOperator().dcgmExporter(),
+        s.gpuOperator().migManager(),
+        s.devicePlugin().timeSlicingReplicas());
+  }
+
+  private static List<Entry> entries(Map<String, String> m) {
+    List<Entry> out = new ArrayList<>();
+    m.forEach((k, v) -> out.add(new Entry(k, v)));
+    return out;
+  }
+
+  private static String number(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.gpugen.render;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import freemarker.template.TemplateMethodModelEx;
+import freemarker.template.TemplateModel;
+import freemarker.template.TemplateModelException;
+import freemarker.template.utility.DeepUnwrap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/** The escapers, as template functions: {@code [=hcl(x)]}, {@code [=unsafe(x)]}, … */
+final class Functions {
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+
+  static final ObjectWriter JSON =
+      new ObjectMapper()
+          .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+          .writer(
+              new DefaultPrettyPrinter()
+                  .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+                  .withArrayIndenter(new DefaultIndenter("  ", "\n"))
+                  .withSeparators(
+                      Separators.createDefaultInstance()
+                          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
+
+  private Functions() {}
+
+  static Map<String, TemplateModel> all() {
+    Map<String, TemplateModel> m = new TreeMap<>();
+    m.put("hcl", text(Escape::hcl));
+    m.put("yaml", text(Escape::yaml));
+    m.put("unsafe", text(Escape::ansible));
+    m.put("sh", text(Escape::sh));
+    m.put("comment", text(Escape::comment));
+    m.put(
+        "id",
+        text(
+            s -> {
+              if (!IDENTIFIER.matcher(s).matches()) {
+                throw new IllegalArgumentException("not an identifier: " + Escape.yaml(s));
+              }
+              return s;
+            }));
+    m.put(
+        "json",
+        (TemplateMethodModelEx)
+            args -> {
+              Object value = DeepUnwrap.unwrap(single(args));
+              try {
+                return GeneratedOutputFormat.INSTANCE.fromMarkup(JSON.writeValueAsString(value));
+              } catch (JsonProcessingException e) {
+                throw new TemplateModelException("json(): " + e.getOriginalMessage(), e);
+              }
+            });
+    return m;
+  }
+
+  private static TemplateMethodModelEx text(Function<String, String> escaper) {
+    return args -> {
+      Object v = DeepUnwrap.unwrap(single(args));
+      if (!(v instanceof String) && !(v instanceof Number) && !(v instanceof Boolean)) {
+        throw new TemplateModelException("expected text, got " + v);
+      }
+      try {
+        return GeneratedOutputFormat.INSTANCE.fromMarkup(escaper.apply(String.valueOf(v)));
+      } catch (IllegalArgumentException e) {
+        throw new TemplateModelException(e.getMessage(), e);
+      }
+    };
+  }
+
+  @SuppressWarnings("rawtypes")
+  private static TemplateModel single(List args) throws TemplateModelException {
+    if (args.size() != 1) {
+      throw new TemplateModelException("expected one argument, got " + args.size());
+    }
+    return (TemplateModel) args.get(0);
+  }
+}

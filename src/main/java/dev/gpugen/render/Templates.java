@@ -1,0 +1,143 @@
+package dev.gpugen.render;
+
+import freemarker.cache.ClassTemplateLoader;
+import freemarker.cache.FileTemplateLoader;
+import freemarker.cache.MultiTemplateLoader;
+import freemarker.cache.TemplateLoader;
+import freemarker.core.TemplateClassResolver;
+import freemarker.ext.beans.ZeroArgumentNonVoidMethodPolicy;
+import freemarker.template.Configuration;
+import freemarker.template.DefaultObjectWrapperBuilder;
+import freemarker.template.Template;
+import freemarker.template.TemplateExceptionHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+/**
+ * The template set: the built-in templates shipped in the jar under {@code templates/}, optionally
+ * overridden file by file from a directory ({@code --templates DIR}). Each template is named after
+ * the file it produces, plus {@code .ftl}.
+ */
+public final class Templates {
+  static final freemarker.template.Version VERSION = Configuration.VERSION_2_3_34;
+  private static final String SUFFIX = ".ftl";
+
+  private final Configuration cfg;
+  private final List<String> names;
+
+  private Templates(Configuration cfg, List<String> names) {
+    this.cfg = cfg;
+    this.names = List.copyOf(names);
+  }
+
+  /** The built-in templates, with {@code overrides} taking precedence where given. */
+  public static Templates load(Optional<Path> overrides) throws IOException {
+    TreeSet<String> names = new TreeSet<>(builtInNames());
+    List<TemplateLoader> loaders = new ArrayList<>();
+    if (overrides.isPresent()) {
+      Path dir = overrides.get();
+      if (!Files.isDirectory(dir)) {
+        throw new IOException("--templates " + dir + " is not a directory");
+      }
+      names.addAll(walk(dir));
+      loaders.add(new FileTemplateLoader(dir.toFile()));
+    }
+    loaders.add(new ClassTemplateLoader(Templates.class, "/templates"));
+    return new Templates(
+        configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
+        new ArrayList<>(names));
+  }
+
+  private static Configuration configure(TemplateLoader loader) {
+    Configuration cfg = new Configuration(VERSION);
+    cfg.setTemplateLoader(loader);
+    cfg.setDefaultEncoding("UTF-8");
+    cfg.setLocale(Locale.ROOT);
+    cfg.setTemplateExceptionHandler(TemplateExceptionHandler.RETHROW_HANDLER);
+    cfg.setLogTemplateExceptions(false);
+    cfg.setWrapUncheckedExceptions(true);
+    cfg.setFallbackOnNullLoopVariable(false);
+    // [=x] interpolation, so Terraform's and shell's ${...} pass through templates untouched.
+    cfg.setInterpolationSyntax(Configuration.SQUARE_BRACKET_INTERPOLATION_SYNTAX);
+    cfg.setOutputFormat(GeneratedOutputFormat.INSTANCE);
+    cfg.setNewBuiltinClassResolver(TemplateClassResolver.ALLOWS_NOTHING_RESOLVER);
+    cfg.setAPIBuiltinEnabled(false);
+    cfg.setNumberFormat("computer");
+    cfg.setBooleanFormat("c");
+    cfg.setLocalizedLookup(false);
+    // Templates are read once per process; no cache refresh checks.
+    cfg.setTemplateUpdateDelayMilliseconds(Long.MAX_VALUE);
+    DefaultObjectWrapperBuilder wrapper = new DefaultObjectWrapperBuilder(VERSION);
+    wrapper.setExposeFields(false);
+    // View classes expose values as zero-argument methods; let templates read them as view.name.
+    wrapper.setDefaultZeroArgumentNonVoidMethodPolicy(
+        ZeroArgumentNonVoidMethodPolicy.BOTH_METHOD_AND_PROPERTY_UNLESS_BEAN_PROPERTY_READ_METHOD);
+    cfg.setObjectWrapper(wrapper.build());
+    return cfg;
+  }
+
+  /** Template names (paths relative to the template root, with {@code .ftl}), sorted. */
+  public List<String> names() {
+    return names;
+  }
+
+  Template get(String name) throws IOException {
+    return cfg.getTemplate(name);
+  }
+
+  static String outputPathOf(String templateName) {
+    return templateName.substring(0, templateName.length() - SUFFIX.length());
+  }
+
+  /**
+   * Lists the templates inside our own jar (or the classes directory in a build). This reads one
+   * known folder of gpugen's own code source; it scans no classpath.
+   */
+  private static List<String> builtInNames() throws IOException {
+    Path source;
+    try {
+      source = Path.of(Templates.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException e) {
+      throw new IOException("cannot locate gpugen's own templates", e);
+    }
+    if (Files.isDirectory(source)) {
+      Path dir = source.resolve("templates");
+      return Files.isDirectory(dir) ? walk(dir) : List.of();
+    }
+    List<String> out = new ArrayList<>();
+    try (JarFile jar = new JarFile(source.toFile())) {
+      Enumeration<JarEntry> entries = jar.entries();
+      while (entries.hasMoreElements()) {
+        String name = entries.nextElement().getName();
+        if (name.startsWith("templates/") && name.endsWith(SUFFIX)) {
+          out.add(name.substring("templates/".length()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<String> walk(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(Files::isRegularFile)
+          .map(p -> dir.relativize(p).toString().replace('\\', '/'))
+          .filter(n -> n.endsWith(SUFFIX))
+          .sorted()
+          .toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,250 @@
+package dev.gpugen.spec;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+
+/**
+ * A fully resolved gpugen/v1 cluster spec: defaults filled in, the {@code --env} overlay applied,
+ * each pool's software merged over the cluster's. Immutable; positions live in {@link SourceMap}.
+ *
+ * @param metadata cluster identity
+ * @param cloud provider and location
+ * @param network network layout
+ * @param storage shared storage
+ * @param pools node pools, in spec order
+ * @param software cluster-wide software (each pool carries its own resolved copy)
+ * @param kernel kernel settings
+ * @param nccl NCCL environment
+ * @param validation validation thresholds
+ * @param ansible Ansible settings
+ * @param lint linter settings
+ * @param environments the names of the overlays the spec declares, sorted
+ * @param selectedEnvironment the overlay applied, if any
+ */
+public record ClusterSpec(
+    Metadata metadata,
+    Cloud cloud,
+    Network network,
+    Storage storage,
+    List<Pool> pools,
+    Software software,
+    Kernel kernel,
+    Nccl nccl,
+    Validation validation,
+    Ansible ansible,
+    Lint lint,
+    List<String> environments,
+    Optional<String> selectedEnvironment) {
+
+  public ClusterSpec {
+    Objects.requireNonNull(metadata);
+    Objects.requireNonNull(cloud);
+    Objects.requireNonNull(network);
+    Objects.requireNonNull(storage);
+    pools = List.copyOf(pools);
+    Objects.requireNonNull(software);
+    Objects.requireNonNull(kernel);
+    Objects.requireNonNull(nccl);
+    Objects.requireNonNull(validation);
+    Objects.requireNonNull(ansible);
+    Objects.requireNonNull(lint);
+    environments = List.copyOf(environments);
+    Objects.requireNonNull(selectedEnvironment);
+  }
+
+  /** Cluster identity. */
+  public record Metadata(String name, Optional<String> environment) {
+    public Metadata {
+      Objects.requireNonNull(name);
+      Objects.requireNonNull(environment);
+    }
+  }
+
+  /**
+   * Where the nodes run.
+   *
+   * @param provider aws, gcp or static
+   * @param image an OS name (ubuntu-22.04) or an AMI id
+   */
+  public record Cloud(
+      String provider,
+      Optional<String> region,
+      Optional<String> availabilityZone,
+      Optional<String> sshKeyName,
+      String image) {
+    public Cloud {
+      Objects.requireNonNull(provider);
+      Objects.requireNonNull(region);
+      Objects.requireNonNull(availabilityZone);
+      Objects.requireNonNull(sshKeyName);
+      Objects.requireNonNull(image);
+    }
+  }
+
+  /**
+   * Network layout. Either a new VPC ({@code vpcCidr}, {@code subnetCidr}) or an existing one
+   * ({@code vpcId}, {@code subnetId}).
+   *
+   * @param fabric efa, infiniband, roce or tcp; resolved from the instance types when not written
+   */
+  public record Network(
+      Optional<String> vpcCidr,
+      Optional<String> subnetCidr,
+      Optional<String> vpcId,
+      Optional<String> subnetId,
+      List<String> sshIngressCidrs,
+      String placement,
+      String fabric) {
+    public Network {
+      Objects.requireNonNull(vpcCidr);
+      Objects.requireNonNull(subnetCidr);
+      Objects.requireNonNull(vpcId);
+      Objects.requireNonNull(subnetId);
+      sshIngressCidrs = List.copyOf(sshIngressCidrs);
+      Objects.requireNonNull(placement);
+      Objects.requireNonNull(fabric);
+    }
+  }
+
+  /** Shared storage. */
+  public record Storage(Optional<Lustre> lustre, Optional<String> checkpointBucket) {
+    public Storage {
+      Objects.requireNonNull(lustre);
+      Objects.requireNonNull(checkpointBucket);
+    }
+  }
+
+  /** FSx for Lustre. */
+  public record Lustre(
+      int capacityGiB,
+      String deploymentType,
+      Optional<Integer> perUnitStorageThroughput,
+      String mountPoint) {
+    public Lustre {
+      Objects.requireNonNull(deploymentType);
+      Objects.requireNonNull(perUnitStorageThroughput);
+      Objects.requireNonNull(mountPoint);
+    }
+  }
+
+  /**
+   * A node pool with its software resolved.
+   *
+   * @param market on-demand or spot
+   */
+  public record Pool(
+      String name,
+      String instanceType,
+      int count,
+      String market,
+      RootVolume rootVolume,
+      SortedMap<String, String> labels,
+      List<Taint> taints,
+      Software software) {
+    public Pool {
+      Objects.requireNonNull(name);
+      Objects.requireNonNull(instanceType);
+      Objects.requireNonNull(market);
+      Objects.requireNonNull(rootVolume);
+      labels = Maps.sorted(labels);
+      taints = List.copyOf(taints);
+      Objects.requireNonNull(software);
+    }
+
+    public boolean spot() {
+      return market.equals("spot");
+    }
+  }
+
+  /** The root EBS volume; always encrypted. */
+  public record RootVolume(
+      String type, int sizeGiB, Optional<Integer> iops, Optional<Integer> throughput) {
+    public RootVolume {
+      Objects.requireNonNull(type);
+      Objects.requireNonNull(iops);
+      Objects.requireNonNull(throughput);
+    }
+  }
+
+  /** A Kubernetes node taint. */
+  public record Taint(String key, Optional<String> value, String effect) {
+    public Taint {
+      Objects.requireNonNull(key);
+      Objects.requireNonNull(value);
+      Objects.requireNonNull(effect);
+    }
+  }
+
+  /**
+   * GPU software versions, as strings exactly as written (compared as versions by the linter).
+   *
+   * @param kernelModules auto, open or proprietary
+   */
+  public record Software(
+      String os,
+      String driver,
+      String cuda,
+      String containerToolkit,
+      String kernelModules,
+      GpuOperator gpuOperator,
+      DevicePlugin devicePlugin) {
+    public Software {
+      Objects.requireNonNull(os);
+      Objects.requireNonNull(driver);
+      Objects.requireNonNull(cuda);
+      Objects.requireNonNull(containerToolkit);
+      Objects.requireNonNull(kernelModules);
+      Objects.requireNonNull(gpuOperator);
+      Objects.requireNonNull(devicePlugin);
+    }
+  }
+
+  /** NVIDIA GPU Operator chart settings. */
+  public record GpuOperator(String version, boolean dcgmExporter, boolean migManager) {
+    public GpuOperator {
+      Objects.requireNonNull(version);
+    }
+  }
+
+  /** Kubernetes device plugin settings. */
+  public record DevicePlugin(int timeSlicingReplicas) {}
+
+  /** Kernel settings. */
+  public record Kernel(boolean blacklistNouveau, SortedMap<String, String> sysctl) {
+    public Kernel {
+      sysctl = Maps.sorted(sysctl);
+    }
+  }
+
+  /** NCCL environment variables. */
+  public record Nccl(SortedMap<String, String> env) {
+    public Nccl {
+      env = Maps.sorted(env);
+    }
+  }
+
+  /** Validation thresholds for play 05. */
+  public record Validation(
+      int gpuBurnSeconds,
+      int dcgmDiagLevel,
+      Optional<Double> minBusBandwidthGBps,
+      String maxBytes) {
+    public Validation {
+      Objects.requireNonNull(minBusBandwidthGBps);
+      Objects.requireNonNull(maxBytes);
+    }
+  }
+
+  /** Ansible settings. */
+  public record Ansible(int forks) {}
+
+  /** Linter settings from the spec. */
+  public record Lint(List<String> skip, SortedMap<String, String> severity) {
+    public Lint {
+      skip = List.copyOf(skip);
+      severity = Maps.sorted(severity);
+    }
+  }
+}

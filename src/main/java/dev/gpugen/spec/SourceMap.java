@@ -1,0 +1,65 @@
+package dev.gpugen.spec;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Where each value of a spec was written. Kept beside the model, never inside it, so that records
+ * compare by value only. A path may have a key position (where {@code count:} stands) and a value
+ * position (where {@code 16} stands).
+ */
+public final class SourceMap {
+  private final String file;
+  private final Map<String, Position> keys = new TreeMap<>();
+  private final Map<String, Position> values = new TreeMap<>();
+
+  public SourceMap(String file) {
+    this.file = file;
+  }
+
+  public String file() {
+    return file;
+  }
+
+  public void putKey(SpecPath path, Position p) {
+    keys.putIfAbsent(path.toString(), p);
+  }
+
+  public void putValue(SpecPath path, Position p) {
+    values.putIfAbsent(path.toString(), p);
+  }
+
+  /** The value's position, else the key's, else the nearest ancestor's, else 1:1. */
+  public Position valueOf(SpecPath path) {
+    return find(path, true);
+  }
+
+  /** The key's position, else the value's, else the nearest ancestor's, else 1:1. */
+  public Position keyOf(SpecPath path) {
+    return find(path, false);
+  }
+
+  public Optional<Position> exactValue(SpecPath path) {
+    return Optional.ofNullable(values.get(path.toString()));
+  }
+
+  private Position find(SpecPath path, boolean preferValue) {
+    SpecPath p = path;
+    while (true) {
+      String k = p.toString();
+      Position first = preferValue ? values.get(k) : keys.get(k);
+      Position second = preferValue ? keys.get(k) : values.get(k);
+      if (first != null) {
+        return first;
+      }
+      if (second != null) {
+        return second;
+      }
+      if (p.isRoot()) {
+        return Position.START;
+      }
+      p = new SpecPath(p.segments().subList(0, p.segments().size() - 1));
+    }
+  }
+}

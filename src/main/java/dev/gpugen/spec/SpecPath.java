@@ -1,0 +1,74 @@
+package dev.gpugen.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** A typed path into the spec, printed the way users write it: {@code pools[0].instanceType}. */
+public record SpecPath(List<Object> segments) implements Comparable<SpecPath> {
+  public static final SpecPath ROOT = new SpecPath(List.of());
+
+  public SpecPath {
+    segments = List.copyOf(segments);
+    for (Object s : segments) {
+      if (!(s instanceof String) && !(s instanceof Integer)) {
+        throw new IllegalArgumentException("segment must be a key or an index: " + s);
+      }
+    }
+  }
+
+  public static SpecPath of(Object... segments) {
+    return new SpecPath(List.of(segments));
+  }
+
+  public SpecPath key(String key) {
+    return append(Objects.requireNonNull(key));
+  }
+
+  public SpecPath index(int index) {
+    return append(index);
+  }
+
+  private SpecPath append(Object segment) {
+    List<Object> next = new ArrayList<>(segments);
+    next.add(segment);
+    return new SpecPath(next);
+  }
+
+  public boolean isRoot() {
+    return segments.isEmpty();
+  }
+
+  /** The last key, or the empty string at the root or after an index. */
+  public String lastKey() {
+    return segments.isEmpty() || !(segments.get(segments.size() - 1) instanceof String s) ? "" : s;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder();
+    for (Object s : segments) {
+      if (s instanceof Integer i) {
+        b.append('[').append(i).append(']');
+      } else {
+        String key = (String) s;
+        // Keys with dots (sysctl names, label keys) are quoted so the path stays unambiguous.
+        boolean plain = key.matches("[A-Za-z_][A-Za-z0-9_-]*");
+        if (!plain) {
+          b.append("[\"").append(key.replace("\"", "\\\"")).append("\"]");
+        } else {
+          if (b.length() > 0) {
+            b.append('.');
+          }
+          b.append(key);
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  @Override
+  public int compareTo(SpecPath o) {
+    return toString().compareTo(o.toString());
+  }
+}

@@ -1,0 +1,218 @@
+package dev.gpugen.spec.yaml;
+
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Diagnostics;
+import dev.gpugen.spec.SourceMap;
+import dev.gpugen.spec.SpecPath;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+
+/**
+ * Reads a spec: safe YAML, then the v1 grammar, then the {@code --env} overlay, then the model.
+ * Without {@code --env}, every declared environment is checked too, so a broken dev overlay is
+ * caught before anyone renders dev.
+ */
+public final class SpecReader {
+
+  /** What reading produced: the model when there were no errors, and every finding. */
+  public record Result(
+      Optional<ClusterSpec> spec, SourceMap sources, List<Diagnostic> diagnostics) {
+    public Result {
+      diagnostics = List.copyOf(diagnostics);
+    }
+  }
+
+  private final Predicate<String> efaCapable;
+
+  /**
+   * @param efaCapable whether an instance type has EFA, to default {@code network.fabric}
+   */
+  public SpecReader(Predicate<String> efaCapable) {
+    this.efaCapable = efaCapable;
+  }
+
+  public Result read(String label, byte[] bytes, Optional<String> env) {
+    SourceMap sources = new SourceMap(label);
+    Diagnostics diags = new Diagnostics(sources);
+    SafeYaml.Result yaml = SafeYaml.load(label, bytes);
+    if (yaml.problem().isPresent()) {
+      SafeYaml.Problem p = yaml.problem().get();
+      diags.add(
+          dev.gpugen.spec.Severity.ERROR, p.ruleId(), SpecPath.ROOT, p.position(), p.message(),
+          p.hint());
+      return new Result(Optional.empty(), sources, diags.sorted());
+    }
+    Node root = yaml.root().orElseThrow();
+    Binder binder = new Binder(diags);
+    binder.index(root, SpecPath.ROOT);
+    if (!(root instanceof MappingNode rootMap)) {
+      diags.error(
+          "spec-type",
+          SpecPath.ROOT,
+          "the spec must be a mapping (apiVersion: gpugen/v1, kind: GpuCluster, ...)",
+          "start from examples/aws-h100/cluster.yaml");
+      return new Result(Optional.empty(), sources, diags.sorted());
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> base = (Map<String, Object>) binder.bind(root, SpecShape.root(), SpecPath.ROOT);
+    if (diags.hasErrors() || base == null) {
+      return new Result(Optional.empty(), sources, diags.sorted());
+    }
+    List<String> envNames = new ArrayList<>(SpecMapper.envNames(base));
+    if (env.isPresent()) {
+      String name = env.get();
+      if (!envNames.contains(name)) {
+        String s = Suggest.closest(name, envNames);
+        diags.errorAtKey(
+            "spec-env-unknown",
+            SpecPath.ROOT.key("environments"),
+            "--env " + name + " is not declared under environments"
+                + (s == null ? "" : "; did you mean " + s + "?"),
+            envNames.isEmpty()
+                ? "add environments: {" + name + ": {...}} to the spec"
+                : "declared: " + String.join(", ", envNames));
+        return new Result(Optional.empty(), sources, diags.sorted());
+      }
+      return resolve(rootMap, name, sources, diags);
+    }
+    // No --env: the base is the result, but every overlay must also resolve cleanly.
+    for (String name : envNames) {
+      Result r = resolve(rootMap, name, new SourceMap(label), new Diagnostics(new SourceMap(label)));
+      r.diagnostics().forEach(diags::add);
+    }
+    if (diags.hasErrors()) {
+      return new Result(Optional.empty(), sources, diags.sorted());
+    }
+    ClusterSpec spec = SpecMapper.toSpec(base, Optional.empty(), efaCapable);
+    return new Result(Optional.of(spec), sources, diags.sorted());
+  }
+
+  private Result resolve(MappingNode root, String env, SourceMap sources, Diagnostics diags) {
+    Diagnostics local = new Diagnostics(sources);
+    Node merged = applyOverlay(root, env, local);
+    Binder binder = new Binder(local);
+    binder.index(merged, SpecPath.ROOT);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> bound =
+        (Map<String, Object>) binder.bind(merged, SpecShape.root(), SpecPath.ROOT);
+    local.sorted().forEach(diags::add);
+    if (diags.hasErrors() || bound == null) {
+      return new Result(Optional.empty(), sources, diags.sorted());
+    }
+    return new Result(
+        Optional.of(SpecMapper.toSpec(bound, Optional.of(env), efaCapable)), sources, diags.sorted());
+  }
+
+  /** The base tree with environments.ENV merged over it; overlay nodes keep their own marks. */
+  private static Node applyOverlay(MappingNode root, String env, Diagnostics diags) {
+    MappingNode overlay = null;
+    for (NodeTuple t : root.getValue()) {
+      if (keyOf(t).equals("environments") && t.getValueNode() instanceof MappingNode envs) {
+        for (NodeTuple e : envs.getValue()) {
+          if (keyOf(e).equals(env) && e.getValueNode() instanceof MappingNode o) {
+            overlay = o;
+          }
+        }
+      }
+    }
+    if (overlay == null) {
+      return root;
+    }
+    Map<String, NodeTuple> out = tuples(root);
+    SpecPath overlayPath = SpecPath.ROOT.key("environments").key(env);
+    for (NodeTuple t : overlay.getValue()) {
+      String key = keyOf(t);
+      NodeTuple existing = out.get(key);
+      if (key.equals("pools") && existing != null) {
+        out.put(key, new NodeTuple(existing.getKeyNode(), mergePools(existing.getValueNode(), t.getValueNode(), overlayPath.key("pools"), diags)));
+      } else if (existing != null) {
+        out.put(key, new NodeTuple(existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
+      } else {
+        out.put(key, t);
+      }
+    }
+    return new MappingNode(
+        Tag.MAP, true, new ArrayList<>(out.values()), root.getFlowStyle(), root.getStartMark(), root.getEndMark());
+  }
+
+  private static Node mergePools(Node base, Node overlay, SpecPath path, Diagnostics diags) {
+    if (!(base instanceof SequenceNode seq) || !(overlay instanceof MappingNode byName)) {
+      return base;
+    }
+    List<Node> pools = new ArrayList<>(seq.getValue());
+    for (NodeTuple t : byName.getValue()) {
+      String name = keyOf(t);
+      int found = -1;
+      for (int i = 0; i < pools.size(); i++) {
+        if (pools.get(i) instanceof MappingNode p && name.equals(scalar(p, "name"))) {
+          found = i;
+        }
+      }
+      if (found < 0) {
+        List<String> names = new ArrayList<>();
+        pools.forEach(p -> names.add(p instanceof MappingNode m ? scalar(m, "name") : ""));
+        String s = Suggest.closest(name, names);
+        diags.add(
+            dev.gpugen.spec.Severity.ERROR,
+            "spec-env-unknown-pool",
+            path.key(name),
+            SafeYaml.toPosition(t.getKeyNode().getStartMark()),
+            path.key(name) + " names no pool of the spec" + (s == null ? "" : "; did you mean " + s + "?"),
+            "pools: " + String.join(", ", names));
+        continue;
+      }
+      pools.set(found, merge(pools.get(found), t.getValueNode()));
+    }
+    return new SequenceNode(Tag.SEQ, true, pools, seq.getFlowStyle(), seq.getStartMark(), seq.getEndMark());
+  }
+
+  /** Mappings merge key by key (like Helm values); anything else is replaced by the overlay. */
+  private static Node merge(Node base, Node overlay) {
+    if (base instanceof MappingNode b && overlay instanceof MappingNode o) {
+      Map<String, NodeTuple> out = tuples(b);
+      for (NodeTuple t : o.getValue()) {
+        NodeTuple existing = out.get(keyOf(t));
+        out.put(
+            keyOf(t),
+            existing == null
+                ? t
+                : new NodeTuple(existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
+      }
+      return new MappingNode(
+          Tag.MAP, true, new ArrayList<>(out.values()), b.getFlowStyle(), b.getStartMark(), b.getEndMark());
+    }
+    return overlay;
+  }
+
+  private static Map<String, NodeTuple> tuples(MappingNode m) {
+    Map<String, NodeTuple> out = new LinkedHashMap<>();
+    for (NodeTuple t : m.getValue()) {
+      out.put(keyOf(t), t);
+    }
+    return out;
+  }
+
+  private static String keyOf(NodeTuple t) {
+    return ((ScalarNode) t.getKeyNode()).getValue();
+  }
+
+  private static String scalar(MappingNode m, String key) {
+    for (NodeTuple t : m.getValue()) {
+      if (keyOf(t).equals(key) && t.getValueNode() instanceof ScalarNode s) {
+        return s.getValue();
+      }
+    }
+    return "";
+  }
+}

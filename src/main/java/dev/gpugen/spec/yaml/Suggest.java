@@ -1,0 +1,42 @@
+package dev.gpugen.spec.yaml;
+
+import java.util.Collection;
+
+/** "Did you mean …?" by edit distance, as compilers do for misspelled names. */
+final class Suggest {
+  private Suggest() {}
+
+  /** The closest candidate within a distance that still looks like a typo, else null. */
+  static String closest(String word, Collection<String> candidates) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String c : candidates) {
+      int d = distance(word.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
+      if (d < bestDistance) {
+        best = c;
+        bestDistance = d;
+      }
+    }
+    int allowed = Math.max(2, word.length() / 3);
+    return bestDistance <= allowed ? best : null;
+  }
+
+  static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+}

@@ -1,0 +1,65 @@
+[=header]
+---
+# Cluster-wide values from the spec. Pool-specific values are in pool_<name>.yml,
+# which Ansible applies on top of these for the hosts of that pool's group.
+# Every spec string is !unsafe: Ansible never evaluates it as a Jinja template.
+
+gpugen_cluster: [=unsafe(ansible.cluster)]
+gpugen_environment: [=unsafe(ansible.environment)]
+gpugen_provider: [=unsafe(ansible.provider)]
+gpugen_spec_sha256: [=unsafe(specSha256)]
+gpugen_pools:
+<#list ansible.pools as p>
+  - name: [=unsafe(p.name)]
+    group: [=unsafe(p.group)]
+    instance_type: [=unsafe(p.instanceType)]
+    count: [=p.count]
+</#list>
+
+# 00 prerequisites
+prerequisites_blacklist_nouveau: [=ansible.blacklistNouveau?c]
+<#if ansible.sysctl?has_content>
+prerequisites_sysctl:
+<#list ansible.sysctl as e>
+  [=yaml(e.key)]: [=unsafe(e.value)]
+</#list>
+<#else>
+prerequisites_sysctl: {}
+</#if>
+
+# 01 driver + CUDA (cluster default; a pool's file overrides these)
+nvidia_driver_version: [=unsafe(ansible.software.driver)]
+nvidia_driver_branch: [=unsafe(ansible.software.driverBranch)]
+nvidia_driver_kernel_modules: [=unsafe(ansible.software.kernelModules)]
+nvidia_driver_cuda_version: [=unsafe(ansible.software.cuda)]
+nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
+
+# 02 container runtime
+container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
+
+# 03 GPU operator
+gpu_operator_version: [=unsafe(ansible.software.gpuOperatorVersion)]
+gpu_operator_dcgm_exporter: [=ansible.software.dcgmExporter?c]
+gpu_operator_mig_manager: [=ansible.software.migManager?c]
+gpu_operator_time_slicing_replicas: [=ansible.software.timeSlicingReplicas]
+
+# 04 NCCL network
+nccl_network_fabric: [=unsafe(ansible.fabric)]
+<#if ansible.ncclEnv?has_content>
+nccl_network_env:
+<#list ansible.ncclEnv as e>
+  [=yaml(e.key)]: [=unsafe(e.value)]
+</#list>
+<#else>
+nccl_network_env: {}
+</#if>
+
+# 05 validation
+validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
+validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
+validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
+<#if ansible.minBusBandwidthGBps?has_content>
+validation_nccl_min_bus_bandwidth_gbps: [=ansible.minBusBandwidthGBps]
+<#else>
+validation_nccl_min_bus_bandwidth_gbps: null
+</#if>

@@ -1,0 +1,34 @@
+[=header]
+---
+# Values for the hosts of group [=id(pool.group)] (pool [=id(pool.name)]): the pool's own software,
+# resolved over the cluster's, and its Kubernetes labels and taints.
+
+gpugen_pool: [=unsafe(pool.name)]
+gpugen_instance_type: [=unsafe(pool.instanceType)]
+gpugen_market: [=unsafe(pool.spot?then("spot", "on-demand"))]
+
+nvidia_driver_version: [=unsafe(pool.software.driver)]
+nvidia_driver_branch: [=unsafe(pool.software.driverBranch)]
+nvidia_driver_kernel_modules: [=unsafe(pool.software.kernelModules)]
+nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
+nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
+container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
+
+<#if pool.labels?has_content>
+gpu_operator_node_labels:
+<#list pool.labels as e>
+  [=yaml(e.key)]: [=unsafe(e.value)]
+</#list>
+<#else>
+gpu_operator_node_labels: {}
+</#if>
+<#if pool.taints?has_content>
+gpu_operator_node_taints:
+<#list pool.taints as t>
+  - key: [=unsafe(t.key)]
+    value: [=unsafe(t.value.orElse(""))]
+    effect: [=unsafe(t.effect)]
+</#list>
+<#else>
+gpu_operator_node_taints: []
+</#if>
