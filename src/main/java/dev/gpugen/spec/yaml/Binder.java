@@ -1,14 +1,17 @@
 package dev.gpugen.spec.yaml;
 
 import dev.gpugen.spec.Diagnostics;
+import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.snakeyaml.engine.v2.common.FlowStyle;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -37,9 +40,21 @@ public final class Binder {
   public void index(Node node, SpecPath path) {
     sources.putValue(path, SafeYaml.toPosition(node.getStartMark()));
     if (node instanceof MappingNode m) {
+      Set<String> seen = new HashSet<>();
       for (NodeTuple t : m.getValue()) {
         if (t.getKeyNode() instanceof ScalarNode k) {
           SpecPath child = path.key(k.getValue());
+          if (!seen.add(k.getValue())) {
+            // The composer keeps both entries; only the constructor would notice, and we bind by hand.
+            diags.add(
+                Severity.ERROR,
+                "spec-duplicate-key",
+                child,
+                SafeYaml.toPosition(k.getStartMark()),
+                child + " appears twice in this mapping",
+                "each key may appear once; merge the two entries");
+            continue;
+          }
           sources.putKey(child, SafeYaml.toPosition(k.getStartMark()));
           index(t.getValueNode(), child);
         }
@@ -115,7 +130,7 @@ public final class Binder {
           out.put(f.key(), f.defaultValue());
         } else if (f.shape() instanceof Shape.Obj inner && hasDefaults(inner)) {
           // An absent section still gets its defaults, so the model is complete.
-          out.put(f.key(), bindObj(new MappingNode(Tag.MAP, List.of(), null), inner, child));
+          out.put(f.key(), bindObj(new MappingNode(Tag.MAP, List.of(), FlowStyle.AUTO), inner, child));
         }
         continue;
       }

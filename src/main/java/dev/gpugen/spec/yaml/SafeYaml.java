@@ -171,7 +171,7 @@ public final class SafeYaml {
   }
 
   private static String ruleFor(MarkedYamlEngineException e) {
-    String p = String.valueOf(e.getProblem());
+    String p = e.getProblem() + " " + e.getContext();
     if (p.contains("duplicate key")) {
       return "spec-duplicate-key";
     }
@@ -185,7 +185,7 @@ public final class SafeYaml {
   }
 
   private static String hintFor(MarkedYamlEngineException e) {
-    String p = String.valueOf(e.getProblem());
+    String p = e.getProblem() + " " + e.getContext();
     if (p.contains("duplicate key")) {
       return "each key may appear once in a mapping; merge the two entries";
     }

@@ -3,6 +3,7 @@ package dev.gpugen.spec.yaml;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Diagnostics;
+import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class SpecReader {
     if (yaml.problem().isPresent()) {
       SafeYaml.Problem p = yaml.problem().get();
       diags.add(
-          dev.gpugen.spec.Severity.ERROR, p.ruleId(), SpecPath.ROOT, p.position(), p.message(),
+          Severity.ERROR, p.ruleId(), SpecPath.ROOT, p.position(), p.message(),
           p.hint());
       return new Result(Optional.empty(), sources, diags.sorted());
     }
@@ -164,7 +165,7 @@ public final class SpecReader {
         pools.forEach(p -> names.add(p instanceof MappingNode m ? scalar(m, "name") : ""));
         String s = Suggest.closest(name, names);
         diags.add(
-            dev.gpugen.spec.Severity.ERROR,
+            Severity.ERROR,
             "spec-env-unknown-pool",
             path.key(name),
             SafeYaml.toPosition(t.getKeyNode().getStartMark()),
