@@ -1,0 +1,89 @@
+package dev.gpugen.compat;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * An EC2 accelerated-computing instance type: its GPUs and network (EC2 instance-type tables, EFA
+ * guide, aws-ofi-nccl platform table).
+ *
+ * @param name the instance type, e.g. {@code p5.48xlarge}
+ * @param gpu the {@link GpuModel#name()} of its GPUs
+ * @param gpuCount GPUs per instance
+ * @param gpuMemoryGib memory per GPU, GiB
+ * @param networkGbps the maximum network bandwidth, Gbit/s
+ * @param networkCards network cards per instance
+ * @param maxEnis the maximum number of network interfaces, where the sources give it
+ * @param efa whether the type supports EFA
+ * @param nvswitch whether the GPUs sit on an NVSwitch fabric (which needs Fabric Manager); empty
+ *     where the sources do not say
+ * @param gdrRequired whether aws-ofi-nccl marks GPUDirect RDMA as required on this type
+ * @param minStack the minimum EFA software stack for this type, where the sources give one
+ * @param sources the URLs the values come from
+ */
+public record AwsInstanceType(
+    String name,
+    String gpu,
+    int gpuCount,
+    int gpuMemoryGib,
+    int networkGbps,
+    int networkCards,
+    OptionalInt maxEnis,
+    boolean efa,
+    Optional<Boolean> nvswitch,
+    boolean gdrRequired,
+    Optional<MinStack> minStack,
+    List<String> sources)
+    implements CompatRow {
+
+  /**
+   * Minimum software versions for EFA on an instance type (aws-ofi-nccl EFA presets).
+   *
+   * @param cuda the CUDA toolkit
+   * @param nccl NCCL
+   * @param awsOfiNccl the aws-ofi-nccl plugin
+   * @param efaInstaller the EFA installer
+   */
+  public record MinStack(Version cuda, Version nccl, Version awsOfiNccl, Version efaInstaller) {
+    public MinStack {
+      Objects.requireNonNull(cuda, "cuda");
+      Objects.requireNonNull(nccl, "nccl");
+      Objects.requireNonNull(awsOfiNccl, "awsOfiNccl");
+      Objects.requireNonNull(efaInstaller, "efaInstaller");
+    }
+  }
+
+  public AwsInstanceType {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(gpu, "gpu");
+    Objects.requireNonNull(maxEnis, "maxEnis");
+    Objects.requireNonNull(nvswitch, "nvswitch");
+    Objects.requireNonNull(minStack, "minStack");
+    sources = List.copyOf(sources);
+    if (gpuCount < 1 || gpuMemoryGib < 1 || networkGbps < 1 || networkCards < 1) {
+      throw new IllegalArgumentException(
+          name + ": GPU count, GPU memory, bandwidth and network cards must be positive");
+    }
+  }
+
+  /**
+   * The number of EFA interfaces to request for full bandwidth: one per network card when the type
+   * supports EFA, else 0. (Card 0, device 0 must stay an ENA interface; the EFA on card 0 is an
+   * additional device.)
+   */
+  public int efaInterfaces() {
+    return efa ? networkCards : 0;
+  }
+
+  /** GPU memory of the whole instance, GiB. */
+  public int totalGpuMemoryGib() {
+    return gpuCount * gpuMemoryGib;
+  }
+
+  @Override
+  public String key() {
+    return name;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.gpugen.compat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A malformed table must fail loudly, naming the row and key that are wrong. */
+class CompatYamlTest {
+
+  /** The smallest table the loader accepts: one row per section. */
+  private static final String VALID =
+      """
+      sources:
+        RN: &RN https://example.com/rn
+      cuda_releases:
+        "12.8": {min_driver: "570.26", source: *RN}
+      cuda_minor_version_compat:
+        "12": {min_driver: "525.60.13", mvc_below_branch: R580, source: *RN}
+      driver_branches:
+        R570: {type: PB, status: supported, eol: "2026-02", max_cuda_major: 12, source: *RN}
+        R580: {type: LTSB, status: supported, source: *RN}
+      kernel_modules: {open_default_since_branch: R580, source: *RN}
+      gpus:
+        H100: {arch: hopper, cc: "9.0", min_driver: "525.85.12", kernel_modules: open_or_proprietary, source: *RN}
+      aws_instances:
+        p5.48xlarge: {gpu: H100, gpus: 8, gpu_memory_gib: 80, network_gbps: 3200, network_cards: 32, efa: true, gdr_required: true, source: *RN}
+      gcp_accelerators:
+        nvidia-h100-80gb: {gpu: H100, source: *RN}
+      gcp_machines:
+        a3-highgpu-8g: {accelerator: nvidia-h100-80gb, count: 8, source: *RN}
+      gpu_operator_releases:
+        v25.10.0: {driver: "580.95.05", container_toolkit: "1.18.0", device_plugin: "0.18.0", cdi_default: true, source: *RN}
+      container_toolkit:
+        exact_package_match_since: "1.18.0"
+        source: *RN
+        releases:
+          "1.17.4": {fixes_cves: [CVE-2025-23359], source: *RN}
+          "1.18.0": {source: *RN}
+      """;
+
+  private static CompatDataException failure(String yaml) {
+    return assertThrows(CompatDataException.class, () -> CompatYaml.parse(yaml, "test.yaml"));
+  }
+
+  private static String broken(String from, String to) {
+    assertTrue(VALID.contains(from), "fixture does not contain " + from);
+    return VALID.replace(from, to);
+  }
+
+  @Test
+  void theMinimalTableLoadsAndAnswersLookups() {
+    CompatTable table = CompatYaml.parse(VALID, "test.yaml");
+    assertEquals(32, table.awsInstance("p5.48xlarge").orElseThrow().efaInterfaces());
+    assertEquals(Optional.of(Version.parse("570.26")), table.minDriverFor(Version.parse("12.8")));
+    assertEquals(Version.parse("1.17.4"), table.containerToolkitSecurityFloor());
+    assertEquals(KernelModule.PROPRIETARY, table.defaultKernelModule(Version.parse("570.26")));
+  }
+
+  @ParameterizedTest(name = "{2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // from | to | expected message fragment
+        "gpus: 8, | gpus: eight, | test.yaml: aws_instances[p5.48xlarge].gpus: expected a whole number, got \"eight\"",
+        "min_driver: \"570.26\", | min_driver: \"570.x\", | cuda_releases[12.8].min_driver: not a version: \"570.x\"",
+        "cc: \"9.0\", | ccc: \"9.0\", | gpus[H100]: unknown key(s) [ccc]; known here: [",
+        "{gpu: H100, source: *RN} | {gpu: H100} | gcp_accelerators[nvidia-h100-80gb].source: missing",
+        "{gpu: H100, source: *RN} | {gpu: H100, source: http://example.com} | expected an https:// URL",
+        "{gpu: H100, gpus: | {gpu: H200, gpus: | aws_instances[p5.48xlarge]: unknown GPU \"H200\"",
+        "accelerator: nvidia-h100-80gb, count | accelerator: nvidia-h200, count | gcp_machines[a3-highgpu-8g]: unknown accelerator",
+        "max_cuda_major: 12, | max_cuda_major: 12, note: , | in test.yaml, line 8, column",
+        "max_cuda_major: 12, | max_cuda_major: 12, note: \"\", | driver_branches[R570].note: expected text, got \"\"",
+        "type: PB, | type: PRODUCTION, | driver_branches[R570].type: expected one of [LTSB, NFB, PB]",
+        "eol: \"2026-02\" | eol: \"Feb 2026\" | driver_branches[R570].eol: expected a month like 2026-06",
+        "mvc_below_branch: R580 | mvc_below_branch: R590 | cuda_minor_version_compat[12]: unknown driver branch R590",
+        "efa: true, | efa: yes, | aws_instances[p5.48xlarge].efa: expected true or false, got \"yes\"",
+        "count: 8, source: *RN} | source: *RN} | gcp_machines[a3-highgpu-8g].count: required",
+        "fixes_cves: [CVE-2025-23359] | fixes_cves: [2025-23359] | is not a CVE id",
+        "gpu_memory_gib: 80 | gpu_memory_gib: 0 | aws_instances[p5.48xlarge]: p5.48xlarge: GPU count, GPU memory",
+        "R580: {type: LTSB | R58: {type: LTSB | driver_branches[R58]: expected a driver branch like R580",
+      })
+  void malformedRowsNameTheRowAndKey(String from, String to, String expected) {
+    CompatDataException e = failure(broken(from.strip(), to.strip()));
+    assertTrue(e.getMessage().contains(expected.strip()), e.getMessage());
+  }
+
+  @Test
+  void duplicateYamlKeysAreRejected() {
+    CompatDataException e =
+        failure(
+            broken(
+                "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n",
+                "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n"
+                    + "  \"12.8\": {min_driver: \"570.124.06\", source: *RN}\n"));
+    assertTrue(e.getMessage().startsWith("test.yaml: not a valid table"), e.getMessage());
+    assertTrue(e.getMessage().contains("12.8"), e.getMessage());
+  }
+
+  @Test
+  void versionKeysThatAreEqualAsVersionsClash() {
+    CompatDataException e =
+        failure(
+            broken(
+                "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n",
+                "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n"
+                    + "  \"12.8.0\": {min_driver: \"570.26\", source: *RN}\n"));
+    assertTrue(
+        e.getMessage().contains("cuda_releases[12.8.0]: same key as row 12.8"), e.getMessage());
+  }
+
+  @Test
+  void gpuAliasesMayNotShadowAnotherGpu() {
+    CompatDataException e =
+        failure(
+            broken(
+                "  H100: {arch: hopper,",
+                "  H200: {arch: hopper, kernel_modules: open_only, aliases: [h100], source: *RN}\n"
+                    + "  H100: {arch: hopper,"));
+    assertTrue(
+        e.getMessage().contains("gpus[H100]: name \"H100\" is already used by H200"),
+        e.getMessage());
+  }
+
+  @Test
+  void missingAndUnknownSectionsAreRejected() {
+    CompatDataException missing = failure(VALID.replace("gcp_accelerators:", "gcp_accelerator:"));
+    assertTrue(
+        missing.getMessage().contains("missing key \"gcp_accelerators\""), missing.getMessage());
+
+    CompatDataException unknown = failure(VALID + "azure_vms: {}\n");
+    assertTrue(unknown.getMessage().contains("unknown key(s) [azure_vms]"), unknown.getMessage());
+  }
+
+  @Test
+  void aSectionMustBeAMappingOfRows() {
+    CompatDataException e =
+        failure(
+            broken(
+                "gcp_accelerators:\n  nvidia-h100-80gb: {gpu: H100, source: *RN}",
+                "gcp_accelerators: []"));
+    assertTrue(
+        e.getMessage().contains("gcp_accelerators: expected a mapping, got a list"),
+        e.getMessage());
+  }
+
+  @Test
+  void withoutACveFixThereIsNoSecurityFloor() {
+    CompatDataException e =
+        failure(broken("{fixes_cves: [CVE-2025-23359], source: *RN}", "{source: *RN}"));
+    assertTrue(e.getMessage().contains("no release lists fixes_cves"), e.getMessage());
+  }
+}
