@@ -9,8 +9,8 @@ import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.SourceMap;
-import dev.gpugen.spec.yaml.SpecReader;
 import dev.gpugen.spec.yaml.SafeYaml;
+import dev.gpugen.spec.yaml.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -51,7 +51,9 @@ public final class Gpugen {
     }
   }
 
-  /** Reads a spec file; I/O problems (missing, unreadable) are exceptions, spec problems are not. */
+  /**
+   * Reads a spec file; I/O problems (missing, unreadable) are exceptions, spec problems are not.
+   */
   public Checked check(Path file, String label, Optional<String> env, Set<String> skipRules)
       throws IOException {
     // Read one byte past the limit and no more, so a 50 MB file costs nothing.

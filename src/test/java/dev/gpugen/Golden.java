@@ -40,7 +40,8 @@ public final class Golden {
         return;
       }
       if (!Files.exists(expected)) {
-        fail("missing golden file " + expected + "; run with -Dgpugen.updateGolden=true\n" + actual);
+        fail(
+            "missing golden file " + expected + "; run with -Dgpugen.updateGolden=true\n" + actual);
       }
       String want = Files.readString(expected, StandardCharsets.UTF_8);
       if (!want.equals(actual)) {

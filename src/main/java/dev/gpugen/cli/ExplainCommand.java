@@ -18,7 +18,10 @@ import picocli.CommandLine.Parameters;
 final class ExplainCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(arity = "0..1", paramLabel = "RULE", description = "A rule id, e.g. spec-unknown-key.")
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "RULE",
+      description = "A rule id, e.g. spec-unknown-key.")
   String id;
 
   @Override
@@ -43,7 +46,9 @@ final class ExplainCommand implements Callable<Integer> {
       out.println();
       out.println(ReaderRules.doc(id).get());
     } else {
-      spec.commandLine().getErr().println("gpugen: no rule " + id + "; run gpugen explain to list them");
+      spec.commandLine()
+          .getErr()
+          .println("gpugen: no rule " + id + "; run gpugen explain to list them");
       return ExitCodes.USAGE;
     }
     out.flush();

@@ -4,25 +4,23 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
- * Maps what escapes a command to one line and an exit code. Stack traces only with --verbose:
- * users see what to do, bug reports get the detail when asked.
+ * Maps what escapes a command to one line and an exit code. Stack traces only with --verbose: users
+ * see what to do, bug reports get the detail when asked.
  */
 final class Failures implements CommandLine.IExecutionExceptionHandler {
   @Override
-  public int handleExecutionException(
-      Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+  public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
     PrintWriter err = cl.getErr();
-    boolean verbose = parsed.hasMatchedOption("--verbose")
-        || (parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("--verbose"));
+    boolean verbose =
+        parsed.hasMatchedOption("--verbose")
+            || (parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("--verbose"));
     int code;
     if (e instanceof GpugenException g) {
       err.println("gpugen: " + g.getMessage());
       code = g.exitCode();
     } else {
       err.println(
-          "gpugen: internal error: "
-              + e
-              + " (please report it with the output of --verbose)");
+          "gpugen: internal error: " + e + " (please report it with the output of --verbose)");
       code = ExitCodes.INTERNAL;
     }
     if (verbose) {

@@ -51,7 +51,8 @@ public final class GpugenCommand implements Runnable {
     @Override
     public String[] getVersion() {
       Properties p = new Properties();
-      try (InputStream in = GpugenCommand.class.getResourceAsStream("/dev/gpugen/version.properties")) {
+      try (InputStream in =
+          GpugenCommand.class.getResourceAsStream("/dev/gpugen/version.properties")) {
         if (in != null) {
           p.load(in);
         }

@@ -48,7 +48,8 @@ final class SpecOptions {
     } catch (NoSuchFileException e) {
       throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": no such file", e);
     } catch (IOException e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": cannot read: " + e.getMessage(), e);
+      throw new GpugenException(
+          ExitCodes.ENVIRONMENT, file + ": cannot read: " + e.getMessage(), e);
     }
   }
 

@@ -12,7 +12,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code gpugen validate SPEC...}: every finding of every file, then a summary; no output files. */
+/**
+ * {@code gpugen validate SPEC...}: every finding of every file, then a summary; no output files.
+ */
 @Command(
     name = "validate",
     mixinStandardHelpOptions = true,

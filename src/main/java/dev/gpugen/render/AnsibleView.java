@@ -1,10 +1,13 @@
 package dev.gpugen.render;
 
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.Version;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -29,6 +32,7 @@ public final class AnsibleView {
       String instanceType,
       int count,
       boolean spot,
+      PoolFacts facts,
       SoftwareVars software,
       List<Entry> labels,
       List<ClusterSpec.Taint> taints) {}
@@ -105,6 +109,7 @@ public final class AnsibleView {
         p.instanceType(),
         p.count(),
         p.spot(),
+        PoolFacts.of(p),
         software(p.software()),
         entries(p.labels()),
         p.taints());
@@ -118,7 +123,12 @@ public final class AnsibleView {
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
-        s.kernelModules(),
+        s.kernelModules().equals("auto")
+            ? CompatTable.load()
+                .defaultKernelModule(Version.parse(s.driver()))
+                .name()
+                .toLowerCase(Locale.ROOT)
+            : s.kernelModules(),
         s.gpuOperator().version(),
         s.gpuOperator().dcgmExporter(),
         s.gpuOperator().migManager(),

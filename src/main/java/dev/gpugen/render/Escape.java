@@ -1,9 +1,9 @@
 package dev.gpugen.render;
 
 /**
- * One escaper per target language. Each returns a complete literal (quotes included), so a
- * template can never forget half of the job. The reader already restricts most values to safe
- * charsets; these are the second line of defence and are tested with hostile strings.
+ * One escaper per target language. Each returns a complete literal (quotes included), so a template
+ * can never forget half of the job. The reader already restricts most values to safe charsets;
+ * these are the second line of defence and are tested with hostile strings.
  */
 public final class Escape {
   private Escape() {}

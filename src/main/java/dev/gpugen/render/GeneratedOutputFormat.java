@@ -13,8 +13,7 @@ import java.util.regex.Pattern;
  * hcl()}, {@code yaml()}, {@code unsafe()}, {@code json()}, {@code id()}), which return
  * already-escaped markup. A template that forgets to escape cannot render at all.
  */
-final class GeneratedOutputFormat
-    extends CommonMarkupOutputFormat<GeneratedOutputFormat.Markup> {
+final class GeneratedOutputFormat extends CommonMarkupOutputFormat<GeneratedOutputFormat.Markup> {
   static final GeneratedOutputFormat INSTANCE = new GeneratedOutputFormat();
 
   private static final Pattern INERT = Pattern.compile("-?[0-9]+(\\.[0-9]+)?|true|false");

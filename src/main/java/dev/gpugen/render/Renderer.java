@@ -69,7 +69,9 @@ public final class Renderer {
       return w.toString();
     } catch (TemplateException e) {
       String where =
-          e.getLineNumber() == null ? name : name + ":" + e.getLineNumber() + ":" + e.getColumnNumber();
+          e.getLineNumber() == null
+              ? name
+              : name + ":" + e.getLineNumber() + ":" + e.getColumnNumber();
       throw new RenderException(where + ": " + firstLine(e.getMessageWithoutStackTop()), e);
     } catch (IOException e) {
       throw new RenderException(name + ": " + e.getMessage(), e);

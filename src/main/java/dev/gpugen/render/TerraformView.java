@@ -56,7 +56,8 @@ public final class TerraformView {
               v.put("lustre_enabled", true);
               v.put("lustre_capacity_gib", l.capacityGiB());
               v.put("lustre_deployment_type", l.deploymentType());
-              v.put("lustre_per_unit_storage_throughput", l.perUnitStorageThroughput().orElse(null));
+              v.put(
+                  "lustre_per_unit_storage_throughput", l.perUnitStorageThroughput().orElse(null));
               v.put("lustre_mount_point", l.mountPoint());
             },
             () -> v.put("lustre_enabled", false));

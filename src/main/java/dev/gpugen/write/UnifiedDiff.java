@@ -43,7 +43,8 @@ public final class UnifiedDiff {
     return out.toString();
   }
 
-  private static void appendHunk(StringBuilder out, List<Edit> hunk, List<String> a, List<String> b) {
+  private static void appendHunk(
+      StringBuilder out, List<Edit> hunk, List<String> a, List<String> b) {
     int aStart = -1;
     int bStart = -1;
     int aLen = 0;
@@ -112,8 +113,7 @@ public final class UnifiedDiff {
     for (int d = found; d >= 0; d--) {
       int[] vd = trace.get(d);
       int k = x - y;
-      int prevK =
-          (k == -d || (k != d && vd[offset + k - 1] < vd[offset + k + 1])) ? k + 1 : k - 1;
+      int prevK = (k == -d || (k != d && vd[offset + k - 1] < vd[offset + k + 1])) ? k + 1 : k - 1;
       int prevX = d == 0 ? 0 : vd[offset + prevK];
       int prevY = d == 0 ? 0 : prevX - prevK;
       while (x > prevX && y > prevY) {

@@ -68,16 +68,17 @@ class DiagnosticGoldenTest {
     args.addAll(extraArgs(dir));
     Cli r = Cli.run(args.toArray(String[]::new));
     assertEquals(1, r.exit(), r.toString());
-    assertTrue(r.out().contains("error[" + id + "]") || r.out().contains("[" + id + "]"), r.toString());
+    assertTrue(
+        r.out().contains("error[" + id + "]") || r.out().contains("[" + id + "]"), r.toString());
     assertFalse(r.out().contains("Exception") || r.err().contains("\tat "), r.toString());
-    String printed = generated == null ? r.out() : r.out().replace(generated.toString(), "GENERATED");
+    String printed =
+        generated == null ? r.out() : r.out().replace(generated.toString(), "GENERATED");
     Golden.assertFile(dir.resolve("fires.txt"), printed);
   }
 
   private static void cleanCase(String id) throws IOException {
     Path dir = CASES.resolve(id);
-    List<String> args =
-        new ArrayList<>(List.of("validate", dir.resolve("clean.yaml").toString()));
+    List<String> args = new ArrayList<>(List.of("validate", dir.resolve("clean.yaml").toString()));
     args.addAll(extraArgs(dir).stream().filter(a -> !a.equals("staging")).toList());
     if (args.contains("--env")) {
       args.add("dev");

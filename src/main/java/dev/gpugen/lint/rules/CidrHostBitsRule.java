@@ -46,9 +46,7 @@ public final class CidrHostBitsRule implements Rule {
     Cidr c = Cidr.parse(text);
     if (c.hasHostBits()) {
       findings.report(
-          path,
-          path + " " + text + " has host bits set",
-          "did you mean " + c.canonical() + "?");
+          path, path + " " + text + " has host bits set", "did you mean " + c.canonical() + "?");
     }
   }
 }

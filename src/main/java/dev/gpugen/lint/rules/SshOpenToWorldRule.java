@@ -40,7 +40,11 @@ public final class SshOpenToWorldRule implements Rule {
       if (cidrs.get(i).endsWith("/0")) {
         findings.report(
             SpecPath.of("network", "sshIngressCidrs", i),
-            "network.sshIngressCidrs[" + i + "] " + cidrs.get(i) + " opens SSH to the whole internet",
+            "network.sshIngressCidrs["
+                + i
+                + "] "
+                + cidrs.get(i)
+                + " opens SSH to the whole internet",
             "list the CIDRs of your office or bastion, or use [] and SSM Session Manager");
       }
     }

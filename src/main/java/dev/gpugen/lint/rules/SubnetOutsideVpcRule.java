@@ -42,7 +42,10 @@ public final class SubnetOutsideVpcRule implements Rule {
       findings.report(
           SpecPath.of("network", "subnetCidr"),
           "network.subnetCidr " + subnet + " is not inside network.vpcCidr " + vpc,
-          "use a block inside " + vpc.canonical() + ", e.g. " + new Cidr(vpc.canonical().network(), Math.max(vpc.bits(), 20)));
+          "use a block inside "
+              + vpc.canonical()
+              + ", e.g. "
+              + new Cidr(vpc.canonical().network(), Math.max(vpc.bits(), 20)));
     }
   }
 }

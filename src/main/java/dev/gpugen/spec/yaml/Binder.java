@@ -45,7 +45,8 @@ public final class Binder {
         if (t.getKeyNode() instanceof ScalarNode k) {
           SpecPath child = path.key(k.getValue());
           if (!seen.add(k.getValue())) {
-            // The composer keeps both entries; only the constructor would notice, and we bind by hand.
+            // The composer keeps both entries; only the constructor would notice, and we bind by
+            // hand.
             diags.add(
                 Severity.ERROR,
                 "spec-duplicate-key",
@@ -130,7 +131,8 @@ public final class Binder {
           out.put(f.key(), f.defaultValue());
         } else if (f.shape() instanceof Shape.Obj inner && hasDefaults(inner)) {
           // An absent section still gets its defaults, so the model is complete.
-          out.put(f.key(), bindObj(new MappingNode(Tag.MAP, List.of(), FlowStyle.AUTO), inner, child));
+          out.put(
+              f.key(), bindObj(new MappingNode(Tag.MAP, List.of(), FlowStyle.AUTO), inner, child));
         }
         continue;
       }
@@ -282,7 +284,12 @@ public final class Binder {
         v = text.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
       }
       if (v < i.min() || v > i.max()) {
-        report(isKey, "spec-range", path, where + " is " + text + "; it must be " + i.describe(), null);
+        report(
+            isKey,
+            "spec-range",
+            path,
+            where + " is " + text + "; it must be " + i.describe(),
+            null);
         return null;
       }
       return v;
@@ -300,7 +307,11 @@ public final class Binder {
       double v = Double.parseDouble(text);
       if (!(v >= num.min() && v <= num.max())) {
         report(
-            isKey, "spec-range", path, where + " is " + text + "; it must be " + num.describe(), null);
+            isKey,
+            "spec-range",
+            path,
+            where + " is " + text + "; it must be " + num.describe(),
+            null);
         return null;
       }
       return v;

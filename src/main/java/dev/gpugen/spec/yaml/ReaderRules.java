@@ -9,22 +9,49 @@ public final class ReaderRules {
   private static final Map<String, String> DOCS = new TreeMap<>();
 
   static {
-    DOCS.put("spec-yaml-syntax", "The file is not valid YAML. Fix the syntax at the position shown (indentation, a missing ':' or an unclosed quote or bracket).");
-    DOCS.put("spec-duplicate-key", "A key appears twice in one mapping. YAML 1.2 forbids it, and silently keeping the last value would hide a mistake; merge the two entries.");
-    DOCS.put("spec-multiple-documents", "A spec file holds exactly one cluster (one YAML document); remove the extra '---' documents or split them into files.");
-    DOCS.put("spec-too-large", "The spec is larger than 1 MiB. A cluster spec is a few KiB; gpugen refuses larger input so that a wrong or hostile file cannot exhaust memory.");
-    DOCS.put("spec-too-deep", "The spec nests deeper than 32 levels. A spec needs about 5; the limit stops hostile input (100,000 '[') from overflowing the stack.");
-    DOCS.put("spec-aliases", "The spec uses too many YAML aliases for collections (a 'billion laughs' expansion). Specs need no anchors; write the values out.");
-    DOCS.put("spec-encoding", "The spec is not UTF-8 text, or contains a NUL character. Save it as UTF-8.");
+    DOCS.put(
+        "spec-yaml-syntax",
+        "The file is not valid YAML. Fix the syntax at the position shown (indentation, a missing ':' or an unclosed quote or bracket).");
+    DOCS.put(
+        "spec-duplicate-key",
+        "A key appears twice in one mapping. YAML 1.2 forbids it, and silently keeping the last value would hide a mistake; merge the two entries.");
+    DOCS.put(
+        "spec-multiple-documents",
+        "A spec file holds exactly one cluster (one YAML document); remove the extra '---' documents or split them into files.");
+    DOCS.put(
+        "spec-too-large",
+        "The spec is larger than 1 MiB. A cluster spec is a few KiB; gpugen refuses larger input so that a wrong or hostile file cannot exhaust memory.");
+    DOCS.put(
+        "spec-too-deep",
+        "The spec nests deeper than 32 levels. A spec needs about 5; the limit stops hostile input (100,000 '[') from overflowing the stack.");
+    DOCS.put(
+        "spec-aliases",
+        "The spec uses too many YAML aliases for collections (a 'billion laughs' expansion). Specs need no anchors; write the values out.");
+    DOCS.put(
+        "spec-encoding",
+        "The spec is not UTF-8 text, or contains a NUL character. Save it as UTF-8.");
     DOCS.put("spec-empty", "The spec file is empty. Start from examples/aws-h100/cluster.yaml.");
-    DOCS.put("spec-type", "A value has the wrong type: a string where a number is expected, a number where a version string is expected (quote versions: cuda: \"12.8\", since 12.10 would read as 12.1), a list where a mapping is expected, or a YAML tag.");
-    DOCS.put("spec-value", "A string does not have the form its key requires (a name, a CIDR, a version, a path...). Names are lower case with '-', so they are safe as tags, file names and group names.");
-    DOCS.put("spec-enum", "The value is not one of the words the key accepts; the message lists them.");
-    DOCS.put("spec-range", "A number or a list length is outside what the key accepts; the message gives the range.");
-    DOCS.put("spec-unknown-key", "The key is not part of gpugen/v1 at this place, usually a typo; the message suggests the closest known key. Unknown keys are errors so that a misspelt setting never silently falls back to its default.");
+    DOCS.put(
+        "spec-type",
+        "A value has the wrong type: a string where a number is expected, a number where a version string is expected (quote versions: cuda: \"12.8\", since 12.10 would read as 12.1), a list where a mapping is expected, or a YAML tag.");
+    DOCS.put(
+        "spec-value",
+        "A string does not have the form its key requires (a name, a CIDR, a version, a path...). Names are lower case with '-', so they are safe as tags, file names and group names.");
+    DOCS.put(
+        "spec-enum", "The value is not one of the words the key accepts; the message lists them.");
+    DOCS.put(
+        "spec-range",
+        "A number or a list length is outside what the key accepts; the message gives the range.");
+    DOCS.put(
+        "spec-unknown-key",
+        "The key is not part of gpugen/v1 at this place, usually a typo; the message suggests the closest known key. Unknown keys are errors so that a misspelt setting never silently falls back to its default.");
     DOCS.put("spec-missing-key", "A required key is missing; the message says what it is for.");
-    DOCS.put("spec-env-unknown", "--env NAME names an environment the spec does not declare under environments.");
-    DOCS.put("spec-env-unknown-pool", "An environment overlay changes a pool the spec does not have; pools in overlays are addressed by name.");
+    DOCS.put(
+        "spec-env-unknown",
+        "--env NAME names an environment the spec does not declare under environments.");
+    DOCS.put(
+        "spec-env-unknown-pool",
+        "An environment overlay changes a pool the spec does not have; pools in overlays are addressed by name.");
   }
 
   private ReaderRules() {}

@@ -91,11 +91,17 @@ public final class SchemaWriter {
     for (Shape.Field f : obj.fields()) {
       String key = prefix + f.key();
       String def =
-          f.defaultValue() != null
-              ? "`" + f.defaultValue() + "`"
-              : f.required() ? "required" : "—";
+          f.defaultValue() != null ? "`" + f.defaultValue() + "`" : f.required() ? "required" : "—";
       rows.add(
-          "| `" + key + "` | " + type(f.shape()) + " | " + def + " | " + f.doc().replace("|", "\\|") + " |");
+          "| `"
+              + key
+              + "` | "
+              + type(f.shape())
+              + " | "
+              + def
+              + " | "
+              + f.doc().replace("|", "\\|")
+              + " |");
       if (f.shape() instanceof Shape.Obj inner) {
         walk(inner, key + ".", rows);
       } else if (f.shape() instanceof Shape.ListOf l && l.item() instanceof Shape.Obj inner) {

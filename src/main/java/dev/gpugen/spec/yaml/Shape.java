@@ -56,9 +56,9 @@ public sealed interface Shape {
   }
 
   /**
-   * A string matching {@code pattern}. With {@code scalarText}, plain numbers and booleans are taken
-   * as their source text (sysctl values, label values), otherwise they are a type error (so {@code
-   * cuda: 12.10} cannot silently become 12.1).
+   * A string matching {@code pattern}. With {@code scalarText}, plain numbers and booleans are
+   * taken as their source text (sysctl values, label values), otherwise they are a type error (so
+   * {@code cuda: 12.10} cannot silently become 12.1).
    */
   record Str(Pattern pattern, String what, int maxLength, boolean scalarText) implements Shape {
     public Str {

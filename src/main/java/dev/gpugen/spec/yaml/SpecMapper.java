@@ -50,9 +50,11 @@ final class SpecMapper {
     String provider = str(cl, "provider");
     Optional<String> region = opt(cl, "region");
     Optional<String> zone =
-        opt(cl, "availabilityZone").or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"));
+        opt(cl, "availabilityZone")
+            .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"));
     Cloud cloud =
-        new Cloud(provider, region, zone, opt(cl, "sshKeyName"), opt(cl, "image").orElse(software.os()));
+        new Cloud(
+            provider, region, zone, opt(cl, "sshKeyName"), opt(cl, "image").orElse(software.os()));
 
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
@@ -61,9 +63,11 @@ final class SpecMapper {
 
     Map<String, Object> net = map(root, "network");
     boolean existingVpc = net.containsKey("vpcId");
-    Optional<String> vpcCidr = opt(net, "vpcCidr").or(() -> existingVpc ? Optional.empty() : Optional.of("10.0.0.0/16"));
+    Optional<String> vpcCidr =
+        opt(net, "vpcCidr").or(() -> existingVpc ? Optional.empty() : Optional.of("10.0.0.0/16"));
     Optional<String> subnetCidr =
-        opt(net, "subnetCidr").or(() -> vpcCidr.filter(c -> !existingVpc).map(SpecMapper::firstSlash20));
+        opt(net, "subnetCidr")
+            .or(() -> vpcCidr.filter(c -> !existingVpc).map(SpecMapper::firstSlash20));
     String fabric =
         opt(net, "fabric")
             .orElseGet(

@@ -49,9 +49,7 @@ public final class SpecReader {
     SafeYaml.Result yaml = SafeYaml.load(label, bytes);
     if (yaml.problem().isPresent()) {
       SafeYaml.Problem p = yaml.problem().get();
-      diags.add(
-          Severity.ERROR, p.ruleId(), SpecPath.ROOT, p.position(), p.message(),
-          p.hint());
+      diags.add(Severity.ERROR, p.ruleId(), SpecPath.ROOT, p.position(), p.message(), p.hint());
       return new Result(Optional.empty(), sources, diags.sorted());
     }
     Node root = yaml.root().orElseThrow();
@@ -66,7 +64,8 @@ public final class SpecReader {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
     @SuppressWarnings("unchecked")
-    Map<String, Object> base = (Map<String, Object>) binder.bind(root, SpecShape.root(), SpecPath.ROOT);
+    Map<String, Object> base =
+        (Map<String, Object>) binder.bind(root, SpecShape.root(), SpecPath.ROOT);
     if (diags.hasErrors() || base == null) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
@@ -78,7 +77,9 @@ public final class SpecReader {
         diags.errorAtKey(
             "spec-env-unknown",
             SpecPath.ROOT.key("environments"),
-            "--env " + name + " is not declared under environments"
+            "--env "
+                + name
+                + " is not declared under environments"
                 + (s == null ? "" : "; did you mean " + s + "?"),
             envNames.isEmpty()
                 ? "add environments: {" + name + ": {...}} to the spec"
@@ -89,7 +90,8 @@ public final class SpecReader {
     }
     // No --env: the base is the result, but every overlay must also resolve cleanly.
     for (String name : envNames) {
-      Result r = resolve(rootMap, name, new SourceMap(label), new Diagnostics(new SourceMap(label)));
+      Result r =
+          resolve(rootMap, name, new SourceMap(label), new Diagnostics(new SourceMap(label)));
       r.diagnostics().forEach(diags::add);
     }
     if (diags.hasErrors()) {
@@ -112,7 +114,9 @@ public final class SpecReader {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
     return new Result(
-        Optional.of(SpecMapper.toSpec(bound, Optional.of(env), efaCapable)), sources, diags.sorted());
+        Optional.of(SpecMapper.toSpec(bound, Optional.of(env), efaCapable)),
+        sources,
+        diags.sorted());
   }
 
   /** The base tree with environments.ENV merged over it; overlay nodes keep their own marks. */
@@ -136,15 +140,27 @@ public final class SpecReader {
       String key = keyOf(t);
       NodeTuple existing = out.get(key);
       if (key.equals("pools") && existing != null) {
-        out.put(key, new NodeTuple(existing.getKeyNode(), mergePools(existing.getValueNode(), t.getValueNode(), overlayPath.key("pools"), diags)));
+        out.put(
+            key,
+            new NodeTuple(
+                existing.getKeyNode(),
+                mergePools(
+                    existing.getValueNode(), t.getValueNode(), overlayPath.key("pools"), diags)));
       } else if (existing != null) {
-        out.put(key, new NodeTuple(existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
+        out.put(
+            key,
+            new NodeTuple(existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
       } else {
         out.put(key, t);
       }
     }
     return new MappingNode(
-        Tag.MAP, true, new ArrayList<>(out.values()), root.getFlowStyle(), root.getStartMark(), root.getEndMark());
+        Tag.MAP,
+        true,
+        new ArrayList<>(out.values()),
+        root.getFlowStyle(),
+        root.getStartMark(),
+        root.getEndMark());
   }
 
   private static Node mergePools(Node base, Node overlay, SpecPath path, Diagnostics diags) {
@@ -169,13 +185,16 @@ public final class SpecReader {
             "spec-env-unknown-pool",
             path.key(name),
             SafeYaml.toPosition(t.getKeyNode().getStartMark()),
-            path.key(name) + " names no pool of the spec" + (s == null ? "" : "; did you mean " + s + "?"),
+            path.key(name)
+                + " names no pool of the spec"
+                + (s == null ? "" : "; did you mean " + s + "?"),
             "pools: " + String.join(", ", names));
         continue;
       }
       pools.set(found, merge(pools.get(found), t.getValueNode()));
     }
-    return new SequenceNode(Tag.SEQ, true, pools, seq.getFlowStyle(), seq.getStartMark(), seq.getEndMark());
+    return new SequenceNode(
+        Tag.SEQ, true, pools, seq.getFlowStyle(), seq.getStartMark(), seq.getEndMark());
   }
 
   /** Mappings merge key by key (like Helm values); anything else is replaced by the overlay. */
@@ -188,10 +207,16 @@ public final class SpecReader {
             keyOf(t),
             existing == null
                 ? t
-                : new NodeTuple(existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
+                : new NodeTuple(
+                    existing.getKeyNode(), merge(existing.getValueNode(), t.getValueNode())));
       }
       return new MappingNode(
-          Tag.MAP, true, new ArrayList<>(out.values()), b.getFlowStyle(), b.getStartMark(), b.getEndMark());
+          Tag.MAP,
+          true,
+          new ArrayList<>(out.values()),
+          b.getFlowStyle(),
+          b.getStartMark(),
+          b.getEndMark());
     }
     return overlay;
   }

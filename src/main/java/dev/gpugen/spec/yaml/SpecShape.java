@@ -24,38 +24,62 @@ public final class SpecShape {
   // Names become resource names, tags, file names and Ansible group names: lower case, no dots,
   // no path separators, bounded so "<cluster>-<pool>-<index>" fits AWS's 255-char Name tag.
   static final Str CLUSTER_NAME =
-      str("^[a-z][a-z0-9-]{0,38}$", "a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter)", 39);
+      str(
+          "^[a-z][a-z0-9-]{0,38}$",
+          "a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter)",
+          39);
   static final Str POOL_NAME =
-      str("^[a-z][a-z0-9-]{0,30}$", "a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter)", 31);
+      str(
+          "^[a-z][a-z0-9-]{0,30}$",
+          "a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter)",
+          31);
   static final Str ENV_NAME =
-      str("^[a-z][a-z0-9-]{0,30}$", "an environment name of lower-case letters, digits and '-' (1-31 chars)", 31);
+      str(
+          "^[a-z][a-z0-9-]{0,30}$",
+          "an environment name of lower-case letters, digits and '-' (1-31 chars)",
+          31);
   static final Str REGION = str("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$", "a region like us-east-1", 32);
   static final Str ZONE =
       str("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$", "a zone like us-east-1a", 40);
   static final Str KEY_PAIR =
-      str("^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$", "an EC2 key pair name (letters, digits, '.', '_', '-')", 255);
+      str(
+          "^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$",
+          "an EC2 key pair name (letters, digits, '.', '_', '-')",
+          255);
   static final Str IMAGE =
-      str("^(ubuntu-22\\.04|ubuntu-24\\.04|ami-[0-9a-f]{8,17})$", "ubuntu-22.04, ubuntu-24.04 or an ami-... id", 21);
+      str(
+          "^(ubuntu-22\\.04|ubuntu-24\\.04|ami-[0-9a-f]{8,17})$",
+          "ubuntu-22.04, ubuntu-24.04 or an ami-... id",
+          21);
   static final Str CIDR =
       str(
           "^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$",
-          "an IPv4 CIDR like 10.42.0.0/16",
-          18);
+          "an IPv4 CIDR like 10.42.0.0/16", 18);
   static final Str VPC_ID = str("^vpc-[0-9a-f]{8,17}$", "a VPC id like vpc-0abc12345def67890", 21);
   static final Str SUBNET_ID =
       str("^subnet-[0-9a-f]{8,17}$", "a subnet id like subnet-0abc12345def67890", 24);
   static final Str BUCKET =
-      str("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", "an S3 bucket name (3-63 chars: a-z, 0-9, '.', '-')", 63);
+      str(
+          "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$",
+          "an S3 bucket name (3-63 chars: a-z, 0-9, '.', '-')",
+          63);
   static final Str ABS_PATH =
-      str("^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$", "an absolute path like /fsx (no '..', spaces or quotes)", 255);
+      str(
+          "^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$",
+          "an absolute path like /fsx (no '..', spaces or quotes)",
+          255);
   static final Str INSTANCE_TYPE =
       str("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", "an instance or machine type like p5.48xlarge", 64);
   static final Str DRIVER =
       str("^[0-9]{3}(\\.[0-9]{1,3}){1,2}$", "an NVIDIA driver version like \"580.95.05\"", 11);
   static final Str CUDA = str("^[0-9]{2}\\.[0-9]{1,2}$", "a CUDA version like \"12.8\"", 5);
-  static final Str SEMVER = str("^[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$", "a version like \"1.17.8\"", 11);
+  static final Str SEMVER =
+      str("^[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$", "a version like \"1.17.8\"", 11);
   static final Str OPERATOR_VERSION =
-      str("^v[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$", "a GPU operator chart version like v25.3.0", 12);
+      str(
+          "^v[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$",
+          "a GPU operator chart version like v25.3.0",
+          12);
   // Kubernetes label keys and values (apimachinery validation), which are also safe in YAML/HCL.
   static final Str LABEL_KEY =
       str(
@@ -78,8 +102,12 @@ public final class SpecShape {
           true);
   // Environment keys that NCCL and its network plugins read; never LD_PRELOAD, PATH and the like.
   static final Str NCCL_KEY =
-      str("^(NCCL|FI|OFI_NCCL|UCX|CUDA)_[A-Z0-9_]{1,64}$", "an NCCL_*, FI_*, OFI_NCCL_*, UCX_* or CUDA_* variable name", 70);
-  // No quotes, backslashes, '$', backticks or newlines: safe in nccl.conf, /etc/environment and shell.
+      str(
+          "^(NCCL|FI|OFI_NCCL|UCX|CUDA)_[A-Z0-9_]{1,64}$",
+          "an NCCL_*, FI_*, OFI_NCCL_*, UCX_* or CUDA_* variable name",
+          70);
+  // No quotes, backslashes, '$', backticks or newlines: safe in nccl.conf, /etc/environment and
+  // shell.
   static final Str NCCL_VALUE =
       new Str(
           Pattern.compile("^[A-Za-z0-9^_.,:=/+@%-]{0,256}$"),
@@ -91,10 +119,21 @@ public final class SpecShape {
 
   static final Obj SOFTWARE =
       obj(
-          opt("os", new Enum(List.of("ubuntu-22.04", "ubuntu-24.04")), "ubuntu-22.04", "Node operating system."),
+          opt(
+              "os",
+              new Enum(List.of("ubuntu-22.04", "ubuntu-24.04")),
+              "ubuntu-22.04",
+              "Node operating system."),
           req("driver", DRIVER, "NVIDIA data-center driver version, exact."),
-          req("cuda", CUDA, "CUDA toolkit version (cuda-toolkit-X-Y is installed, never the cuda meta-package)."),
-          opt("containerToolkit", SEMVER, "1.17.8", "NVIDIA Container Toolkit version (all its packages at this version)."),
+          req(
+              "cuda",
+              CUDA,
+              "CUDA toolkit version (cuda-toolkit-X-Y is installed, never the cuda meta-package)."),
+          opt(
+              "containerToolkit",
+              SEMVER,
+              "1.17.8",
+              "NVIDIA Container Toolkit version (all its packages at this version)."),
           opt(
               "kernelModules",
               new Enum(List.of("auto", "open", "proprietary")),
@@ -103,20 +142,37 @@ public final class SpecShape {
           opt(
               "gpuOperator",
               obj(
-                  opt("version", OPERATOR_VERSION, "v25.3.0", "NVIDIA GPU Operator Helm chart version."),
-                  opt("dcgmExporter", new Bool(), true, "Deploy the DCGM exporter for GPU metrics."),
+                  opt(
+                      "version",
+                      OPERATOR_VERSION,
+                      "v25.3.0",
+                      "NVIDIA GPU Operator Helm chart version."),
+                  opt(
+                      "dcgmExporter",
+                      new Bool(),
+                      true,
+                      "Deploy the DCGM exporter for GPU metrics."),
                   opt("migManager", new Bool(), false, "Deploy the MIG manager.")),
               null,
               "GPU Operator settings (the driver and toolkit stay host-installed)."),
           opt(
               "devicePlugin",
-              obj(opt("timeSlicingReplicas", new Int(1, 64), 1L, "GPU time-slicing replicas per GPU; 1 disables time-slicing.")),
+              obj(
+                  opt(
+                      "timeSlicingReplicas",
+                      new Int(1, 64),
+                      1L,
+                      "GPU time-slicing replicas per GPU; 1 disables time-slicing.")),
               null,
               "Kubernetes device plugin settings."));
 
   static final Obj ROOT_VOLUME =
       obj(
-          opt("type", new Enum(List.of("gp3", "gp2", "io1", "io2")), "gp3", "EBS volume type of the root disk (always encrypted)."),
+          opt(
+              "type",
+              new Enum(List.of("gp3", "gp2", "io1", "io2")),
+              "gp3",
+              "EBS volume type of the root disk (always encrypted)."),
           opt("sizeGiB", new Int(30, 16384), 200L, "Root disk size in GiB."),
           opt("iops", new Int(3000, 256000), null, "Provisioned IOPS (gp3, io1, io2)."),
           opt("throughput", new Int(125, 2000), null, "gp3 throughput in MiB/s."));
@@ -125,26 +181,52 @@ public final class SpecShape {
       obj(
           req("key", LABEL_KEY, "Taint key."),
           opt("value", LABEL_VALUE, null, "Taint value."),
-          req("effect", new Enum(List.of("NoSchedule", "PreferNoSchedule", "NoExecute")), "Taint effect."));
+          req(
+              "effect",
+              new Enum(List.of("NoSchedule", "PreferNoSchedule", "NoExecute")),
+              "Taint effect."));
 
   static final Obj POOL =
       obj(
-          req("name", POOL_NAME, "Pool name; the gpugen:pool tag and the inventory group pool_<name>."),
+          req(
+              "name",
+              POOL_NAME,
+              "Pool name; the gpugen:pool tag and the inventory group pool_<name>."),
           req("instanceType", INSTANCE_TYPE, "EC2 instance type or GCP machine type."),
           opt("count", new Int(0, 10000), 1L, "Number of nodes."),
           opt("market", new Enum(List.of("on-demand", "spot")), "on-demand", "Purchase option."),
           opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
           opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
           opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),
-          opt("software", SOFTWARE.allOptional(), null, "Per-pool overrides of the cluster-wide software keys."));
+          opt(
+              "software",
+              SOFTWARE.allOptional(),
+              null,
+              "Per-pool overrides of the cluster-wide software keys."));
 
   static final Obj NETWORK =
       obj(
-          opt("vpcCidr", CIDR, null, "CIDR of a new VPC (default 10.0.0.0/16 when vpcId is not set)."),
-          opt("subnetCidr", CIDR, null, "CIDR of the new subnet, inside vpcCidr (default: the first /20)."),
-          opt("vpcId", VPC_ID, null, "An existing VPC to use instead of creating one (with subnetId)."),
+          opt(
+              "vpcCidr",
+              CIDR,
+              null,
+              "CIDR of a new VPC (default 10.0.0.0/16 when vpcId is not set)."),
+          opt(
+              "subnetCidr",
+              CIDR,
+              null,
+              "CIDR of the new subnet, inside vpcCidr (default: the first /20)."),
+          opt(
+              "vpcId",
+              VPC_ID,
+              null,
+              "An existing VPC to use instead of creating one (with subnetId)."),
           opt("subnetId", SUBNET_ID, null, "An existing subnet to use (with vpcId)."),
-          opt("sshIngressCidrs", new ListOf(CIDR, 0, 32), null, "CIDRs allowed to SSH to the nodes; empty means no SSH (use SSM)."),
+          opt(
+              "sshIngressCidrs",
+              new ListOf(CIDR, 0, 32),
+              null,
+              "CIDRs allowed to SSH to the nodes; empty means no SSH (use SSM)."),
           opt(
               "placement",
               new Enum(List.of("cluster", "partition", "spread", "none")),
@@ -158,83 +240,137 @@ public final class SpecShape {
 
   static final Obj LUSTRE =
       obj(
-          req("capacityGiB", new Int(1200, 2_000_000), "FSx for Lustre capacity in GiB (1200, 2400 or multiples of 2400)."),
+          req(
+              "capacityGiB",
+              new Int(1200, 2_000_000),
+              "FSx for Lustre capacity in GiB (1200, 2400 or multiples of 2400)."),
           opt(
               "deploymentType",
               new Enum(List.of("SCRATCH_1", "SCRATCH_2", "PERSISTENT_1", "PERSISTENT_2")),
               "PERSISTENT_2",
               "FSx for Lustre deployment type."),
-          opt("perUnitStorageThroughput", new Int(12, 1000), null, "MB/s per TiB (PERSISTENT types)."),
+          opt(
+              "perUnitStorageThroughput",
+              new Int(12, 1000),
+              null,
+              "MB/s per TiB (PERSISTENT types)."),
           opt("mountPoint", ABS_PATH, "/fsx", "Where the nodes mount it."));
 
   static final Obj ROOT =
       withEnvironments(
           obj(
-          req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1."),
-          req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster."),
-          req(
-              "metadata",
-              obj(
-                  req("name", CLUSTER_NAME, "Cluster name; in resource names and the gpugen:cluster tag."),
-                  opt("environment", ENV_NAME, null, "The gpugen:environment tag (--env NAME sets it to NAME).")),
-              "Cluster identity."),
-          req(
-              "cloud",
-              obj(
-                  req("provider", new Enum(List.of("aws", "gcp", "static")), "Where the nodes run."),
-                  opt("region", REGION, null, "Cloud region (aws, gcp)."),
-                  opt("availabilityZone", ZONE, null, "The one zone all nodes run in (default: <region>a)."),
-                  opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
-                  opt("image", IMAGE, null, "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")),
-              "Cloud provider and location."),
-          opt("network", NETWORK, null, "Network layout."),
-          opt(
-              "storage",
-              obj(
-                  opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
-                  opt("checkpointBucket", BUCKET, null, "An S3 bucket the nodes may read checkpoints from.")),
-              null,
-              "Shared storage."),
-          req("pools", new ListOf(POOL, 1, 64), "Node pools."),
-          req("software", SOFTWARE, "Cluster-wide GPU software versions."),
-          opt(
-              "kernel",
-              obj(
-                  opt("blacklistNouveau", new Bool(), true, "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
-                  opt("sysctl", new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128), null, "sysctl settings written to /etc/sysctl.d/.")),
-              null,
-              "Kernel settings."),
-          opt(
-              "nccl",
-              obj(opt("env", new MapOf(NCCL_KEY, NCCL_VALUE, 128), null, "NCCL environment, written to /etc/nccl.conf and the environment.")),
-              null,
-              "NCCL settings."),
-          opt(
-              "validation",
-              obj(
-                  opt("gpuBurnSeconds", new Int(0, 86400), 120L, "gpu-burn duration per node; 0 skips it."),
-                  opt("dcgmDiagLevel", new Int(1, 4), 1L, "dcgmi diag run level."),
-                  opt(
-                      "ncclAllReduce",
-                      obj(
-                          opt("minBusBandwidthGBps", new Num(0.1, 100000), null, "Fail validation below this all-reduce bus bandwidth (GB/s)."),
-                          opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
-                      null,
-                      "nccl-tests all_reduce_perf settings.")),
-              null,
-              "Validation thresholds (play 05)."),
-          opt("ansible", obj(opt("forks", new Int(1, 1000), 50L, "Ansible forks.")), null, "Ansible settings."),
-          opt(
-              "lint",
-              obj(
-                  opt("skip", new ListOf(RULE_ID, 0, 200), null, "Rule ids not to run."),
-                  opt(
-                      "severity",
-                      new MapOf(RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
-                      null,
-                      "Severity per rule id.")),
-              null,
-              "Linter settings.")));
+              req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1."),
+              req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster."),
+              req(
+                  "metadata",
+                  obj(
+                      req(
+                          "name",
+                          CLUSTER_NAME,
+                          "Cluster name; in resource names and the gpugen:cluster tag."),
+                      opt(
+                          "environment",
+                          ENV_NAME,
+                          null,
+                          "The gpugen:environment tag (--env NAME sets it to NAME).")),
+                  "Cluster identity."),
+              req(
+                  "cloud",
+                  obj(
+                      req(
+                          "provider",
+                          new Enum(List.of("aws", "gcp", "static")),
+                          "Where the nodes run."),
+                      opt("region", REGION, null, "Cloud region (aws, gcp)."),
+                      opt(
+                          "availabilityZone",
+                          ZONE,
+                          null,
+                          "The one zone all nodes run in (default: <region>a)."),
+                      opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
+                      opt(
+                          "image",
+                          IMAGE,
+                          null,
+                          "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")),
+                  "Cloud provider and location."),
+              opt("network", NETWORK, null, "Network layout."),
+              opt(
+                  "storage",
+                  obj(
+                      opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
+                      opt(
+                          "checkpointBucket",
+                          BUCKET,
+                          null,
+                          "An S3 bucket the nodes may read checkpoints from.")),
+                  null,
+                  "Shared storage."),
+              req("pools", new ListOf(POOL, 1, 64), "Node pools."),
+              req("software", SOFTWARE, "Cluster-wide GPU software versions."),
+              opt(
+                  "kernel",
+                  obj(
+                      opt(
+                          "blacklistNouveau",
+                          new Bool(),
+                          true,
+                          "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
+                      opt(
+                          "sysctl",
+                          new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128),
+                          null,
+                          "sysctl settings written to /etc/sysctl.d/.")),
+                  null,
+                  "Kernel settings."),
+              opt(
+                  "nccl",
+                  obj(
+                      opt(
+                          "env",
+                          new MapOf(NCCL_KEY, NCCL_VALUE, 128),
+                          null,
+                          "NCCL environment, written to /etc/nccl.conf and the environment.")),
+                  null,
+                  "NCCL settings."),
+              opt(
+                  "validation",
+                  obj(
+                      opt(
+                          "gpuBurnSeconds",
+                          new Int(0, 86400),
+                          120L,
+                          "gpu-burn duration per node; 0 skips it."),
+                      opt("dcgmDiagLevel", new Int(1, 4), 1L, "dcgmi diag run level."),
+                      opt(
+                          "ncclAllReduce",
+                          obj(
+                              opt(
+                                  "minBusBandwidthGBps",
+                                  new Num(0.1, 100000),
+                                  null,
+                                  "Fail validation below this all-reduce bus bandwidth (GB/s)."),
+                              opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
+                          null,
+                          "nccl-tests all_reduce_perf settings.")),
+                  null,
+                  "Validation thresholds (play 05)."),
+              opt(
+                  "ansible",
+                  obj(opt("forks", new Int(1, 1000), 50L, "Ansible forks.")),
+                  null,
+                  "Ansible settings."),
+              opt(
+                  "lint",
+                  obj(
+                      opt("skip", new ListOf(RULE_ID, 0, 200), null, "Rule ids not to run."),
+                      opt(
+                          "severity",
+                          new MapOf(RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
+                          null,
+                          "Severity per rule id.")),
+                  null,
+                  "Linter settings.")));
 
   /** The v1 grammar. */
   public static Obj root() {
@@ -252,7 +388,11 @@ public final class SpecShape {
         case "apiVersion", "kind", "metadata", "lint" -> {}
         case "pools" ->
             overlay.add(
-                opt("pools", new MapOf(POOL_NAME, POOL.allOptional(), 64), null, "Pool overrides, by pool name."));
+                opt(
+                    "pools",
+                    new MapOf(POOL_NAME, POOL.allOptional(), 64),
+                    null,
+                    "Pool overrides, by pool name."));
         case "cloud" -> {
           Obj cloud = (Obj) f.shape();
           List<Field> keep = new ArrayList<>(cloud.allOptional().fields());
@@ -261,7 +401,11 @@ public final class SpecShape {
         }
         default ->
             overlay.add(
-                opt(f.key(), f.shape() instanceof Obj o ? o.allOptional() : f.shape(), null, f.doc()));
+                opt(
+                    f.key(),
+                    f.shape() instanceof Obj o ? o.allOptional() : f.shape(),
+                    null,
+                    f.doc()));
       }
     }
     List<Field> all = new ArrayList<>(base.fields());

@@ -11,7 +11,8 @@ final class Suggest {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
-      int d = distance(word.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
+      int d =
+          distance(word.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
       if (d < bestDistance) {
         best = c;
         bestDistance = d;

@@ -1,0 +1,53 @@
+package dev.gpugen.render;
+
+import dev.gpugen.compat.AwsInstanceType;
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.GpuModel;
+import dev.gpugen.compat.KernelModule;
+import dev.gpugen.compat.Version;
+import dev.gpugen.spec.ClusterSpec;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What the knowledge base says about a pool's hardware, resolved once for every view: GPU model and
+ * count, NVSwitch (Fabric Manager), EFA interfaces, and the kernel-module flavour when the spec
+ * says {@code auto}.
+ *
+ * @param gpuModel e.g. H100; empty string when the instance type is not in the table
+ * @param nvswitch true only when the table says so (unknown is not a yes)
+ * @param kernelModules open or proprietary
+ */
+public record PoolFacts(
+    String gpuModel, int gpuCount, boolean nvswitch, int efaInterfaces, String kernelModules) {
+
+  static PoolFacts of(ClusterSpec.Pool pool) {
+    CompatTable table = CompatTable.load();
+    Optional<AwsInstanceType> aws = table.awsInstance(pool.instanceType());
+    Optional<GpuModel> gpu = aws.flatMap(a -> table.gpu(a.gpu()));
+    return new PoolFacts(
+        aws.map(AwsInstanceType::gpu).orElse(""),
+        aws.map(AwsInstanceType::gpuCount).orElse(0),
+        aws.flatMap(AwsInstanceType::nvswitch).orElse(false),
+        aws.map(AwsInstanceType::efaInterfaces).orElse(0),
+        kernelModules(pool.software(), gpu, table));
+  }
+
+  private static String kernelModules(
+      ClusterSpec.Software sw, Optional<GpuModel> gpu, CompatTable table) {
+    if (!sw.kernelModules().equals("auto")) {
+      return sw.kernelModules();
+    }
+    KernelModule flavour =
+        gpu.map(
+                g ->
+                    switch (g.kernelModules()) {
+                      case OPEN_ONLY -> KernelModule.OPEN;
+                      case PROPRIETARY_ONLY -> KernelModule.PROPRIETARY;
+                      case OPEN_OR_PROPRIETARY ->
+                          table.defaultKernelModule(Version.parse(sw.driver()));
+                    })
+            .orElseGet(() -> table.defaultKernelModule(Version.parse(sw.driver())));
+    return flavour.name().toLowerCase(Locale.ROOT);
+  }
+}
