@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.Gpugen;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -9,6 +10,11 @@ public final class Main {
 
   public static void main(String[] args) {
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** The library with gpugen's knowledge base wired in, as every command uses it. */
+  public static Gpugen library() {
+    return Knowledge.gpugen();
   }
 
   /** Runs one command line and returns its exit code; tests call this. */

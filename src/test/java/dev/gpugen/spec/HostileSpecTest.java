@@ -37,7 +37,8 @@ class HostileSpecTest {
       specs = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
     }
     assertTrue(specs.size() >= 25, "the corpus holds at least 25 hostile specs: " + specs.size());
-    return specs.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> one(p)));
+    return specs.stream()
+        .map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> one(p)));
   }
 
   private static void one(Path spec) {
@@ -80,7 +81,8 @@ class HostileSpecTest {
   void justUnderTheLimitButTooManyCodePointsIsStillBounded(@TempDir Path dir) throws IOException {
     // 1 MiB of 3-byte characters: within the byte limit, parsed, rejected by the grammar.
     Path spec = dir.resolve("wide.yaml");
-    Files.writeString(spec, "apiVersion: \"" + "€".repeat(340_000) + "\"\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        spec, "apiVersion: \"" + "€".repeat(340_000) + "\"\n", StandardCharsets.UTF_8);
     Cli r = Cli.run("validate", spec.toString());
     assertRejected(r);
     assertTrue(r.out().contains("error[spec-enum]"), r.toString());
@@ -88,8 +90,7 @@ class HostileSpecTest {
 
   @Test
   void byteOrderMarkAndCrlfAreAccepted(@TempDir Path dir) throws IOException {
-    String base =
-        Files.readString(Path.of("src/test/resources/diagnostics/spec-range/clean.yaml"));
+    String base = Files.readString(Path.of("src/test/resources/diagnostics/spec-range/clean.yaml"));
     Path spec = dir.resolve("windows.yaml");
     Files.writeString(spec, "\uFEFF" + base.replace("\n", "\r\n"), StandardCharsets.UTF_8);
     Cli r = Cli.run("validate", spec.toString());

@@ -2,12 +2,12 @@ package dev.gpugen.spec.yaml;
 
 import dev.gpugen.spec.Position;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
