@@ -195,6 +195,39 @@ class CliTest {
   }
 
   @Test
+  void validateChecksEveryEnvironmentAndSaysWhichOneAFindingBelongsTo() {
+    Cli r = Cli.run("validate", "src/test/resources/specs/env-only-finding.yaml");
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                ":22:24: error[spec-range]: pools[0].count is -3; it must be an integer from 0 to 10000 (environment dev)"),
+        r.out());
+    Cli dev = Cli.run("validate", "--env", "dev", "src/test/resources/specs/env-only-finding.yaml");
+    assertEquals(1, dev.exit(), dev.toString());
+    Cli prod =
+        Cli.run("validate", "--env", "prod", "src/test/resources/specs/env-only-finding.yaml");
+    assertEquals(0, prod.exit(), "prod alone is clean\n" + prod);
+  }
+
+  @Test
+  void lintFindingsOfAnEnvironmentPointAtItsOverlay() throws Exception {
+    Path spec = tmp.resolve("env-lint.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(Path.of("src/test/resources/specs/env-only-finding.yaml"))
+            .replace("    pools: {gpu: {count: -3}}\n", ""));
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                ":21:32: error[sec-ssh-open-to-world]: network.sshIngressCidrs[0] 0.0.0.0/0 opens SSH to the whole internet (environment dev)"),
+        r.out());
+    assertFalse(r.out().contains("(environment prod)"), "prod inherits nothing bad: " + r.out());
+  }
+
+  @Test
   void completionScriptIsGenerated() {
     Cli r = Cli.run("generate-completion");
     assertEquals(0, r.exit());
