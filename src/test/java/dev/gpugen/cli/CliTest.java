@@ -201,7 +201,8 @@ class CliTest {
     assertTrue(
         r.out()
             .contains(
-                ":22:24: error[spec-range]: pools[0].count is -3; it must be an integer from 0 to 10000 (environment dev)"),
+                ":20:26: error[spec-range]: environments.dev.pools.gpu.count is -3; it must be an"
+                    + " integer from 0 to 10000\n"),
         r.out());
     Cli dev = Cli.run("validate", "--env", "dev", "src/test/resources/specs/env-only-finding.yaml");
     assertEquals(1, dev.exit(), dev.toString());
