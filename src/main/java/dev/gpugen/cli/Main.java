@@ -19,7 +19,7 @@ public final class Main {
 
   /** Runs one command line and returns its exit code; tests call this. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = GpugenCommand.commandLine();
+    CommandLine cl = GpugenCommand.commandLine(args);
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);
