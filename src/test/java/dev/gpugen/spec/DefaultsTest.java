@@ -32,7 +32,8 @@ class DefaultsTest {
     ClusterSpec.Pool p = s.pools().get(0);
     assertEquals(1, p.count());
     assertEquals("on-demand", p.market());
-    assertEquals(new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty()), p.rootVolume());
+    assertEquals(
+        new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty()), p.rootVolume());
     assertEquals("1.17.8", p.software().containerToolkit());
     assertEquals("auto", p.software().kernelModules());
     assertEquals(new ClusterSpec.GpuOperator("v25.3.0", true, false), p.software().gpuOperator());
@@ -51,13 +52,15 @@ class DefaultsTest {
             MINIMAL.replace(
                 "pools: [{name: gpu, instanceType: p4d.24xlarge}]",
                 "pools: [{name: gpu, instanceType: p4d.24xlarge},"
-                    + " {name: inf, instanceType: g6.48xlarge, software: {driver: \\"580.95.05\\","
+                    + " {name: inf, instanceType: g6.12xlarge, software: {driver: \"580.95.05\","
                     + " gpuOperator: {dcgmExporter: false}}}]"));
     ClusterSpec.Software inf = s.pools().get(1).software();
     assertEquals("580.95.05", inf.driver());
     assertEquals("12.8", inf.cuda(), "inherited");
-    assertEquals(new ClusterSpec.GpuOperator("v25.3.0", false, false), inf.gpuOperator(), "deep merge");
+    assertEquals(
+        new ClusterSpec.GpuOperator("v25.3.0", false, false), inf.gpuOperator(), "deep merge");
     assertEquals("570.195.03", s.pools().get(0).software().driver());
-    assertEquals("tcp", s.network().fabric(), "g6 has no EFA, so the cluster falls back to tcp");
+    assertEquals(
+        "tcp", s.network().fabric(), "g6.12xlarge has no EFA, so the cluster falls back to tcp");
   }
 }

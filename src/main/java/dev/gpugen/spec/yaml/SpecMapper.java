@@ -137,10 +137,7 @@ final class SpecMapper {
     Map<String, Object> rv = map(p, "rootVolume");
     RootVolume root =
         new RootVolume(
-            str(rv, "type"),
-            integer(rv, "sizeGiB"),
-            optInt(rv, "iops"),
-            optInt(rv, "throughput"));
+            str(rv, "type"), integer(rv, "sizeGiB"), optInt(rv, "iops"), optInt(rv, "throughput"));
     List<Taint> taints = new ArrayList<>();
     for (Map<String, Object> t : list(p, "taints")) {
       taints.add(new Taint(str(t, "key"), opt(t, "value"), str(t, "effect")));
