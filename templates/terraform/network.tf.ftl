@@ -107,7 +107,7 @@ resource "aws_vpc_endpoint" "s3" {
   count = local.create_vpc ? 1 : 0
 
   vpc_id            = aws_vpc.this[0].id
-  service_name      = "com.amazonaws.${var.region}.s3"
+  service_name      = "${data.aws_partition.current.reverse_dns_prefix}.${var.region}.s3"
   vpc_endpoint_type = "Gateway"
   route_table_ids   = [aws_route_table.nodes[0].id]
 
