@@ -15,9 +15,10 @@ locals {
 
   # The subnet lies inside the VPC when it is no larger and the VPC's prefix of its address is
   # the VPC's own network.
-  subnet_in_vpc = !local.create_vpc ? true : (
+  subnet_in_vpc = !local.create_vpc ? true : try(
     tonumber(split("/", var.subnet_cidr)[1]) >= tonumber(split("/", var.vpc_cidr)[1])
-    && cidrsubnet("${cidrhost(var.subnet_cidr, 0)}/${split("/", var.vpc_cidr)[1]}", 0, 0) == var.vpc_cidr
+    && cidrsubnet("${cidrhost(var.subnet_cidr, 0)}/${split("/", var.vpc_cidr)[1]}", 0, 0) == var.vpc_cidr,
+    false,
   )
 
   # Address ranges as [first, last] numbers, to tell whether two subnets overlap.
