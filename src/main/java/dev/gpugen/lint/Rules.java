@@ -1,8 +1,10 @@
 package dev.gpugen.lint;
 
+import dev.gpugen.lint.rules.AwsFabricRule;
 import dev.gpugen.lint.rules.CidrHostBitsRule;
 import dev.gpugen.lint.rules.CloudLocationRule;
 import dev.gpugen.lint.rules.DuplicatePoolRule;
+import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
 import dev.gpugen.lint.rules.NetworkSourceRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
 import dev.gpugen.lint.rules.SubnetOutsideVpcRule;
@@ -18,7 +20,9 @@ public final class Rules {
           new NetworkSourceRule(),
           new CidrHostBitsRule(),
           new SubnetOutsideVpcRule(),
-          new SshOpenToWorldRule());
+          new SshOpenToWorldRule(),
+          new AwsFabricRule(),
+          new EfaUnsupportedInstanceRule());
 
   private Rules() {}
 

@@ -1,0 +1,196 @@
+<#if terraform.aws>
+[=header]
+
+################################################################################
+# Image
+################################################################################
+
+locals {
+  # Canonical's image names for the OS names the spec accepts (hvm-ssd and hvm-ssd-gp3 builds).
+  ubuntu_ami_names = {
+    "ubuntu-22.04" = "ubuntu/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
+    "ubuntu-24.04" = "ubuntu/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
+  }
+
+  ami_id = startswith(var.image, "ami-") ? var.image : one(data.aws_ami.ubuntu[*].id)
+}
+
+# Owner-pinned: only Canonical's account can publish an image this lookup finds.
+data "aws_ami" "ubuntu" {
+  count = startswith(var.image, "ami-") ? 0 : 1
+
+  most_recent = true
+  owners      = ["099720109477"]
+
+  filter {
+    name   = "name"
+    values = [local.ubuntu_ami_names[var.image]]
+  }
+
+  filter {
+    name   = "architecture"
+    values = ["x86_64"]
+  }
+
+  filter {
+    name   = "virtualization-type"
+    values = ["hvm"]
+  }
+
+  filter {
+    name   = "root-device-type"
+    values = ["ebs"]
+  }
+}
+
+################################################################################
+# Network interfaces
+################################################################################
+
+locals {
+  # With fabric = "efa", one interface per network card of the instance type (gpugen's table in
+  # compatibility.tf): card 0 / device 0 is the primary, an EFA with ENA (IP traffic and EFA);
+  # every other card gets an efa-only interface at device 0, which carries EFA traffic and uses
+  # no IP address. With fabric = "tcp", the primary ENA interface alone.
+  pool_network_interfaces = {
+    for pool, p in local.pools : pool => [
+      for card in range(max(p.efa_interfaces, 1)) : {
+        network_card_index = card
+        interface_type     = p.efa_interfaces == 0 ? null : (card == 0 ? "efa" : "efa-only")
+      }
+    ]
+  }
+}
+<#list terraform.pools as pool>
+
+################################################################################
+# Pool [=id(pool.name)]
+################################################################################
+
+# The launch template carries what aws_instance cannot say itself: every network interface of
+# the instance type. It also holds the version gate, checked on every plan.
+resource "aws_launch_template" "[=id(pool.var)]" {
+  name_prefix            = "${local.name}-[=id(pool.name)]-"
+  description            = [=hcl("gpugen pool " + pool.name + ": network interfaces and metadata options of its nodes")]
+  update_default_version = true
+
+  dynamic "network_interfaces" {
+    for_each = local.pool_network_interfaces[[=hcl(pool.var)]]
+
+    content {
+      network_card_index          = network_interfaces.value.network_card_index
+      device_index                = 0
+      interface_type              = network_interfaces.value.interface_type
+      subnet_id                   = local.subnet_id
+      security_groups             = [aws_security_group.nodes.id]
+      associate_public_ip_address = false
+      delete_on_termination       = true
+    }
+  }
+
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_tokens                 = "required"
+    http_put_response_hop_limit = var.metadata_hop_limit
+  }
+
+  tag_specifications {
+    resource_type = "volume"
+    tags          = merge(local.tags, { "gpugen:pool" = [=hcl(pool.name)] })
+  }
+
+  tag_specifications {
+    resource_type = "network-interface"
+    tags          = merge(local.tags, { "gpugen:pool" = [=hcl(pool.name)] })
+  }
+
+  tags = {
+    "gpugen:pool" = [=hcl(pool.name)]
+  }
+
+  lifecycle {
+    precondition {
+      condition     = local.version_gate[[=hcl(pool.var)]].efa_ok
+      error_message = local.version_gate[[=hcl(pool.var)]].efa_message
+    }
+
+    precondition {
+      condition     = local.version_gate[[=hcl(pool.var)]].driver_runs_cuda
+      error_message = local.version_gate[[=hcl(pool.var)]].driver_runs_cuda_message
+    }
+
+    precondition {
+      condition     = local.version_gate[[=hcl(pool.var)]].driver_supports_gpu
+      error_message = local.version_gate[[=hcl(pool.var)]].driver_supports_gpu_message
+    }
+  }
+}
+
+resource "aws_instance" "[=id(pool.var)]" {
+  count = var.[=id(pool.var)]_count
+
+  ami                  = local.ami_id
+  instance_type        = var.[=id(pool.var)]_instance_type
+  key_name             = var.ssh_key_name
+  iam_instance_profile = aws_iam_instance_profile.nodes.name
+  placement_group      = one(aws_placement_group.[=id(pool.var)][*].name)
+  ebs_optimized        = true
+  monitoring           = true
+
+  launch_template {
+    id      = aws_launch_template.[=id(pool.var)].id
+    version = aws_launch_template.[=id(pool.var)].latest_version
+  }
+
+  dynamic "instance_market_options" {
+    for_each = var.[=id(pool.var)]_spot ? ["spot"] : []
+
+    content {
+      market_type = "spot"
+
+      spot_options {
+        instance_interruption_behavior = "terminate"
+        spot_instance_type             = "one-time"
+      }
+    }
+  }
+
+  metadata_options {
+    http_endpoint               = "enabled"
+    http_tokens                 = "required"
+    http_put_response_hop_limit = var.metadata_hop_limit
+  }
+
+  root_block_device {
+    volume_type           = var.[=id(pool.var)]_root_volume_type
+    volume_size           = var.[=id(pool.var)]_root_volume_size_gib
+    iops                  = var.[=id(pool.var)]_root_volume_iops
+    throughput            = var.[=id(pool.var)]_root_volume_throughput
+    encrypted             = true
+    kms_key_id            = var.kms_key_id
+    delete_on_termination = true
+  }
+
+  tags = merge(local.tags, {
+    Name          = "${var.cluster_name}-[=id(pool.name)]-${count.index}"
+    "gpugen:pool" = [=hcl(pool.name)]
+  })
+
+  lifecycle {
+    # A newer Ubuntu AMI must not replace running GPU nodes; replace them on purpose instead
+    # (terraform apply -replace=...).
+    ignore_changes = [ami]
+
+    precondition {
+      condition     = var.[=id(pool.var)]_root_volume_throughput == null || var.[=id(pool.var)]_root_volume_type == "gp3"
+      error_message = "Only gp3 root volumes take a throughput; pool [=id(pool.name)] has ${var.[=id(pool.var)]_root_volume_type}."
+    }
+
+    precondition {
+      condition     = var.[=id(pool.var)]_root_volume_type == "gp2" ? var.[=id(pool.var)]_root_volume_iops == null : (!contains(["io1", "io2"], var.[=id(pool.var)]_root_volume_type) || var.[=id(pool.var)]_root_volume_iops != null)
+      error_message = "Pool [=id(pool.name)]: gp2 root volumes take no iops, and io1 and io2 need them."
+    }
+  }
+}
+</#list>
+</#if>
