@@ -7,29 +7,17 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
 /** EC2 offers EFA and plain TCP between instances; InfiniBand and RoCE are not on the menu. */
-public final class AwsFabricRule implements Rule {
-  @Override
-  public String id() {
-    return "aws-fabric-unsupported";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "network.fabric is infiniband or roce on AWS, which has neither";
-  }
-
-  @Override
-  public String documentation() {
-    return "On AWS the nodes talk over EFA (Elastic Fabric Adapter, on EFA-capable instance"
-        + " types) or TCP over ENA; EC2 has no InfiniBand or RoCE fabric to attach. Use"
-        + " network.fabric: efa or tcp, or leave it out for the default (efa when every pool's"
-        + " instance type supports EFA, else tcp)."
-        + " Source: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html";
+public final class AwsFabricRule extends Rule {
+  public AwsFabricRule() {
+    super(
+        "aws-fabric-unsupported",
+        Severity.ERROR,
+        "network.fabric is infiniband or roce on AWS, which has neither",
+        "On AWS the nodes talk over EFA (Elastic Fabric Adapter, on EFA-capable instance"
+            + " types) or TCP over ENA; EC2 has no InfiniBand or RoCE fabric to attach. Use"
+            + " network.fabric: efa or tcp, or leave it out for the default (efa when every pool's"
+            + " instance type supports EFA, else tcp)."
+            + " Source: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html");
   }
 
   @Override

@@ -15,31 +15,19 @@ import java.util.Optional;
  * whose instance type has no EFA, or whose network cards gpugen does not know, cannot have them.
  * Caught here, before Terraform, rather than by a failed launch.
  */
-public final class EfaUnsupportedInstanceRule implements Rule {
-  @Override
-  public String id() {
-    return "efa-unsupported-instance";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "network.fabric is efa but a pool's instance type has no EFA (or gpugen does not know it)";
-  }
-
-  @Override
-  public String documentation() {
-    return "With network.fabric: efa, gpugen gives every node one EFA interface per network card"
-        + " (p4d/p4de 4, p5/p5e 32, p5en 16, p6-b200 8, ...), from its compatibility table."
-        + " An instance type without EFA, or one the table does not list, cannot get them: EC2"
-        + " would refuse the launch. Use an EFA-capable instance type, or network.fabric: tcp for"
-        + " pools that do not need EFA (tcp is the default when any pool lacks EFA)."
-        + " Sources: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html,"
-        + " https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html";
+public final class EfaUnsupportedInstanceRule extends Rule {
+  public EfaUnsupportedInstanceRule() {
+    super(
+        "efa-unsupported-instance",
+        Severity.ERROR,
+        "network.fabric is efa but a pool's instance type has no EFA (or gpugen does not know it)",
+        "With network.fabric: efa, gpugen gives every node one EFA interface per network card"
+            + " (p4d/p4de 4, p5/p5e 32, p5en 16, p6-b200 8, ...), from its compatibility table."
+            + " An instance type without EFA, or one the table does not list, cannot get them: EC2"
+            + " would refuse the launch. Use an EFA-capable instance type, or network.fabric: tcp for"
+            + " pools that do not need EFA (tcp is the default when any pool lacks EFA)."
+            + " Sources: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html,"
+            + " https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html");
   }
 
   @Override

@@ -41,9 +41,14 @@ public final class SpecShape {
           NOT_RESERVED + "[a-z][a-z0-9-]{0,30}$",
           "an environment name of lower-case letters, digits and '-' (1-31 chars)",
           31);
-  static final Str REGION = str("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$", "a region like us-east-1", 32);
+  // AWS (us-east-1, zone us-east-1a or local zone us-east-1-bos-1a) and GCP (us-central1, zone
+  // us-central1-a) spellings.
+  static final Str REGION =
+      str("^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}$", "a region like us-east-1 or us-central1", 32);
   static final Str ZONE =
-      str("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$", "a zone like us-east-1a", 40);
+      str(
+          "^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$",
+          "a zone like us-east-1a or us-central1-a", 40);
   static final Str KEY_PAIR =
       str(
           "^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$",
