@@ -1,0 +1,205 @@
+package dev.gpugen.testing;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs the real external tools that tests check generated output with: ansible-playbook,
+ * ansible-lint, pre-commit, hcl2json, and playbook runs against a debootstrap root through the
+ * community.general.chroot connection. Install them with {@code scripts/install-test-deps}; see
+ * {@code scripts/README-test-harness.md}. A missing tool fails the test (never skips it).
+ */
+public final class RealTools {
+  private RealTools() {}
+
+  /** Exit code and merged stdout+stderr of one finished command. */
+  public record Result(List<String> command, int exitCode, String output) {
+    /** Fails the calling test with the command and its output unless it exited 0. */
+    public Result assertOk() {
+      if (exitCode != 0) {
+        fail("exit " + exitCode + " from " + String.join(" ", command) + ":\n" + output);
+      }
+      return this;
+    }
+  }
+
+  /** The repository root: Maven runs tests with the project base directory as working dir. */
+  public static Path repoRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    for (Path p = dir; p != null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("scripts"))) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no repository root (pom.xml + scripts/) above " + dir);
+  }
+
+  /**
+   * Runs a command with a hard timeout (the process tree is killed when it expires) and without
+   * stdin. Output goes through a temp file, so a chatty tool can never block on a full pipe.
+   */
+  public static Result run(Path workDir, Duration timeout, Map<String, String> env, String... cmd)
+      throws IOException, InterruptedException {
+    return run(workDir, timeout, env, List.of(cmd));
+  }
+
+  /** As {@link #run(Path, Duration, Map, String...)}, with the command as a list. */
+  public static Result run(
+      Path workDir, Duration timeout, Map<String, String> env, List<String> command)
+      throws IOException, InterruptedException {
+    Path out = Files.createTempFile("gpugen-tool-", ".log");
+    try {
+      ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
+      pb.environment().putAll(quietEnv());
+      pb.environment().putAll(env);
+      pb.redirectErrorStream(true).redirectOutput(out.toFile());
+      pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      Process p = pb.start();
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly().waitFor();
+        fail("timed out after " + timeout + ": " + String.join(" ", command) + "\n" + read(out));
+      }
+      return new Result(command, p.exitValue(), read(out));
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  private static String read(Path file) throws IOException {
+    return Files.readString(file, StandardCharsets.UTF_8);
+  }
+
+  /** No colours, no prompts, no retry files, deterministic output for assertions. */
+  private static Map<String, String> quietEnv() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("NO_COLOR", "1");
+    env.put("ANSIBLE_NOCOLOR", "1");
+    env.put("ANSIBLE_FORCE_COLOR", "0");
+    env.put("ANSIBLE_RETRY_FILES_ENABLED", "0");
+    env.put("ANSIBLE_HOST_KEY_CHECKING", "0");
+    env.put("ANSIBLE_STDOUT_CALLBACK", "default");
+    env.put("PY_COLORS", "0");
+    return env;
+  }
+
+  /** Path of the committed hcl2json CLI wrapper; fails if the npm install is missing. */
+  public static Path hcl2json() {
+    Path bin = repoRoot().resolve("tools/hcl2json/hcl2json");
+    Path lib = repoRoot().resolve("tools/hcl2json/node_modules/@cdktf/hcl2json/package.json");
+    if (!Files.isExecutable(bin) || !Files.isRegularFile(lib)) {
+      fail("hcl2json is not installed: run scripts/install-test-deps");
+    }
+    return bin;
+  }
+
+  /** Fails the test unless it runs as root: debootstrap and chroot need it. */
+  public static void requireRoot() throws IOException, InterruptedException {
+    Result id = run(Path.of("/"), Duration.ofSeconds(10), Map.of(), "id", "-u");
+    if (!id.output().strip().equals("0")) {
+      fail("chroot playbook tests must run as root (uid is " + id.output().strip() + ")");
+    }
+  }
+
+  /**
+   * Returns the shared template root, building it on first use (about 45 s, then cached under
+   * GPUGEN_TEST_ROOT_CACHE). Never run playbooks against it directly: use {@link #copyTestRoot}.
+   */
+  public static Path testRootTemplate() throws IOException, InterruptedException {
+    requireRoot();
+    Path script = repoRoot().resolve("scripts/make-test-root");
+    Result r = run(repoRoot(), Duration.ofMinutes(10), Map.of(), script.toString()).assertOk();
+    List<String> lines = r.output().strip().lines().toList();
+    return Path.of(lines.get(lines.size() - 1));
+  }
+
+  /** Copies the template root into {@code dest} (about 0.6 s) with the host's current DNS. */
+  public static Path copyTestRoot(Path dest) throws IOException, InterruptedException {
+    Path template = testRootTemplate();
+    Files.createDirectories(dest);
+    run(Path.of("/"), Duration.ofMinutes(2), Map.of(), "cp", "-a", template + "/.", dest.toString())
+        .assertOk();
+    // The apt module inside may fetch from the Debian mirror: use today's resolver, not the
+    // one copied when the template was built.
+    Files.copy(
+        Path.of("/etc/resolv.conf"),
+        dest.resolve("etc/resolv.conf"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    return dest;
+  }
+
+  /** Deletes a copied root; refuses if anything is still mounted inside it. */
+  public static void deleteTestRoot(Path root) throws IOException, InterruptedException {
+    Result mounts =
+        run(Path.of("/"), Duration.ofSeconds(10), Map.of(), "findmnt", "-rn", "-o", "TARGET");
+    for (String m : mounts.output().lines().toList()) {
+      if (m.startsWith(root + "/")) {
+        fail("still mounted inside the test root: " + m);
+      }
+    }
+    run(
+            Path.of("/"),
+            Duration.ofMinutes(2),
+            Map.of(),
+            "rm",
+            "-rf",
+            "--one-file-system",
+            "--",
+            root.toString())
+        .assertOk();
+  }
+
+  /** Writes a one-host inventory that reaches {@code root} through the chroot connection. */
+  public static Path chrootInventory(Path root, Path inventoryFile) throws IOException {
+    Files.writeString(
+        inventoryFile,
+        "testhost ansible_connection=community.general.chroot ansible_host=" + root + "\n");
+    return inventoryFile;
+  }
+
+  private static final Pattern RECAP =
+      Pattern.compile("^(\\S+)[ \\t]+:[ \\t]+((?:\\w+=\\d+[ \\t]*)+)$", Pattern.MULTILINE);
+
+  /**
+   * Parses the PLAY RECAP of ansible-playbook output: counts (ok, changed, failed...) of a host.
+   */
+  public static Map<String, Integer> recap(String output, String host) {
+    int start = output.lastIndexOf("PLAY RECAP");
+    if (start < 0) {
+      fail("no PLAY RECAP in ansible-playbook output:\n" + output);
+    }
+    Matcher m = RECAP.matcher(output.substring(start));
+    while (m.find()) {
+      if (m.group(1).equals(host)) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (String kv : m.group(2).trim().split("\\s+")) {
+          String[] parts = kv.split("=");
+          counts.put(parts[0], Integer.parseInt(parts[1]));
+        }
+        return counts;
+      }
+    }
+    fail("host " + host + " not in PLAY RECAP:\n" + output.substring(start));
+    return Map.of();
+  }
+
+  /** The command line of ansible-playbook with an inventory, as a list to extend. */
+  public static List<String> ansiblePlaybook(Path inventory, Path playbook, String... extra) {
+    List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString()));
+    cmd.addAll(List.of(extra));
+    cmd.add(playbook.toString());
+    return cmd;
+  }
+}
