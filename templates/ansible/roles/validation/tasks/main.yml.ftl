@@ -168,7 +168,9 @@
 
     - name: Record the burn-in results
       ansible.builtin.set_fact:
-        validation_results: "{{ validation_results | combine(validation_burn_checks) }}"
+        validation_results: >-
+          {{ validation_results | combine(validation_burn_checks,
+             {'nccl_all_reduce': {'busbw_gbps': validation_nccl_busbw | float}}, recursive=true) }}
       vars:
         validation_burn_ok: "{{ validation_gpu_burn.stdout | default('') | regex_findall('GPU [0-9]+: OK') | length }}"
         validation_nccl_row: >-
@@ -199,7 +201,6 @@
               {{ (validation_nccl_busbw ~ ' GB/s busbw at ' ~ validation_nccl_row[0] ~ ' B, '
                   ~ validation_nccl_row[8] ~ ' wrong' if validation_nccl_row | length > 8 else 'no result rows')
                  ~ ' (exit ' ~ validation_nccl.rc | default('none') ~ ')' }}
-            busbw_gbps: "{{ validation_nccl_busbw | float }}"
           dcgm_diag:
             status: "{{ 'pass' if validation_dcgm.rc | default(1) == 0 else 'fail' }}"
             expected: "dcgmi diag -r {{ validation_dcgm_diag_level | int }} passes"
@@ -235,7 +236,9 @@
 
     - name: Record the multi-node result
       ansible.builtin.set_fact:
-        validation_results: "{{ validation_results | combine({'nccl_all_reduce_multi_node': validation_multi_check}) }}"
+        validation_results: >-
+          {{ validation_results | combine({'nccl_all_reduce_multi_node': validation_multi_check},
+             {'nccl_all_reduce_multi_node': {'busbw_gbps': validation_multi_busbw | float}}, recursive=true) }}
       vars:
         validation_multi_row: >-
           {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
@@ -257,7 +260,6 @@
             {{ (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                 if validation_multi_row | length > 8 else 'no result rows')
                ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')' }}
-          busbw_gbps: "{{ validation_multi_busbw | float }}"
 
 - name: Assemble the report
   ansible.builtin.set_fact:
@@ -296,7 +298,7 @@
     msg: "{{ validation_summary.splitlines() }}"
   run_once: true
   vars:
-    validation_row: "%-32s %-6s %-22s %-9s %-30s %-8s"
+    validation_row: "%-32s %-6s %-12s %-9s %-20s %-8s"
     validation_summary: |-
       {{ validation_row | format('HOST', 'RESULT', 'DRIVER', 'GPU-BURN', 'ALL-REDUCE', 'DCGM') }}
       {% for host in ansible_play_hosts_all %}
@@ -304,9 +306,11 @@
       {% set checks = report.checks %}
       {{ validation_row | format(host,
            'pass' if report.passed | default(false) else 'FAIL' if report.passed is defined else 'none',
-           checks.driver_version.measured | default(checks.driver_version.status | default('-')),
+           checks.driver_version.measured if checks.driver_version.status | default('') == 'pass'
+             else checks.driver_version.status | default('-'),
            checks.gpu_burn.status | default('-'),
-           checks.nccl_all_reduce.measured | default(checks.nccl_all_reduce.status | default('-')) | truncate(30, true, ''),
+           (checks.nccl_all_reduce.busbw_gbps ~ ' GB/s busbw') if checks.nccl_all_reduce.busbw_gbps is defined
+             else checks.nccl_all_reduce.status | default('-'),
            checks.dcgm_diag.status | default('-')) }}
       {% endfor %}
 
@@ -314,8 +318,10 @@
   ansible.builtin.assert:
     that:
       - validation_report.passed | bool
-    fail_msg: >-
+    fail_msg: "{{ validation_failures | trim }}"
+    quiet: true
+  vars:
+    validation_failures: >-
       {% for name, check in validation_report.checks | dictsort if check.status == 'fail' %}
       {{ name }}: measured {{ check.measured }}, expected {{ check.expected }}.
       {% endfor %}
-    quiet: true
