@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -66,7 +67,20 @@ public final class Gpugen {
     SpecReader.Result r = new SpecReader(efaCapable).read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
     if (r.spec().isPresent()) {
-      all.addAll(new Linter(Rules.all()).run(r.spec().get(), r.sources(), skipRules));
+      Linter linter = new Linter(Rules.all());
+      List<Diagnostic> base = linter.run(r.spec().get(), r.sources(), skipRules);
+      all.addAll(base);
+      // Every environment is linted too; a finding the base already has is not repeated.
+      Set<Diagnostic> seen = new HashSet<>(base);
+      r.environments()
+          .forEach(
+              (name, resolved) -> {
+                for (Diagnostic d : linter.run(resolved.spec(), resolved.sources(), skipRules)) {
+                  if (seen.add(d)) {
+                    all.add(SpecReader.inEnvironment(d, name));
+                  }
+                }
+              });
     }
     Collections.sort(all);
     return new Checked(label, bytes, r.spec(), r.sources(), all);

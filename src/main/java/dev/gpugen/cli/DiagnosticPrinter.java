@@ -1,7 +1,6 @@
 package dev.gpugen.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.Gpugen;
@@ -13,8 +12,10 @@ import java.util.List;
 
 /** Prints findings the way compilers do: position, severity, rule, message, source line, caret. */
 final class DiagnosticPrinter {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  /** Loaded only for --format json: data binding is a large part of a cold JVM's start-up. */
+  private static final class Mapper {
+    static final ObjectMapper JSON = new ObjectMapper();
+  }
 
   private DiagnosticPrinter() {}
 
@@ -60,7 +61,7 @@ final class DiagnosticPrinter {
   }
 
   static void json(PrintWriter out, List<Gpugen.Checked> checked) {
-    ObjectNode root = JSON.createObjectNode();
+    ObjectNode root = Mapper.JSON.createObjectNode();
     ArrayNode arr = root.putArray("diagnostics");
     int errors = 0;
     int warnings = 0;

@@ -3,7 +3,10 @@ package dev.gpugen.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,14 +17,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = GpugenCommand.Version.class,
     description = "One GPU cluster spec to Terraform, Ansible and a dynamic inventory.",
-    subcommands = {
-      ValidateCommand.class,
-      RenderCommand.class,
-      SchemaCommand.class,
-      ExplainCommand.class,
-      AutoComplete.GenerateCompletion.class,
-      CommandLine.HelpCommand.class
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the spec is valid; the render was written or is up to date",
@@ -38,9 +33,36 @@ public final class GpugenCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** The command line with gpugen's error handling installed. */
-  static CommandLine commandLine() {
+  /** Every subcommand, in the order --help lists them. */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+
+  static {
+    SUBCOMMANDS.put("validate", ValidateCommand::new);
+    SUBCOMMANDS.put("render", RenderCommand::new);
+    SUBCOMMANDS.put("schema", SchemaCommand::new);
+    SUBCOMMANDS.put("explain", ExplainCommand::new);
+    SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion::new);
+    SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+  }
+
+  /**
+   * The command line with gpugen's error handling installed. picocli introspects every registered
+   * command up front, which is a large part of a short run's start-up, so a run that names its
+   * subcommand gets only that one; help and completion get them all.
+   */
+  static CommandLine commandLine(String[] args) {
     CommandLine cl = new CommandLine(new GpugenCommand());
+    String first = args.length > 0 ? args[0] : "";
+    boolean one =
+        SUBCOMMANDS.containsKey(first)
+            && !first.equals("help")
+            && !first.equals("generate-completion");
+    SUBCOMMANDS.forEach(
+        (name, factory) -> {
+          if (!one || name.equals(first)) {
+            cl.addSubcommand(name, factory.get());
+          }
+        });
     cl.setExecutionExceptionHandler(new Failures());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.Gpugen;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -11,9 +12,14 @@ public final class Main {
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
+  /** The library with gpugen's knowledge base wired in, as every command uses it. */
+  public static Gpugen library() {
+    return Knowledge.gpugen();
+  }
+
   /** Runs one command line and returns its exit code; tests call this. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = GpugenCommand.commandLine();
+    CommandLine cl = GpugenCommand.commandLine(args);
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);

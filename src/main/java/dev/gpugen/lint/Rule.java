@@ -2,22 +2,47 @@ package dev.gpugen.lint;
 
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
+import java.util.Objects;
 
 /**
- * One check over the resolved spec. Implementations are small, stateless and listed explicitly in
- * {@link Rules}; their id is stable forever (users skip or re-grade rules by id).
+ * One check over the resolved spec. Subclasses are small and stateless, listed explicitly in {@link
+ * Rules}, and pass their fixed facts to this constructor; the id is stable forever (users skip or
+ * re-grade rules by id).
  */
-public interface Rule {
-  /** Stable kebab-case id, e.g. {@code spec-subnet-outside-vpc}. */
-  String id();
+public abstract class Rule {
+  private final String id;
+  private final Severity defaultSeverity;
+  private final String summary;
+  private final String documentation;
 
-  Severity defaultSeverity();
+  /**
+   * @param id stable kebab-case id, e.g. {@code spec-subnet-outside-vpc}
+   * @param summary one line for listings
+   * @param documentation why the rule exists and how to fix a finding, with its source, for {@code
+   *     gpugen explain}
+   */
+  protected Rule(String id, Severity defaultSeverity, String summary, String documentation) {
+    this.id = Objects.requireNonNull(id);
+    this.defaultSeverity = Objects.requireNonNull(defaultSeverity);
+    this.summary = Objects.requireNonNull(summary);
+    this.documentation = Objects.requireNonNull(documentation);
+  }
 
-  /** One line for listings and {@code gpugen explain}. */
-  String summary();
+  public final String id() {
+    return id;
+  }
 
-  /** Why the rule exists and how to fix a finding, with the source link; for {@code explain}. */
-  String documentation();
+  public final Severity defaultSeverity() {
+    return defaultSeverity;
+  }
 
-  void check(ClusterSpec spec, Findings findings);
+  public final String summary() {
+    return summary;
+  }
+
+  public final String documentation() {
+    return documentation;
+  }
+
+  public abstract void check(ClusterSpec spec, Findings findings);
 }

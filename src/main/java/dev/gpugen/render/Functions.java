@@ -1,12 +1,5 @@
 package dev.gpugen.render;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import freemarker.template.TemplateMethodModelEx;
 import freemarker.template.TemplateModel;
 import freemarker.template.TemplateModelException;
@@ -20,17 +13,6 @@ import java.util.regex.Pattern;
 /** The escapers, as template functions: {@code [=hcl(x)]}, {@code [=unsafe(x)]}, … */
 final class Functions {
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
-
-  static final ObjectWriter JSON =
-      new ObjectMapper()
-          .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-          .writer(
-              new DefaultPrettyPrinter()
-                  .withObjectIndenter(new DefaultIndenter("  ", "\n"))
-                  .withArrayIndenter(new DefaultIndenter("  ", "\n"))
-                  .withSeparators(
-                      Separators.createDefaultInstance()
-                          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)));
 
   private Functions() {}
 
@@ -56,9 +38,9 @@ final class Functions {
             args -> {
               Object value = DeepUnwrap.unwrap(single(args));
               try {
-                return GeneratedOutputFormat.INSTANCE.fromMarkup(JSON.writeValueAsString(value));
-              } catch (JsonProcessingException e) {
-                throw new TemplateModelException("json(): " + e.getOriginalMessage(), e);
+                return GeneratedOutputFormat.INSTANCE.fromMarkup(Json.write(value));
+              } catch (IllegalArgumentException e) {
+                throw new TemplateModelException("json(): " + e.getMessage(), e);
               }
             });
     return m;

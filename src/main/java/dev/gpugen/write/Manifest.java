@@ -1,7 +1,9 @@
 package dev.gpugen.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.gpugen.render.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +22,7 @@ import java.util.TreeMap;
  */
 public record Manifest(SortedMap<String, String> files) {
   public static final String FILE_NAME = ".gpugen-manifest.json";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory JSON = new JsonFactory();
 
   public Manifest {
     files = Collections.unmodifiableSortedMap(new TreeMap<>(files));
@@ -35,38 +37,39 @@ public record Manifest(SortedMap<String, String> files) {
   /** Reads the manifest of {@code dir}; throws on a manifest that is not ours. */
   public static Manifest read(Path dir) throws IOException {
     Path file = dir.resolve(FILE_NAME);
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readAllBytes(file));
+    SortedMap<String, String> m = new TreeMap<>();
+    try (JsonParser p = JSON.createParser(Files.readAllBytes(file))) {
+      // {"files": {"path": "sha256", ...}, ...}: read the one object we wrote, skip the rest.
+      expect(p.nextToken() == JsonToken.START_OBJECT, file);
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken t = p.nextToken();
+        if (field.equals("files") && t == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String path = p.currentName();
+            expect(p.nextToken() == JsonToken.VALUE_STRING, file);
+            m.put(path, p.getText());
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
     } catch (IOException e) {
       throw new IOException(file + " is unreadable; delete it and render with --force", e);
-    }
-    SortedMap<String, String> m = new TreeMap<>();
-    JsonNode f = root.path("files");
-    if (!f.isObject()) {
-      throw new IOException(file + " has no files object; delete it and render with --force");
-    }
-    for (Map.Entry<String, JsonNode> e : f.properties()) {
-      m.put(e.getKey(), e.getValue().asText());
     }
     return new Manifest(m);
   }
 
-  public byte[] toJson() {
-    StringBuilder b = new StringBuilder("{\n  \"files\": {");
-    // Hand-formatted so the manifest itself is byte-stable and diff-friendly.
-    String sep = "\n";
-    for (Map.Entry<String, String> e : files.entrySet()) {
-      b.append(sep)
-          .append("    ")
-          .append(JSON.valueToTree(e.getKey()).toString())
-          .append(": \"")
-          .append(e.getValue())
-          .append('"');
-      sep = ",\n";
+  private static void expect(boolean ok, Path file) throws IOException {
+    if (!ok) {
+      throw new IOException(file + " is not a gpugen manifest");
     }
-    b.append(files.isEmpty() ? "},\n" : "\n  },\n").append("  \"generator\": \"gpugen\"\n}\n");
-    return b.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  public byte[] toJson() {
+    return Json.write(Map.of("generator", "gpugen", "files", files))
+        .concat("\n")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   static String sha256(byte[] bytes) {

@@ -8,27 +8,15 @@ import dev.gpugen.spec.SpecPath;
 import java.util.List;
 
 /** 10.42.0.1/16 is almost always a typo for 10.42.0.0/16; AWS rejects such VPC blocks. */
-public final class CidrHostBitsRule implements Rule {
-  @Override
-  public String id() {
-    return "spec-cidr-host-bits";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "a CIDR block has host bits set (10.42.0.1/16)";
-  }
-
-  @Override
-  public String documentation() {
-    return "A CIDR block names a network, so the bits after the prefix length must be zero."
-        + " 10.42.0.1/16 means 10.42.0.0/16 at best and is rejected by EC2 for VPCs and subnets at"
-        + " worst. Write the network address.";
+public final class CidrHostBitsRule extends Rule {
+  public CidrHostBitsRule() {
+    super(
+        "spec-cidr-host-bits",
+        Severity.ERROR,
+        "a CIDR block has host bits set (10.42.0.1/16)",
+        "A CIDR block names a network, so the bits after the prefix length must be zero."
+            + " 10.42.0.1/16 means 10.42.0.0/16 at best and is rejected by EC2 for VPCs and subnets at"
+            + " worst. Write the network address.");
   }
 
   @Override

@@ -7,28 +7,16 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
 /** A cloud cluster needs a region, and its zone must lie in that region. */
-public final class CloudLocationRule implements Rule {
-  @Override
-  public String id() {
-    return "spec-cloud-location";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "a cloud cluster lacks a region, or its zone is in another region";
-  }
-
-  @Override
-  public String documentation() {
-    return "AWS and GCP clusters are created in one region, and all nodes in one zone so the"
-        + " placement group and the Lustre file system are reachable at full bandwidth. Set"
-        + " cloud.region, and a cloud.availabilityZone that starts with it (us-east-1 →"
-        + " us-east-1a).";
+public final class CloudLocationRule extends Rule {
+  public CloudLocationRule() {
+    super(
+        "spec-cloud-location",
+        Severity.ERROR,
+        "a cloud cluster lacks a region, or its zone is in another region",
+        "AWS and GCP clusters are created in one region, and all nodes in one zone so the"
+            + " placement group and the Lustre file system are reachable at full bandwidth. Set"
+            + " cloud.region, and a cloud.availabilityZone that starts with it (us-east-1 →"
+            + " us-east-1a).");
   }
 
   @Override

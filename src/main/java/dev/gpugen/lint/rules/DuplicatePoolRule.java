@@ -9,27 +9,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Pool names are tags, group names and resource names: they must be unique. */
-public final class DuplicatePoolRule implements Rule {
-  @Override
-  public String id() {
-    return "spec-duplicate-pool";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "two pools have the same name";
-  }
-
-  @Override
-  public String documentation() {
-    return "A pool's name becomes the gpugen:pool tag, the inventory group pool_<name>, Terraform"
-        + " resource names and file names. Two pools with one name would share all of them, so one"
-        + " would silently take the other's nodes. Rename one of the pools.";
+public final class DuplicatePoolRule extends Rule {
+  public DuplicatePoolRule() {
+    super(
+        "spec-duplicate-pool",
+        Severity.ERROR,
+        "two pools have the same name",
+        "A pool's name becomes the gpugen:pool tag, the inventory group pool_<name>, Terraform"
+            + " resource names and file names. Two pools with one name would share all of them, so one"
+            + " would silently take the other's nodes. Rename one of the pools.");
   }
 
   @Override

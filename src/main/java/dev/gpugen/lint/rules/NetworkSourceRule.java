@@ -7,27 +7,15 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
 /** Either gpugen creates the VPC (vpcCidr) or it uses an existing one (vpcId + subnetId). */
-public final class NetworkSourceRule implements Rule {
-  @Override
-  public String id() {
-    return "spec-network-source";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "network mixes a new VPC (vpcCidr) with an existing one (vpcId), or half of a pair";
-  }
-
-  @Override
-  public String documentation() {
-    return "network.vpcCidr and subnetCidr describe a VPC that gpugen creates; network.vpcId and"
-        + " subnetId name one that exists. Write one pair or the other: with both, it is unclear"
-        + " which network the nodes land in.";
+public final class NetworkSourceRule extends Rule {
+  public NetworkSourceRule() {
+    super(
+        "spec-network-source",
+        Severity.ERROR,
+        "network mixes a new VPC (vpcCidr) with an existing one (vpcId), or half of a pair",
+        "network.vpcCidr and subnetCidr describe a VPC that gpugen creates; network.vpcId and"
+            + " subnetId name one that exists. Write one pair or the other: with both, it is unclear"
+            + " which network the nodes land in.");
   }
 
   @Override

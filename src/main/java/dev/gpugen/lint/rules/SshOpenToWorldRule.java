@@ -8,29 +8,17 @@ import dev.gpugen.spec.SpecPath;
 import java.util.List;
 
 /** SSH from 0.0.0.0/0 to GPU nodes is how clusters get cryptominers (CKV_AWS_24, AVD-AWS-0107). */
-public final class SshOpenToWorldRule implements Rule {
-  @Override
-  public String id() {
-    return "sec-ssh-open-to-world";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "SSH is open to the whole internet";
-  }
-
-  @Override
-  public String documentation() {
-    return "network.sshIngressCidrs containing 0.0.0.0/0 (or any /0) opens port 22 of every GPU"
-        + " node to the internet; scanners find such nodes within minutes. checkov CKV_AWS_24 and"
-        + " trivy AVD-AWS-0107 flag it. List your office or bastion CIDRs, or leave the list empty"
-        + " and reach the nodes through SSM Session Manager."
-        + " Source: https://docs.aws.amazon.com/vpc/latest/userguide/vpc-security-best-practices.html";
+public final class SshOpenToWorldRule extends Rule {
+  public SshOpenToWorldRule() {
+    super(
+        "sec-ssh-open-to-world",
+        Severity.ERROR,
+        "SSH is open to the whole internet",
+        "network.sshIngressCidrs containing 0.0.0.0/0 (or any /0) opens port 22 of every GPU"
+            + " node to the internet; scanners find such nodes within minutes. checkov CKV_AWS_24 and"
+            + " trivy AVD-AWS-0107 flag it. List your office or bastion CIDRs, or leave the list empty"
+            + " and reach the nodes through SSM Session Manager."
+            + " Source: https://docs.aws.amazon.com/vpc/latest/userguide/vpc-security-best-practices.html");
   }
 
   @Override

@@ -7,27 +7,15 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
 /** A subnet must lie inside its VPC's block, or EC2 refuses to create it. */
-public final class SubnetOutsideVpcRule implements Rule {
-  @Override
-  public String id() {
-    return "spec-subnet-outside-vpc";
-  }
-
-  @Override
-  public Severity defaultSeverity() {
-    return Severity.ERROR;
-  }
-
-  @Override
-  public String summary() {
-    return "network.subnetCidr is not inside network.vpcCidr";
-  }
-
-  @Override
-  public String documentation() {
-    return "EC2 creates a subnet only inside its VPC's CIDR block (CreateSubnet fails with"
-        + " InvalidSubnet.Range otherwise). Choose a subnetCidr within vpcCidr, e.g. the first /20"
-        + " of the VPC.";
+public final class SubnetOutsideVpcRule extends Rule {
+  public SubnetOutsideVpcRule() {
+    super(
+        "spec-subnet-outside-vpc",
+        Severity.ERROR,
+        "network.subnetCidr is not inside network.vpcCidr",
+        "EC2 creates a subnet only inside its VPC's CIDR block (CreateSubnet fails with"
+            + " InvalidSubnet.Range otherwise). Choose a subnetCidr within vpcCidr, e.g. the first /20"
+            + " of the VPC.");
   }
 
   @Override

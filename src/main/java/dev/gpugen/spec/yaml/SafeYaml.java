@@ -7,6 +7,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
@@ -15,6 +16,7 @@ import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlVersionException;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.schema.JsonSchema;
 
@@ -92,6 +94,12 @@ public final class SafeYaml {
       return new Result(root, Optional.empty());
     } catch (MarkedYamlEngineException e) {
       return fail(ruleFor(e), position(e), message(e), hintFor(e));
+    } catch (YamlVersionException e) {
+      return fail(
+          "spec-yaml-syntax",
+          Position.START,
+          "unsupported YAML version directive (" + oneLine(e.getMessage()) + ")",
+          "remove the %YAML line; gpugen reads YAML 1.2");
     } catch (YamlEngineException e) {
       // Alias-limit and size-limit errors carry no mark.
       String msg = oneLine(e.getMessage());
@@ -107,27 +115,55 @@ public final class SafeYaml {
     }
   }
 
+  /**
+   * One pass over the event stream, before composing: the parser is an explicit state machine, so
+   * this is safe on hostile nesting. Checks depth, and that mapping keys are plain scalars (the
+   * composer rejects other keys too, but without a position).
+   */
   private static Optional<Problem> checkDepth(LoadSettings settings, String text) {
-    // The event parser is an explicit state machine, so it is safe on hostile nesting.
-    int depth = 0;
+    // One entry per open collection: {is a mapping, expects a key next}.
+    ArrayDeque<boolean[]> open = new ArrayDeque<>();
     for (Event e : new Parse(settings).parseString(text)) {
-      switch (e.getEventId()) {
-        case MappingStart, SequenceStart -> {
-          depth++;
-          if (depth > MAX_DEPTH) {
-            return Optional.of(
-                new Problem(
-                    "spec-too-deep",
-                    toPosition(e.getStartMark()),
-                    "the spec nests deeper than " + MAX_DEPTH + " levels",
-                    "a cluster spec needs about 5 levels; check for runaway brackets"));
-          }
+      Event.ID id = e.getEventId();
+      boolean startsNode =
+          id == Event.ID.Scalar
+              || id == Event.ID.Alias
+              || id == Event.ID.MappingStart
+              || id == Event.ID.SequenceStart;
+      if (startsNode && !open.isEmpty() && open.peek()[1] && id != Event.ID.Scalar) {
+        return Optional.of(
+            new Problem(
+                "spec-yaml-syntax",
+                toPosition(e.getStartMark()),
+                "invalid YAML: a mapping key must be a plain word, not a list, mapping or alias",
+                "write the key as text, e.g. name: value"));
+      }
+      if (id == Event.ID.Scalar || id == Event.ID.Alias) {
+        toggle(open);
+      } else if (id == Event.ID.MappingStart || id == Event.ID.SequenceStart) {
+        if (open.size() + 1 > MAX_DEPTH) {
+          return Optional.of(
+              new Problem(
+                  "spec-too-deep",
+                  toPosition(e.getStartMark()),
+                  "the spec nests deeper than " + MAX_DEPTH + " levels",
+                  "a cluster spec needs about 5 levels; check for runaway brackets"));
         }
-        case MappingEnd, SequenceEnd -> depth--;
-        default -> {}
+        boolean mapping = id == Event.ID.MappingStart;
+        open.push(new boolean[] {mapping, mapping});
+      } else if (id == Event.ID.MappingEnd || id == Event.ID.SequenceEnd) {
+        open.pop();
+        toggle(open);
       }
     }
     return Optional.empty();
+  }
+
+  /** A complete node was seen: in a mapping, a key is followed by a value and vice versa. */
+  private static void toggle(ArrayDeque<boolean[]> open) {
+    if (!open.isEmpty() && open.peek()[0]) {
+      open.peek()[1] = !open.peek()[1];
+    }
   }
 
   private static String decode(byte[] bytes) throws BadEncoding {

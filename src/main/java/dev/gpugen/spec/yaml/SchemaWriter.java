@@ -127,6 +127,8 @@ public final class SchemaWriter {
       return "number";
     } else if (s instanceof Shape.Bool) {
       return "boolean";
+    } else if (s instanceof Shape.Str str) {
+      return "string: " + str.what().replace("|", "\\|");
     }
     return "string";
   }

@@ -111,7 +111,7 @@ final class SpecMapper {
             integer(v, "gpuBurnSeconds"),
             integer(v, "dcgmDiagLevel"),
             Optional.ofNullable((Double) ar.get("minBusBandwidthGBps")),
-            ar.containsKey("maxBytes") ? str(ar, "maxBytes") : "8G");
+            str(ar, "maxBytes"));
 
     Ansible ansible = new Ansible(integer(map(root, "ansible"), "forks"));
     Map<String, Object> li = map(root, "lint");
@@ -137,10 +137,7 @@ final class SpecMapper {
     Map<String, Object> rv = map(p, "rootVolume");
     RootVolume root =
         new RootVolume(
-            rv.containsKey("type") ? str(rv, "type") : "gp3",
-            rv.containsKey("sizeGiB") ? integer(rv, "sizeGiB") : 200,
-            optInt(rv, "iops"),
-            optInt(rv, "throughput"));
+            str(rv, "type"), integer(rv, "sizeGiB"), optInt(rv, "iops"), optInt(rv, "throughput"));
     List<Taint> taints = new ArrayList<>();
     for (Map<String, Object> t : list(p, "taints")) {
       taints.add(new Taint(str(t, "key"), opt(t, "value"), str(t, "effect")));

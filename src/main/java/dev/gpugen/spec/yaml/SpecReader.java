@@ -7,10 +7,13 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -26,13 +29,28 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 public final class SpecReader {
 
-  /** What reading produced: the model when there were no errors, and every finding. */
+  /**
+   * What reading produced: the model when there were no errors, and every finding. Without {@code
+   * --env}, {@code environments} holds each overlay resolved, so later stages (the linter) can
+   * check every environment too.
+   */
   public record Result(
-      Optional<ClusterSpec> spec, SourceMap sources, List<Diagnostic> diagnostics) {
+      Optional<ClusterSpec> spec,
+      SourceMap sources,
+      List<Diagnostic> diagnostics,
+      SortedMap<String, Resolved> environments) {
     public Result {
       diagnostics = List.copyOf(diagnostics);
+      environments = Collections.unmodifiableSortedMap(new TreeMap<>(environments));
+    }
+
+    Result(Optional<ClusterSpec> spec, SourceMap sources, List<Diagnostic> diagnostics) {
+      this(spec, sources, diagnostics, new TreeMap<>());
     }
   }
+
+  /** One environment's resolved model with its own positions (overlay values point there). */
+  public record Resolved(ClusterSpec spec, SourceMap sources) {}
 
   private final Predicate<String> efaCapable;
 
@@ -89,16 +107,30 @@ public final class SpecReader {
       return resolve(rootMap, name, sources, diags);
     }
     // No --env: the base is the result, but every overlay must also resolve cleanly.
+    SortedMap<String, Resolved> resolved = new TreeMap<>();
     for (String name : envNames) {
-      Result r =
-          resolve(rootMap, name, new SourceMap(label), new Diagnostics(new SourceMap(label)));
-      r.diagnostics().forEach(diags::add);
+      SourceMap envSources = new SourceMap(label);
+      Result r = resolve(rootMap, name, envSources, new Diagnostics(envSources));
+      r.diagnostics().forEach(d -> diags.add(inEnvironment(d, name)));
+      r.spec().ifPresent(s -> resolved.put(name, new Resolved(s, envSources)));
     }
     if (diags.hasErrors()) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
     ClusterSpec spec = SpecMapper.toSpec(base, Optional.empty(), efaCapable);
-    return new Result(Optional.of(spec), sources, diags.sorted());
+    return new Result(Optional.of(spec), sources, diags.sorted(), resolved);
+  }
+
+  /** Says which environment a finding belongs to, so users know which overlay to fix. */
+  public static Diagnostic inEnvironment(Diagnostic d, String env) {
+    return new Diagnostic(
+        d.file(),
+        d.position(),
+        d.severity(),
+        d.ruleId(),
+        d.path(),
+        d.message() + " (environment " + env + ")",
+        d.hint());
   }
 
   private Result resolve(MappingNode root, String env, SourceMap sources, Diagnostics diags) {

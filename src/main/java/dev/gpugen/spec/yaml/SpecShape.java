@@ -21,21 +21,24 @@ import java.util.regex.Pattern;
 public final class SpecShape {
   private SpecShape() {}
 
+  // Windows reserves these file names (in any case, with any extension); names become folders.
+  private static final String NOT_RESERVED = "^(?!(con|prn|aux|nul|com[1-9]|lpt[1-9])$)";
+
   // Names become resource names, tags, file names and Ansible group names: lower case, no dots,
   // no path separators, bounded so "<cluster>-<pool>-<index>" fits AWS's 255-char Name tag.
   static final Str CLUSTER_NAME =
       str(
-          "^[a-z][a-z0-9-]{0,38}$",
-          "a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter)",
+          NOT_RESERVED + "[a-z][a-z0-9-]{0,38}$",
+          "a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter; not con, nul, aux...)",
           39);
   static final Str POOL_NAME =
       str(
-          "^[a-z][a-z0-9-]{0,30}$",
-          "a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter)",
+          NOT_RESERVED + "[a-z][a-z0-9-]{0,30}$",
+          "a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter; not con, nul, aux...)",
           31);
   static final Str ENV_NAME =
       str(
-          "^[a-z][a-z0-9-]{0,30}$",
+          NOT_RESERVED + "[a-z][a-z0-9-]{0,30}$",
           "an environment name of lower-case letters, digits and '-' (1-31 chars)",
           31);
   static final Str REGION = str("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$", "a region like us-east-1", 32);

@@ -1,0 +1,66 @@
+package dev.gpugen.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.TestSpecs;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The reader fills every default, so the model is complete whatever the spec leaves out. */
+class DefaultsTest {
+  static final String MINIMAL =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: demo}
+      cloud: {provider: aws, region: us-west-2}
+      pools: [{name: gpu, instanceType: p4d.24xlarge}]
+      software: {driver: "570.195.03", cuda: "12.8"}
+      """;
+
+  @Test
+  void aMinimalSpecResolvesToACompleteModel() {
+    ClusterSpec s = TestSpecs.parse(MINIMAL);
+    assertEquals(Optional.of("us-west-2a"), s.cloud().availabilityZone());
+    assertEquals("ubuntu-22.04", s.cloud().image(), "image follows software.os");
+    assertEquals(Optional.of("10.0.0.0/16"), s.network().vpcCidr());
+    assertEquals(Optional.of("10.0.0.0/20"), s.network().subnetCidr());
+    assertEquals("cluster", s.network().placement());
+    assertEquals("efa", s.network().fabric(), "p4d has EFA");
+    assertTrue(s.network().sshIngressCidrs().isEmpty(), "no SSH unless asked: use SSM");
+    ClusterSpec.Pool p = s.pools().get(0);
+    assertEquals(1, p.count());
+    assertEquals("on-demand", p.market());
+    assertEquals(
+        new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty()), p.rootVolume());
+    assertEquals("1.17.8", p.software().containerToolkit());
+    assertEquals("auto", p.software().kernelModules());
+    assertEquals(new ClusterSpec.GpuOperator("v25.3.0", true, false), p.software().gpuOperator());
+    assertEquals(1, p.software().devicePlugin().timeSlicingReplicas());
+    assertTrue(s.kernel().blacklistNouveau());
+    assertEquals(120, s.validation().gpuBurnSeconds());
+    assertEquals("8G", s.validation().maxBytes());
+    assertEquals(Optional.empty(), s.validation().minBusBandwidthGBps());
+    assertEquals(50, s.ansible().forks());
+  }
+
+  @Test
+  void aPoolSoftwareBlockOverridesOnlyTheKeysItNames() {
+    ClusterSpec s =
+        TestSpecs.parse(
+            MINIMAL.replace(
+                "pools: [{name: gpu, instanceType: p4d.24xlarge}]",
+                "pools: [{name: gpu, instanceType: p4d.24xlarge},"
+                    + " {name: inf, instanceType: g6.12xlarge, software: {driver: \"580.95.05\","
+                    + " gpuOperator: {dcgmExporter: false}}}]"));
+    ClusterSpec.Software inf = s.pools().get(1).software();
+    assertEquals("580.95.05", inf.driver());
+    assertEquals("12.8", inf.cuda(), "inherited");
+    assertEquals(
+        new ClusterSpec.GpuOperator("v25.3.0", false, false), inf.gpuOperator(), "deep merge");
+    assertEquals("570.195.03", s.pools().get(0).software().driver());
+    assertEquals(
+        "tcp", s.network().fabric(), "g6.12xlarge has no EFA, so the cluster falls back to tcp");
+  }
+}

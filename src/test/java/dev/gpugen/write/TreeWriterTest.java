@@ -1,0 +1,165 @@
+package dev.gpugen.write;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.render.RenderedTree;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TreeWriterTest {
+  @TempDir Path tmp;
+
+  static RenderedTree tree(String... pathsAndContents) {
+    Map<String, RenderedTree.File> m = new TreeMap<>();
+    for (int i = 0; i < pathsAndContents.length; i += 2) {
+      String text = pathsAndContents[i + 1];
+      m.put(
+          pathsAndContents[i],
+          new RenderedTree.File(text.getBytes(StandardCharsets.UTF_8), text.startsWith("#!")));
+    }
+    return RenderedTree.of(m);
+  }
+
+  @Test
+  void writesFilesManifestAndModes() throws Exception {
+    Path out = tmp.resolve("out");
+    TreeWriter.Summary s =
+        TreeWriter.write(out, tree("a/b.yml", "x: 1\n", "run.sh", "#!/bin/sh\necho\n"), false);
+    assertEquals(new TreeWriter.Summary(2, 0, 0), s);
+    assertEquals("x: 1\n", Files.readString(out.resolve("a/b.yml")));
+    assertEquals(
+        "rwxr-xr-x",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve("run.sh"))));
+    assertEquals(
+        "rw-r--r--",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve("a/b.yml"))));
+    Manifest m = Manifest.read(out);
+    assertEquals(2, m.files().size());
+    assertEquals(
+        Manifest.sha256("x: 1\n".getBytes(StandardCharsets.UTF_8)), m.files().get("a/b.yml"));
+    try (Stream<Path> s2 = Files.list(tmp)) {
+      assertEquals(1, s2.count(), "no staging folder is left beside the output");
+    }
+  }
+
+  @Test
+  void rerenderIsANoOpAndByteStable() throws Exception {
+    Path out = tmp.resolve("out");
+    RenderedTree t = tree("a.yml", "x: 1\n");
+    TreeWriter.write(out, t, false);
+    byte[] manifest = Files.readAllBytes(out.resolve(Manifest.FILE_NAME));
+    assertEquals(new TreeWriter.Summary(0, 1, 0), TreeWriter.write(out, t, false));
+    assertArrayEquals(manifest, Files.readAllBytes(out.resolve(Manifest.FILE_NAME)));
+    assertEquals("", TreeWriter.check(out, t));
+  }
+
+  @Test
+  void deletesOnlyStaleFilesItWroteAndKeepsUserFiles() throws Exception {
+    Path out = tmp.resolve("out");
+    TreeWriter.write(out, tree("keep.tf", "a\n", "old/gone.tf", "b\n"), false);
+    Files.writeString(out.resolve("terraform.tfstate"), "{}");
+    Files.createDirectories(out.resolve(".terraform/providers"));
+    Files.writeString(out.resolve(".terraform/providers/p"), "bin");
+    Files.writeString(out.resolve("old/notes.md"), "mine");
+    TreeWriter.Summary s = TreeWriter.write(out, tree("keep.tf", "a2\n"), false);
+    assertEquals(new TreeWriter.Summary(1, 0, 1), s);
+    assertFalse(Files.exists(out.resolve("old/gone.tf")));
+    assertEquals("mine", Files.readString(out.resolve("old/notes.md")), "user file kept");
+    assertEquals("{}", Files.readString(out.resolve("terraform.tfstate")));
+    assertEquals("bin", Files.readString(out.resolve(".terraform/providers/p")));
+  }
+
+  @Test
+  void removesFoldersThatStaleDeletionEmptied() throws Exception {
+    Path out = tmp.resolve("out");
+    TreeWriter.write(out, tree("keep.tf", "a\n", "x/y/gone.tf", "b\n"), false);
+    TreeWriter.write(out, tree("keep.tf", "a\n"), false);
+    assertFalse(Files.exists(out.resolve("x")));
+  }
+
+  @Test
+  void refusesAFolderItDidNotWriteUnlessForced() throws Exception {
+    Path out = Files.createDirectories(tmp.resolve("out"));
+    Files.writeString(out.resolve("precious.txt"), "data");
+    WriteException e =
+        assertThrows(
+            WriteException.class, () -> TreeWriter.write(out, tree("a.yml", "x\n"), false));
+    assertTrue(e.refused());
+    assertTrue(e.getMessage().contains("--force"), e.getMessage());
+    assertFalse(Files.exists(out.resolve("a.yml")));
+    TreeWriter.write(out, tree("a.yml", "x\n"), true);
+    assertEquals("data", Files.readString(out.resolve("precious.txt")));
+    assertTrue(Files.exists(out.resolve("a.yml")));
+  }
+
+  @Test
+  void refusesToOverwriteHandEditsUnlessForced() throws Exception {
+    Path out = tmp.resolve("out");
+    TreeWriter.write(out, tree("a.yml", "x: 1\n", "b.yml", "y\n"), false);
+    Files.writeString(out.resolve("a.yml"), "x: 2 # tuned by hand\n");
+    WriteException e =
+        assertThrows(
+            WriteException.class,
+            () -> TreeWriter.write(out, tree("a.yml", "x: 3\n", "b.yml", "z\n"), false));
+    assertTrue(e.getMessage().contains("a.yml"), e.getMessage());
+    assertEquals("x: 2 # tuned by hand\n", Files.readString(out.resolve("a.yml")), "nothing lost");
+    assertEquals("y\n", Files.readString(out.resolve("b.yml")), "nothing half-written");
+    TreeWriter.write(out, tree("a.yml", "x: 3\n", "b.yml", "z\n"), true);
+    assertEquals("x: 3\n", Files.readString(out.resolve("a.yml")));
+  }
+
+  @Test
+  void refusesSymlinkedOutputAndLinksInside() throws Exception {
+    Path real = Files.createDirectories(tmp.resolve("real"));
+    Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
+    assertTrue(
+        assertThrows(WriteException.class, () -> TreeWriter.write(link, tree("a", "x\n"), true))
+            .refused());
+    Path out = tmp.resolve("out");
+    TreeWriter.write(out, tree("a", "x\n"), false);
+    Files.createSymbolicLink(out.resolve("etc"), real);
+    assertThrows(
+        WriteException.class,
+        () -> TreeWriter.write(out, tree("a", "x\n", "etc/passwd", "p\n"), false));
+    assertFalse(Files.exists(real.resolve("passwd")));
+  }
+
+  @Test
+  void refusesPathsThatEscapeTheFolder() {
+    Path out = tmp.resolve("out");
+    WriteException e =
+        assertThrows(
+            WriteException.class, () -> TreeWriter.write(out, tree("../evil", "x\n"), true));
+    assertTrue(e.getMessage().contains("escapes"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("evil")));
+  }
+
+  @Test
+  void checkReportsChangedMissingAndStaleFiles() throws Exception {
+    Path out = tmp.resolve("out");
+    TreeWriter.write(out, tree("a.yml", "x: 1\n", "stale.yml", "s\n"), false);
+    String diff = TreeWriter.check(out, tree("a.yml", "x: 2\n", "new.yml", "n\n"));
+    assertTrue(diff.contains("--- a/a.yml\n+++ b/a.yml\n@@ -1 +1 @@\n-x: 1\n+x: 2\n"), diff);
+    assertTrue(diff.contains("--- /dev/null\n+++ b/new.yml"), diff);
+    assertTrue(diff.contains("--- a/stale.yml\n+++ /dev/null"), diff);
+  }
+
+  @Test
+  void cleansStagingLeftByAKilledRun() throws IOException, WriteException {
+    Path leftover = Files.createDirectories(tmp.resolve(".gpugen-staging-123/x"));
+    TreeWriter.write(tmp.resolve("out"), tree("a", "x\n"), false);
+    assertFalse(Files.exists(leftover.getParent()));
+  }
+}
