@@ -21,19 +21,19 @@ import java.util.TreeMap;
  * @param ansible the rendered {@code ansible/} folder
  */
 record RenderedCase(String name, Path ansible) {
-  /** The reference spec of the issue, and a two-pool spec with a different driver per pool. */
+  /**
+   * The reference spec of the issue, and a two-pool spec with a different driver per pool (whose
+   * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest).
+   */
   static final List<String> CASES = List.of("reference", "two-pool");
 
-  /**
-   * Files under {@code ansible/} that other issues own (the inventory launcher and its settings):
-   * left out of this issue's goldens so that merging that work does not break them.
-   */
+  /** Files under {@code ansible/} that other issues own: the inventory launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");
 
   static Path spec(String name) {
     return name.equals("reference")
         ? Golden.repo().resolve("examples/aws-h100/cluster.yaml")
-        : Golden.repo().resolve("src/test/resources/ansible-golden/" + name + "/spec.yaml");
+        : Golden.repo().resolve("src/test/resources/golden/" + name + "/spec.yaml");
   }
 
   /** Renders case {@code name} into {@code dir} (which must not exist yet or be empty). */
