@@ -55,6 +55,10 @@ nccl_network_env: {}
 </#if>
 
 # 05 validation
+validation_fabric: [=unsafe(ansible.fabric)]
+validation_expected_driver_version: [=unsafe(ansible.software.driver)]
+validation_expected_cuda_version: [=unsafe(ansible.software.cuda)]
+validation_expected_container_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
 validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
 validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]

@@ -36,3 +36,10 @@ gpu_operator_node_taints:
 <#else>
 gpu_operator_node_taints: []
 </#if>
+
+validation_gpu_count: [=pool.facts.gpuCount]
+validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
+validation_efa_interfaces: [=pool.facts.efaInterfaces]
+validation_expected_driver_version: [=unsafe(pool.software.driver)]
+validation_expected_cuda_version: [=unsafe(pool.software.cuda)]
+validation_expected_container_toolkit_version: [=unsafe(pool.software.containerToolkit)]

@@ -84,6 +84,15 @@ public final class Escape {
     return b.toString();
   }
 
+  /**
+   * Text for a one-line {@code #} comment inside a Jinja template (Ansible's {@code .j2} files):
+   * {@link #comment} with every brace replaced, so that no {@code {{ }}}, {@code {% %}} or {@code
+   * {# #}} can start in it. Ansible renders those templates, so a brace there would be code.
+   */
+  public static String jinjaComment(String s) {
+    return comment(s).replace('{', '(').replace('}', ')');
+  }
+
   private static void appendPrintable(StringBuilder b, char c) {
     // C0/C1 controls, DEL and the Unicode line separators are escaped; everything else is literal.
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029' || c == '\uFEFF') {

@@ -17,9 +17,15 @@ import java.util.Optional;
  * @param gpuModel e.g. H100; empty string when the instance type is not in the table
  * @param nvswitch true only when the table says so (unknown is not a yes)
  * @param kernelModules open or proprietary
+ * @param computeCapability the GPU's CUDA compute capability (e.g. 9.0); empty string when unknown
  */
 public record PoolFacts(
-    String gpuModel, int gpuCount, boolean nvswitch, int efaInterfaces, String kernelModules) {
+    String gpuModel,
+    int gpuCount,
+    boolean nvswitch,
+    int efaInterfaces,
+    String kernelModules,
+    String computeCapability) {
 
   static PoolFacts of(ClusterSpec.Pool pool) {
     CompatTable table = CompatTable.load();
@@ -30,7 +36,8 @@ public record PoolFacts(
         aws.map(AwsInstanceType::gpuCount).orElse(0),
         aws.flatMap(AwsInstanceType::nvswitch).orElse(false),
         aws.map(AwsInstanceType::efaInterfaces).orElse(0),
-        kernelModules(pool.software(), gpu, table));
+        kernelModules(pool.software(), gpu, table),
+        gpu.flatMap(GpuModel::computeCapability).map(Version::toString).orElse(""));
   }
 
   private static String kernelModules(

@@ -117,6 +117,13 @@ class EscapeTest {
     assertEquals("a?b?c", Escape.comment("a\nb\u2028c"));
   }
 
+  @Test
+  void jinjaCommentsCannotOpenATemplateConstruct() {
+    assertEquals(
+        "(( lookup('pipe','id') ))(% raw %)(# x #)?",
+        Escape.jinjaComment("{{ lookup('pipe','id') }}{% raw %}{# x #}\n"));
+  }
+
   /** Ansible's python (Debian's python3 with python3-yaml, installed with the ansible package). */
   static String python() throws IOException {
     for (String p : new String[] {"/usr/bin/python3", "python3"}) {

@@ -1,0 +1,375 @@
+package dev.gpugen.ansible;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Golden;
+import dev.gpugen.testing.RealTools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * The rendered playbooks and roles checked with the real tools: ansible-playbook's syntax check,
+ * ansible-lint's production profile, and real runs against a Debian 12 root built with debootstrap,
+ * through the community.general.chroot connection. The runs skip only the steps that need GPUs or
+ * the network (tags {@link #SKIPPED_TAGS}); they must converge, change nothing the second time and
+ * leave the test machine itself untouched.
+ */
+class AnsibleToolsTest {
+  /** Steps that need a GPU node or the internet; everything else runs for real. */
+  static final String SKIPPED_TAGS = "hardware,network,reboot,helm,kubernetes,burn-in";
+
+  private static final Duration LINT_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+
+  /** Renders for the read-only checks (syntax, lint); the playbook runs render their own. */
+  @TempDir static Path rendered;
+
+  private static final Map<String, RenderedCase> CASES = new LinkedHashMap<>();
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void renderAndCheckTools() throws Exception {
+    for (String tool : List.of("ansible-playbook", "ansible-lint", "debootstrap", "chroot")) {
+      RenderedCase.requireTool(tool);
+    }
+    for (String name : RenderedCase.CASES) {
+      CASES.put(name, RenderedCase.render(name, rendered.resolve(name)));
+    }
+  }
+
+  @ParameterizedTest
+  @FieldSource("dev.gpugen.ansible.RenderedCase#CASES")
+  void everyPlaybookPassesTheSyntaxCheck(String name) throws Exception {
+    Path dir = CASES.get(name).ansible();
+    for (String playbook : List.of("site.yml", "upgrade-driver.yml")) {
+      RealTools.Result r =
+          RealTools.run(
+              dir,
+              LINT_TIMEOUT,
+              Map.of(),
+              "ansible-playbook",
+              "--syntax-check",
+              "-i",
+              "localhost,",
+              playbook);
+      RenderedCase.assertExit(0, r);
+      assertFalse(r.output().contains("[DEPRECATION WARNING]"), r.output());
+    }
+  }
+
+  @ParameterizedTest
+  @FieldSource("dev.gpugen.ansible.RenderedCase#CASES")
+  void productionLintFindsNoViolation(String name) throws Exception {
+    long start = System.nanoTime();
+    RealTools.Result r =
+        RealTools.run(
+            CASES.get(name).ansible(),
+            LINT_TIMEOUT,
+            Map.of(),
+            "ansible-lint",
+            "--offline",
+            "--nocolor",
+            "--profile",
+            "production");
+    System.out.printf(
+        "ansible-lint --profile production (%s): %d ms%n",
+        name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    RenderedCase.assertExit(0, r);
+    assertTrue(r.output().contains("Passed with production profile"), r.output());
+  }
+
+  /** ansible.cfg sets unparsed_is_failed: without it this run ends "no hosts matched", exit 0. */
+  @Test
+  void aFailingInventoryScriptFailsTheRun() throws Exception {
+    Path script = tmp.resolve("failing-inventory");
+    Files.writeString(script, "#!/bin/sh\necho 'DescribeInstances: AuthFailure' >&2\nexit 1\n");
+    assertTrue(script.toFile().setExecutable(true));
+    RealTools.Result r =
+        RealTools.run(
+            CASES.get("reference").ansible(),
+            LINT_TIMEOUT,
+            Map.of(),
+            "ansible-playbook",
+            "-i",
+            script.toString(),
+            "--list-hosts",
+            "site.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(r.output().contains("No inventory was parsed"), r.output());
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void chrootRunConvergesThenChangesNothingAndLeavesTheHostAlone() throws Exception {
+    String hostMapCount = Files.readString(Path.of("/proc/sys/vm/max_map_count"));
+    String hostNuma = Files.readString(Path.of("/proc/sys/kernel/numa_balancing"));
+    boolean hostNcclConf = Files.exists(Path.of("/etc/nccl.conf"));
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
+      Map<String, Integer> first = run(dir, inventory, "first run of reference").get("testhost");
+      assertEquals(0, first.get("failed"));
+      assertTrue(first.get("changed") > 0, first::toString);
+      Map<String, Integer> second = run(dir, inventory, "second run of reference").get("testhost");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      assertEquals(
+          "# Managed by Ansible (gpugen role prerequisites); local changes are overwritten.\n"
+              + "blacklist nouveau\n"
+              + "options nouveau modeset=0\n",
+          Files.readString(root.resolve("etc/modprobe.d/blacklist-nouveau.conf")));
+      assertEquals(
+          "kernel.numa_balancing=0\nvm.max_map_count=2147483647\n",
+          Files.readString(root.resolve("etc/sysctl.d/90-gpugen.conf")));
+      assertEquals(
+          List.of("NCCL_DEBUG=WARN", "NCCL_SOCKET_IFNAME=^lo,docker"),
+          settings(root.resolve("etc/nccl.conf")));
+      assertEquals(
+          List.of("export NCCL_DEBUG=WARN", "export NCCL_SOCKET_IFNAME='^lo,docker'"),
+          settings(root.resolve("etc/profile.d/nccl.sh")));
+      assertEquals(
+          List.of(
+              "Package: nvidia-* libnvidia-* xserver-xorg-video-nvidia-*",
+              "Pin: version 580.95.05-*",
+              "Pin-Priority: 1001"),
+          settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-driver.pref")));
+      assertTrue(
+          settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
+              .contains("Pin: version 1.17.8-*"));
+
+      // The report came back to the controller; every check was skipped by tag, none failed.
+      String report = Files.readString(dir.resolve("reports/testhost.json"));
+      assertTrue(report.contains("\"passed\": true"), report);
+      assertFalse(report.contains("\"fail\""), report);
+      String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
+      assertTrue(values.contains("driver:\n  enabled: false\n"), values);
+      assertTrue(values.contains("dcgmExporter:\n  enabled: true\n"), values);
+      assertFalse(values.contains("\ndcgm:"), values);
+
+      // A chroot shares the host's kernel: the run must not have touched the test machine.
+      assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));
+      assertEquals(hostNuma, Files.readString(Path.of("/proc/sys/kernel/numa_balancing")));
+      assertEquals(hostNcclConf, Files.exists(Path.of("/etc/nccl.conf")));
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void chrootRunGivesEachPoolItsOwnDriverAndTheClusterItsSettings() throws Exception {
+    Path dir = RenderedCase.render("two-pool", tmp.resolve("render")).ansible();
+    Path a100 = RealTools.copyTestRoot(tmp.resolve("a100"));
+    Path l4 = RealTools.copyTestRoot(tmp.resolve("l4"));
+    try {
+      Path inventory =
+          inventory(
+              Map.of("a100-0", a100, "l4-0", l4),
+              Map.of("a100-0", "pool_a100", "l4-0", "pool_l4_infer"));
+      Map<String, Map<String, Integer>> first = run(dir, inventory, "first run of two-pool");
+      assertEquals(0, first.get("a100-0").get("failed"));
+      assertEquals(0, first.get("l4-0").get("failed"));
+      Map<String, Map<String, Integer>> second = run(dir, inventory, "second run of two-pool");
+      assertEquals(0, second.get("a100-0").get("changed"), second::toString);
+      assertEquals(0, second.get("l4-0").get("changed"), second::toString);
+
+      String pin = "etc/apt/preferences.d/gpugen-nvidia-driver.pref";
+      assertTrue(settings(a100.resolve(pin)).contains("Pin: version 580.95.05-*"));
+      assertTrue(settings(l4.resolve(pin)).contains("Pin: version 570.195.03-*"));
+      for (Path root : List.of(a100, l4)) {
+        assertEquals(
+            "net.core.rmem_max=16777216\nvm.max_map_count=1048576\n",
+            Files.readString(root.resolve("etc/sysctl.d/90-gpugen.conf")));
+        // NCCL's exact-match syntax: the value itself starts with '='.
+        assertEquals(
+            List.of("NCCL_DEBUG=WARN", "NCCL_SOCKET_IFNAME==ens5"),
+            settings(root.resolve("etc/nccl.conf")));
+      }
+      String slicing = Files.readString(dir.resolve("reports/gpu-operator-time-slicing.yaml"));
+      assertTrue(slicing.contains("    version: v1\n"), slicing);
+      assertTrue(slicing.contains("            replicas: 4\n"), slicing);
+      String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
+      assertTrue(values.contains("migManager:\n  enabled: true\n"), values);
+      assertTrue(values.contains("  config:\n    name: \"time-slicing-config\"\n"), values);
+      assertTrue(Files.exists(dir.resolve("reports/a100-0.json")));
+      assertTrue(Files.exists(dir.resolve("reports/l4-0.json")));
+    } finally {
+      RealTools.deleteTestRoot(a100);
+      RealTools.deleteTestRoot(l4);
+    }
+  }
+
+  /**
+   * Play 05 for real, on a root where stand-ins play an 8 x H100 node (nvidia-smi, dcgmi, gpu-burn,
+   * all_reduce_perf, the packages in dpkg's status, 32 EFA devices in /sys): the report, the
+   * comparisons and the failure path run through Ansible. Below the spec's 350 GB/s the node must
+   * fail with the measured figure; above it, pass. Only the network steps are skipped.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void validationReportsTheFiguresAndFailsANodeBelowTheBandwidthThreshold() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      installStandIns(root, "312.40");
+      Path inventory =
+          Files.writeString(
+              tmp.resolve("inventory.ini"),
+              "[gpu_nodes]\nstand-in-node ansible_connection=community.general.chroot"
+                  + " ansible_host="
+                  + root
+                  + " gpugen_live_host=true\n[pool_h100]\nstand-in-node\n");
+      List<String> cmd =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              inventory.toString(),
+              "--skip-tags",
+              "network,reboot,kubernetes,helm",
+              "05-validation.yml");
+      RealTools.Result slow = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      assertNotEquals(0, slow.exitCode(), slow.output());
+      assertTrue(
+          slow.output()
+              .contains(
+                  "nccl_all_reduce: measured 312.4 GB/s busbw at 8589934592 B, 0 wrong (exit 0),"
+                      + " expected busbw >= 350 GB/s at 8G, network Libfabric."),
+          slow.output());
+      JsonNode report =
+          new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
+      assertFalse(report.get("passed").asBoolean(), report::toString);
+      JsonNode checks = report.get("checks");
+      for (String passing :
+          List.of(
+              "driver_version",
+              "gpu_count",
+              "cuda_toolkit",
+              "container_toolkit",
+              "efa_interfaces",
+              "gpu_burn",
+              "dcgm_diag")) {
+        assertEquals("pass", checks.get(passing).get("status").asText(), passing + ": " + checks);
+      }
+      assertEquals("fail", checks.get("nccl_all_reduce").get("status").asText(), checks::toString);
+      assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
+      assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
+      assertTrue(slow.output().contains("stand-in-node                    FAIL"), slow.output());
+
+      installStandIns(root, "391.35");
+      RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      RenderedCase.assertExit(0, fast);
+      report = new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
+      assertTrue(report.get("passed").asBoolean(), report::toString);
+      assertEquals(
+          391.35, report.get("checks").get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /** Puts the stand-ins of src/test/resources/ansible-stand-ins into a test root. */
+  private static void installStandIns(Path root, String busbw) throws Exception {
+    Path src = Golden.repo().resolve("src/test/resources/ansible-stand-ins");
+    Path work = root.resolve("var/cache/gpugen/validation");
+    executable(
+        root.resolve("usr/local/bin/nvidia-smi"), Files.readString(src.resolve("nvidia-smi")));
+    executable(root.resolve("usr/local/bin/dcgmi"), Files.readString(src.resolve("dcgmi")));
+    executable(work.resolve("gpu-burn/gpu_burn"), Files.readString(src.resolve("gpu_burn")));
+    executable(
+        work.resolve("nccl-tests/build/all_reduce_perf"),
+        Files.readString(src.resolve("all_reduce_perf.template")).replace("BUSBW", busbw));
+    // The checkouts' Makefiles, with targets that are already up to date; the test root has
+    // no make, so the host's (the same Debian release) is copied in.
+    Files.writeString(work.resolve("gpu-burn/Makefile"), "gpu_burn:\n\ttrue\n");
+    Files.createDirectories(work.resolve("nccl-tests/src"));
+    Files.writeString(
+        work.resolve("nccl-tests/src/Makefile"), "../build/all_reduce_perf:\n\ttrue\n");
+    Files.copy(
+        Path.of("/usr/bin/make"),
+        root.resolve("usr/bin/make"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+    String status = Files.readString(root.resolve("var/lib/dpkg/status"));
+    if (!status.contains("Package: cuda-toolkit-12-8\n")) {
+      Files.writeString(
+          root.resolve("var/lib/dpkg/status"),
+          status.stripTrailing() + "\n" + Files.readString(src.resolve("dpkg-status")));
+    }
+    for (int i = 0; i < 32; i++) {
+      Files.createDirectories(root.resolve("sys/class/infiniband/rdmap" + i));
+    }
+  }
+
+  /** Writes an executable script, mode 0755. */
+  private static void executable(Path file, String text) throws Exception {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** One host per chroot root, in gpu_nodes and in its pool's group. */
+  private Path inventory(Map<String, Path> roots, Map<String, String> pools) throws Exception {
+    StringBuilder b = new StringBuilder("[gpu_nodes]\n");
+    roots.forEach(
+        (host, root) ->
+            b.append(host)
+                .append(" ansible_connection=community.general.chroot ansible_host=")
+                .append(root)
+                .append('\n'));
+    pools.forEach(
+        (host, group) -> b.append('[').append(group).append("]\n").append(host).append('\n'));
+    return Files.writeString(tmp.resolve("inventory.ini"), b.toString());
+  }
+
+  /** Runs site.yml from the rendered folder (so its ansible.cfg applies); returns the recap. */
+  private Map<String, Map<String, Integer>> run(Path dir, Path inventory, String which)
+      throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "ansible-playbook",
+                "-i",
+                inventory.toString(),
+                "--skip-tags",
+                SKIPPED_TAGS,
+                "site.yml"));
+    long start = System.nanoTime();
+    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+    System.out.printf(
+        "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    RenderedCase.assertExit(0, r);
+    Map<String, Map<String, Integer>> recap = new LinkedHashMap<>();
+    for (String line : Files.readString(inventory).lines().toList()) {
+      if (line.contains("ansible_host=")) {
+        String host = line.substring(0, line.indexOf(' '));
+        recap.put(host, RealTools.recap(r.output(), host));
+      }
+    }
+    return recap;
+  }
+
+  /** The lines of a config file that are not comments. */
+  private static List<String> settings(Path file) throws Exception {
+    return Files.readAllLines(file).stream().filter(l -> !l.startsWith("#")).toList();
+  }
+}

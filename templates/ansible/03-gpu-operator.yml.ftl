@@ -1,0 +1,13 @@
+[=header]
+---
+# The chart is installed once per cluster from the controller (the first host's run); node
+# labels and taints are set per host, also through the Kubernetes API from the controller.
+- name: Deploy the NVIDIA GPU Operator and label the GPU nodes
+  hosts: gpu_nodes
+  become: true
+  gather_facts: true
+  gather_subset:
+    - "!all"
+  roles:
+    - role: gpu_operator
+      tags: [gpu_operator]

@@ -1,0 +1,26 @@
+[=header]
+# Run ansible-playbook from this folder so that this file applies (Ansible reads ./ansible.cfg).
+
+[defaults]
+# The dynamic inventory beside this file (EC2 tags). Override with -i.
+inventory = gpugen-inventory
+roles_path = roles
+forks = [=ansible.forks]
+# Facts are gathered once and cached per host; plays gather only the minimal subset
+# (gather_subset in each play: the ansible.cfg setting of that name is deprecated).
+gathering = smart
+fact_caching = jsonfile
+fact_caching_connection = .cache/facts
+fact_caching_timeout = 7200
+# Per-task timings at the end of a run, to find the slow step across 100 nodes.
+callbacks_enabled = ansible.posix.profile_tasks
+interpreter_python = auto_silent
+retry_files_enabled = False
+
+[inventory]
+# An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
+unparsed_is_failed = True
+
+[ssh_connection]
+pipelining = True
+ssh_args = -o ControlMaster=auto -o ControlPersist=300s -o ServerAliveInterval=30

@@ -1,0 +1,97 @@
+[=header]
+---
+- name: Check the GPU Operator settings
+  ansible.builtin.assert:
+    that:
+      - gpu_operator_version is match('^v[0-9]+[.][0-9]+[.][0-9]+$')
+      - gpu_operator_time_slicing_replicas | int >= 1
+    fail_msg: gpu_operator_version must be a chart version with its leading v (e.g. v25.3.0)
+    quiet: true
+
+- name: Write the chart's values and manifests on the controller
+  delegate_to: localhost
+  run_once: true
+  become: false
+  block:
+    - name: Create the folder for the values
+      ansible.builtin.file:
+        path: "{{ gpu_operator_values_dir }}"
+        state: directory
+        mode: "0755"
+
+    - name: Write the chart values
+      ansible.builtin.template:
+        src: values.yaml.j2
+        dest: "{{ gpu_operator_values_dir }}/gpu-operator-values.yaml"
+        mode: "0644"
+
+    - name: Write the time-slicing ConfigMap
+      ansible.builtin.template:
+        src: time-slicing-config.yaml.j2
+        dest: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
+        mode: "0644"
+      when: gpu_operator_time_slicing_replicas | int > 1
+
+- name: Install the chart
+  delegate_to: localhost
+  run_once: true
+  become: false
+  tags: [helm, kubernetes, network]
+  block:
+    - name: Add the NVIDIA Helm repository
+      kubernetes.core.helm_repository:
+        name: "{{ gpu_operator_chart_repo_name }}"
+        repo_url: "{{ gpu_operator_chart_repo_url }}"
+
+    - name: Create the operator's namespace
+      kubernetes.core.k8s:
+        api_version: v1
+        kind: Namespace
+        name: "{{ gpu_operator_namespace }}"
+        state: present
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+
+    - name: Apply the time-slicing ConfigMap
+      kubernetes.core.k8s:
+        src: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
+        state: present
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+      when: gpu_operator_time_slicing_replicas | int > 1
+
+    - name: Install the GPU Operator at the spec's chart version
+      kubernetes.core.helm:
+        release_name: "{{ gpu_operator_release_name }}"
+        chart_ref: "{{ gpu_operator_chart_repo_name }}/gpu-operator"
+        chart_version: "{{ gpu_operator_version }}"
+        release_namespace: "{{ gpu_operator_namespace }}"
+        values_files:
+          - "{{ gpu_operator_values_dir }}/gpu-operator-values.yaml"
+        update_repo_cache: true
+        wait: true
+        wait_timeout: "{{ gpu_operator_helm_wait_timeout }}"
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+
+- name: Label and taint the node
+  delegate_to: localhost
+  become: false
+  tags: [kubernetes, network]
+  block:
+    - name: Label the node
+      kubernetes.core.k8s:
+        api_version: v1
+        kind: Node
+        name: "{{ gpu_operator_node_name }}"
+        state: patched
+        definition:
+          metadata:
+            labels: "{{ gpu_operator_node_labels }}"
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+      when: gpu_operator_node_labels | length > 0
+
+    - name: Taint the node
+      kubernetes.core.k8s_taint:
+        name: "{{ gpu_operator_node_name }}"
+        state: present
+        taints: "{{ gpu_operator_node_taints }}"
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+      when: gpu_operator_node_taints | length > 0

@@ -1,0 +1,103 @@
+[=header]
+---
+- name: Check the fabric and the NCCL variables
+  ansible.builtin.assert:
+    that:
+      - nccl_network_fabric in ['efa', 'infiniband', 'roce', 'tcp']
+      - nccl_network_env_effective.keys() | reject('match', '^[A-Z_][A-Z0-9_]*$') | list | length == 0
+      - nccl_network_env_effective.values() | map('string') | select('search', '[^A-Za-z0-9^_.,:=/+@%-]') | list | length == 0
+    fail_msg: >-
+      nccl_network_fabric must be efa, infiniband, roce or tcp, and every NCCL variable NAME=VALUE
+      with a value of letters, digits and ^ _ . , : = / + @ % - only: NCCL reads nccl.conf verbatim,
+      so quotes or spaces would become part of the value.
+    quiet: true
+
+- name: Refuse NCCL_IB_DISABLE=1 on an InfiniBand or RoCE fabric
+  ansible.builtin.assert:
+    that:
+      - nccl_network_env_effective['NCCL_IB_DISABLE'] | default('0') | string != '1'
+    fail_msg: NCCL_IB_DISABLE=1 turns off the InfiniBand and RoCE transports and falls back to TCP sockets.
+    quiet: true
+  when: nccl_network_fabric in ['infiniband', 'roce']
+
+- name: Write the NCCL configuration
+  ansible.builtin.template:
+    src: nccl.conf.j2
+    dest: "{{ nccl_network_conf_file }}"
+    owner: root
+    group: root
+    mode: "0644"
+
+- name: Export the NCCL variables in login shells
+  ansible.builtin.template:
+    src: nccl.sh.j2
+    dest: "{{ nccl_network_profile_file }}"
+    owner: root
+    group: root
+    mode: "0644"
+
+- name: Install the EFA software
+  when: nccl_network_fabric == 'efa'
+  tags: [network]
+  block:
+    - name: Create the folder for the EFA installer
+      ansible.builtin.file:
+        path: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}"
+        state: directory
+        owner: root
+        group: root
+        mode: "0755"
+
+    - name: Download the EFA installer
+      ansible.builtin.get_url:
+        url: "{{ nccl_network_efa_installer_url }}"
+        dest: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}/aws-efa-installer.tar.gz"
+        checksum: "sha256:{{ nccl_network_efa_installer_sha256 }}"
+        owner: root
+        group: root
+        mode: "0644"
+
+    - name: Unpack the EFA installer
+      ansible.builtin.unarchive:
+        src: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}/aws-efa-installer.tar.gz"
+        dest: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}"
+        remote_src: true
+        creates: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}/aws-efa-installer/efa_installer.sh"
+
+    # The marker is written only when the installer succeeded; a new version runs it again.
+    - name: Run the EFA installer
+      ansible.builtin.shell:
+        cmd: ./efa_installer.sh -y && touch ../installed
+        chdir: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}/aws-efa-installer"
+        creates: "{{ nccl_network_efa_work_dir }}/{{ nccl_network_efa_installer_version }}/installed"
+      changed_when: true
+
+- name: Install the RDMA user-space packages
+  ansible.builtin.apt:
+    name: "{{ nccl_network_rdma_packages }}"
+    state: present
+    update_cache: true
+    cache_valid_time: "{{ nccl_network_apt_cache_valid_time }}"
+    install_recommends: false
+  when: nccl_network_fabric in ['infiniband', 'roce']
+  tags: [network]
+
+- name: Load nvidia-peermem at boot for GPUDirect RDMA
+  ansible.builtin.copy:
+    dest: /etc/modules-load.d/nvidia-peermem.conf
+    content: |
+      # Managed by Ansible (gpugen role nccl_network).
+      nvidia-peermem
+    owner: root
+    group: root
+    mode: "0644"
+  when: nccl_network_peermem | bool
+
+- name: Load nvidia-peermem now
+  community.general.modprobe:
+    name: nvidia-peermem
+    state: present
+  when:
+    - nccl_network_peermem | bool
+    - nccl_network_live_host | bool
+  tags: [hardware]
