@@ -195,6 +195,47 @@ class CliTest {
   }
 
   @Test
+  void allEnvsChecksTheBaseAndEveryEnvironmentInOneRun() throws Exception {
+    Cli clean = Cli.run("render", "--check", "--all-envs", EXAMPLE);
+    assertEquals(0, clean.exit(), clean.toString());
+    assertEquals(
+        java.util.List.of(
+            "roles-generated/h100-training is up to date (3 files)",
+            "roles-generated/h100-training-dev is up to date (3 files)"),
+        clean.out().lines().toList());
+
+    Path templates = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
+    String original = Files.readString(Path.of("templates/ansible/group_vars/all.yml.ftl"));
+    Files.writeString(templates.resolve("all.yml.ftl"), original.replace("# 00 ", "# 00: "));
+    String t = tmp.resolve("t").toString();
+    Cli stale = Cli.run("render", "--check", "--all-envs", "--templates", t, EXAMPLE, EXAMPLE);
+    assertEquals(1, stale.exit(), stale.toString());
+    assertEquals(4, stale.out().split("\\+# 00: prerequisites", -1).length - 1, stale.out());
+    assertTrue(
+        stale
+            .err()
+            .contains(
+                "roles-generated/h100-training-dev is stale against "
+                    + EXAMPLE
+                    + "; run: gpugen render "
+                    + EXAMPLE
+                    + " --env dev --templates "
+                    + t),
+        stale.err());
+  }
+
+  @Test
+  void outputFolderTakesOneSpecAndOneEnvironment() {
+    String out = tmp.resolve("out").toString();
+    Cli two = Cli.run("render", EXAMPLE, EXAMPLE, "-o", out);
+    assertEquals(2, two.exit(), two.toString());
+    assertTrue(two.err().contains("-o DIR takes one spec and one environment"), two.err());
+    assertEquals(2, Cli.run("render", "--all-envs", "-o", out, EXAMPLE).exit());
+    assertEquals(2, Cli.run("render", "--all-envs", "--env", "dev", EXAMPLE).exit());
+    assertFalse(Files.exists(tmp.resolve("out")));
+  }
+
+  @Test
   void completionScriptIsGenerated() {
     Cli r = Cli.run("generate-completion");
     assertEquals(0, r.exit());
