@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       RenderCommand.class,
       SchemaCommand.class,
       ExplainCommand.class,
+      InitCommand.class,
       AutoComplete.GenerateCompletion.class,
       CommandLine.HelpCommand.class
     },

@@ -73,6 +73,18 @@ class JsonSchemaTest {
   }
 
   @Test
+  void everyStarterSpecOfGpugenInitPassesTheSchema() throws IOException {
+    Schema schema = schema();
+    for (StarterSpec.Gpu gpu : StarterSpec.Gpu.values()) {
+      Object data =
+          new Load(LoadSettings.builder().build())
+              .loadFromString(StarterSpec.text(gpu, StarterSpec.defaultName(gpu)));
+      List<Error> errors = schema.validate(JSON.valueToTree(data));
+      assertTrue(errors.isEmpty(), gpu + ": " + errors);
+    }
+  }
+
+  @Test
   void schemaRejectsTheUnknownKeysOfTheBrokenSpecCorpus() throws IOException {
     Schema schema = schema();
     assertRejects(
