@@ -59,7 +59,8 @@ class InitCommandTest {
     assertTrue(Cli.run("init", "--gpu", "b200", "-o", "-").out().contains("kernelModules: open"));
     String l4 = Cli.run("init", "--gpu", "l4", "-o", "-").out();
     assertTrue(l4.contains("timeSlicingReplicas: 4"), l4);
-    assertTrue(l4.contains("fabric: tcp"), l4);
+    assertTrue(l4.contains("workload-type: inference"), l4);
+    assertTrue(l4.contains("  # ncclAllReduce:"), "no bandwidth floor without a published figure");
   }
 
   @Test
