@@ -17,6 +17,7 @@ nvidia_driver_fabricmanager: [=pool.facts.nvswitch?c]
 nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
+gpu_operator_node_time_slicing_replicas: [=pool.software.timeSlicingReplicas]
 
 <#if pool.labels?has_content>
 gpu_operator_node_labels:

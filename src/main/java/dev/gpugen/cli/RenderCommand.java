@@ -10,6 +10,8 @@ import dev.gpugen.write.WriteException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -24,13 +26,15 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Validate a spec and render its Terraform and Ansible into a folder.",
-      "Nothing is written when the spec has errors; files gpugen did not write are never touched."
+      "Nothing is written when the spec has errors; files gpugen did not write are never touched.",
+      "Several specs, or --all-envs, render each into its default folder in one run: what"
+          + " pre-commit and CI use with --check."
     })
 final class RenderCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
-  Path file;
+  @Parameters(arity = "1..*", paramLabel = "SPEC", description = "The cluster spec(s).")
+  List<Path> files;
 
   @Option(
       names = {"-o", "--output"},
@@ -42,6 +46,12 @@ final class RenderCommand implements Callable<Integer> {
       names = "--check",
       description = "Write nothing; print a diff and exit 1 when the folder is not up to date.")
   boolean check;
+
+  @Option(
+      names = "--all-envs",
+      description =
+          "The base spec and every environment it declares, each into its default folder.")
+  boolean allEnvs;
 
   @Option(
       names = "--templates",
@@ -58,16 +68,57 @@ final class RenderCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws GpugenException {
+    if (output != null && (files.size() > 1 || allEnvs)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "-o DIR takes one spec and one environment; without it each render goes to its"
+              + " default folder");
+    }
+    if (allEnvs && options.env != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--all-envs and --env NAME exclude each other");
+    }
+    Gpugen gpugen = Knowledge.gpugen();
+    int result = ExitCodes.OK;
+    for (Path file : files) {
+      Gpugen.Checked base = options.check(gpugen, file, options.env());
+      List<Gpugen.Checked> targets = new ArrayList<>(List.of(base));
+      if (allEnvs && !options.fails(base)) {
+        for (String env : base.spec().orElseThrow().environments()) {
+          targets.add(options.check(gpugen, file, Optional.of(env)));
+        }
+      }
+      for (Gpugen.Checked checked : targets) {
+        result = Math.max(result, renderOne(gpugen, file, checked));
+      }
+    }
+    return result;
+  }
+
+  /** Loaded on first use: an invalid spec never pays for FreeMarker's start-up. */
+  private Templates loaded;
+
+  private Templates templates() throws GpugenException {
+    if (loaded == null) {
+      try {
+        loaded = Templates.load(Optional.ofNullable(templates));
+      } catch (IOException e) {
+        throw new GpugenException(ExitCodes.ENVIRONMENT, e.getMessage(), e);
+      }
+    }
+    return loaded;
+  }
+
+  private int renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) throws GpugenException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Gpugen gpugen = Knowledge.gpugen();
-    Gpugen.Checked checked = options.check(gpugen, file);
     if (!checked.diagnostics().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
     }
     if (options.fails(checked)) {
       err.println(
           file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing rendered");
+      err.flush();
       return ExitCodes.INVALID;
     }
     ClusterSpec cluster = checked.spec().orElseThrow();
@@ -80,11 +131,9 @@ final class RenderCommand implements Callable<Integer> {
             .replace('\\', '/');
     RenderedTree tree;
     try {
-      tree = gpugen.render(cluster, Templates.load(Optional.ofNullable(templates)), label);
+      tree = gpugen.render(cluster, templates(), label);
     } catch (RenderException e) {
       throw new GpugenException(ExitCodes.INTERNAL, "render failed: " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, e.getMessage(), e);
     }
     try {
       if (check) {
@@ -93,10 +142,17 @@ final class RenderCommand implements Callable<Integer> {
           out.print(diff);
           out.flush();
           err.println(
-              dir + " is stale against " + file + "; run: gpugen render " + file + renderArgs());
+              dir
+                  + " is stale against "
+                  + file
+                  + "; run: gpugen render "
+                  + file
+                  + renderArgs(cluster));
+          err.flush();
           return ExitCodes.INVALID;
         }
         out.println(dir + " is up to date (" + tree.files().size() + " files)");
+        out.flush();
         return ExitCodes.OK;
       }
       TreeWriter.Summary s = TreeWriter.write(dir, tree, force);
@@ -110,6 +166,7 @@ final class RenderCommand implements Callable<Integer> {
               + " unchanged, "
               + s.deleted()
               + " deleted");
+      out.flush();
       return ExitCodes.OK;
     } catch (WriteException e) {
       throw new GpugenException(
@@ -117,13 +174,14 @@ final class RenderCommand implements Callable<Integer> {
     }
   }
 
-  private String renderArgs() {
+  private String renderArgs(ClusterSpec cluster) {
     StringBuilder b = new StringBuilder();
     if (output != null) {
       b.append(" -o ").append(output);
     }
-    if (options.env != null) {
-      b.append(" --env ").append(options.env);
+    cluster.selectedEnvironment().ifPresent(e -> b.append(" --env ").append(e));
+    if (templates != null) {
+      b.append(" --templates ").append(templates);
     }
     return b.toString();
   }

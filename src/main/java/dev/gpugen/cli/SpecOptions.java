@@ -43,8 +43,14 @@ final class SpecOptions {
   }
 
   Gpugen.Checked check(Gpugen gpugen, Path file) throws GpugenException {
+    return check(gpugen, file, env());
+  }
+
+  /** Reads and lints {@code file} with the overlay {@code environment} (not --env). */
+  Gpugen.Checked check(Gpugen gpugen, Path file, Optional<String> environment)
+      throws GpugenException {
     try {
-      return gpugen.check(file, file.toString(), env(), skip());
+      return gpugen.check(file, file.toString(), environment, skip());
     } catch (NoSuchFileException e) {
       throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": no such file", e);
     } catch (IOException e) {

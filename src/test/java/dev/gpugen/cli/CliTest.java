@@ -27,7 +27,7 @@ class CliTest {
     assertEquals(0, v.exit());
     assertTrue(v.out().matches("gpugen \\d+\\.\\d+\\.\\d+\\s*"), v.out());
     for (String cmd :
-        new String[] {"validate", "render", "schema", "explain", "generate-completion"}) {
+        new String[] {"validate", "render", "schema", "explain", "init", "generate-completion"}) {
       Cli h = Cli.run(cmd, "--help");
       assertEquals(0, h.exit(), cmd + "\n" + h);
       assertTrue(h.out().contains("Usage: gpugen " + cmd), h.out());
@@ -230,6 +230,47 @@ class CliTest {
                     + " to the whole internet (environment dev)"),
         r.out());
     assertFalse(r.out().contains("(environment prod)"), "prod inherits nothing bad: " + r.out());
+  }
+
+  @Test
+  void allEnvsChecksTheBaseAndEveryEnvironmentInOneRun() throws Exception {
+    Cli clean = Cli.run("render", "--check", "--all-envs", EXAMPLE);
+    assertEquals(0, clean.exit(), clean.toString());
+    assertEquals(
+        java.util.List.of(
+            "roles-generated/h100-training is up to date",
+            "roles-generated/h100-training-dev is up to date"),
+        clean.out().lines().map(l -> l.replaceAll(" \\(\\d+ files\\)$", "")).toList());
+
+    Path templates = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
+    String original = Files.readString(Path.of("templates/ansible/group_vars/all.yml.ftl"));
+    Files.writeString(templates.resolve("all.yml.ftl"), original.replace("# 00 ", "# 00: "));
+    String t = tmp.resolve("t").toString();
+    Cli stale = Cli.run("render", "--check", "--all-envs", "--templates", t, EXAMPLE, EXAMPLE);
+    assertEquals(1, stale.exit(), stale.toString());
+    assertEquals(4, stale.out().split("\\+# 00: prerequisites", -1).length - 1, stale.out());
+    assertTrue(
+        stale
+            .err()
+            .contains(
+                "roles-generated/h100-training-dev is stale against "
+                    + EXAMPLE
+                    + "; run: gpugen render "
+                    + EXAMPLE
+                    + " --env dev --templates "
+                    + t),
+        stale.err());
+  }
+
+  @Test
+  void outputFolderTakesOneSpecAndOneEnvironment() {
+    String out = tmp.resolve("out").toString();
+    Cli two = Cli.run("render", EXAMPLE, EXAMPLE, "-o", out);
+    assertEquals(2, two.exit(), two.toString());
+    assertTrue(two.err().contains("-o DIR takes one spec and one environment"), two.err());
+    assertEquals(2, Cli.run("render", "--all-envs", "-o", out, EXAMPLE).exit());
+    assertEquals(2, Cli.run("render", "--all-envs", "--env", "dev", EXAMPLE).exit());
+    assertFalse(Files.exists(tmp.resolve("out")));
   }
 
   @Test

@@ -13,10 +13,12 @@ public final class SchemaWriter {
   private SchemaWriter() {}
 
   public static ObjectNode jsonSchema() {
-    ObjectNode root = node(SpecShape.root());
+    // The dialect and identity first, as readers of a schema file expect them.
+    ObjectNode root = JSON.createObjectNode();
     root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
     root.put("$id", "https://gpugen.dev/schema/gpugen-v1.json");
     root.put("title", "gpugen cluster spec (gpugen/v1)");
+    root.setAll(node(SpecShape.root()));
     return root;
   }
 

@@ -1,0 +1,174 @@
+package dev.gpugen.cli;
+
+import dev.gpugen.Gpugen;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.yaml.StarterSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code gpugen init}: a commented starter spec that validates cleanly, for one GPU type. */
+@Command(
+    name = "init",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Write a commented starter spec for one GPU type: one pool of its usual AWS instance type,"
+          + " current software versions, and comments on what to change.",
+      "The spec validates with no findings; an existing file is kept unless --force."
+    })
+final class InitCommand implements Callable<Integer> {
+  enum Provider {
+    aws,
+    gcp,
+    static_;
+
+    @Override
+    public String toString() {
+      return this == static_ ? "static" : name();
+    }
+  }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--gpu",
+      paramLabel = "GPU",
+      description = "h100 (default), h200, b200, a100 or l4.")
+  StarterSpec.Gpu gpu = StarterSpec.Gpu.h100;
+
+  @Option(
+      names = "--provider",
+      paramLabel = "PROVIDER",
+      converter = ProviderConverter.class,
+      description = "aws (default); gcp and static come with GKE and bare-metal support.")
+  Provider provider = Provider.aws;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "metadata.name (default: <gpu>-cluster).")
+  String name;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description = "Where to write the spec (default: cluster.yaml; - for standard output).")
+  String output = "cluster.yaml";
+
+  @Option(names = "--force", description = "Overwrite FILE if it exists.")
+  boolean force;
+
+  @Override
+  public Integer call() throws GpugenException {
+    PrintWriter out = spec.commandLine().getOut();
+    if (provider != Provider.aws) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--provider "
+              + provider
+              + ": not yet; gpugen renders AWS clusters today, GKE node pools and static"
+              + " bare-metal hosts arrive with issue 8 (use --provider aws)");
+    }
+    String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
+    String text = StarterSpec.text(gpu, clusterName);
+    check(text, clusterName);
+    if (output.equals("-")) {
+      out.print(text);
+      out.flush();
+      return ExitCodes.OK;
+    }
+    Path file = Path.of(output);
+    write(file, text);
+    out.println(
+        "wrote "
+            + file
+            + " ("
+            + gpu
+            + " on aws); next: gpugen validate "
+            + file
+            + " && gpugen render "
+            + file);
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** What init writes must validate cleanly; only --name can make it fail. */
+  private void check(String text, String clusterName) throws GpugenException {
+    Gpugen.Checked c =
+        Knowledge.gpugen()
+            .check(
+                "starter spec", text.getBytes(StandardCharsets.UTF_8), Optional.empty(), Set.of());
+    List<Diagnostic> ds = c.diagnostics();
+    if (ds.isEmpty() && c.spec().isPresent()) {
+      return;
+    }
+    Optional<Diagnostic> aboutName =
+        ds.stream().filter(d -> d.path().toString().equals("metadata.name")).findFirst();
+    if (aboutName.isPresent()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--name: " + aboutName.get().message());
+    }
+    throw new GpugenException(
+        ExitCodes.INTERNAL, "the starter spec for " + gpu + " does not validate: " + ds, null);
+  }
+
+  private void write(Path file, String text) throws GpugenException {
+    String exists = file + " exists; not overwritten (use --force, or -o another file)";
+    if (!force && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw new GpugenException(ExitCodes.INVALID, exists, null);
+    }
+    boolean reserved = false;
+    try {
+      Path dir = file.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      // Staged beside the target and renamed into place: never a half-written spec.
+      Path staged = Files.createTempFile(dir, ".gpugen-init-", ".yaml");
+      try {
+        Files.writeString(staged, text, StandardCharsets.UTF_8);
+        if (!force) {
+          // Claims the name, failing if someone created it since the check above.
+          Files.createFile(file);
+          reserved = true;
+        }
+        Files.move(
+            staged, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        reserved = false;
+      } finally {
+        Files.deleteIfExists(staged);
+        if (reserved) {
+          Files.deleteIfExists(file);
+        }
+      }
+    } catch (FileAlreadyExistsException e) {
+      throw new GpugenException(ExitCodes.INVALID, exists, e);
+    } catch (IOException e) {
+      throw new GpugenException(ExitCodes.ENVIRONMENT, "cannot write " + file + ": " + e, e);
+    }
+  }
+
+  /** Accepts aws, gcp and static (a Java keyword, hence the enum constant static_). */
+  static final class ProviderConverter implements CommandLine.ITypeConverter<Provider> {
+    @Override
+    public Provider convert(String value) {
+      for (Provider p : Provider.values()) {
+        if (p.toString().equals(value)) {
+          return p;
+        }
+      }
+      throw new CommandLine.TypeConversionException(
+          "expected one of aws, gcp, static but was '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.gpugen.spec.yaml;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The commented starter spec {@code gpugen init} writes: two nodes of a GPU's usual AWS instance
+ * type, the software versions gpugen's tables were reviewed with, and comments that say what to
+ * change. The text is a resource with {@code {{key}}} slots, so it reads as the YAML it becomes.
+ */
+public final class StarterSpec {
+  /** The GPUs {@code gpugen init --gpu} offers, each with the instance type it starts from. */
+  public enum Gpu {
+    h100(
+        "H100",
+        "p5.48xlarge",
+        "8x H100 80 GB with NVSwitch, 32 EFA network cards",
+        "525.85.12",
+        true,
+        "  ncclAllReduce: {minBusBandwidthGBps: 320, maxBytes: 8G}   # one 8x H100 node: ~370"
+            + " GB/s busbw, ~480 with NVLS"),
+    h200(
+        "H200",
+        "p5en.48xlarge",
+        "8x H200 141 GB with NVSwitch, 16 EFA network cards",
+        "550.90.07",
+        true,
+        null),
+    b200(
+        "B200",
+        "p6-b200.48xlarge",
+        "8x B200 179 GB with NVSwitch, 8 EFA network cards",
+        "570.86.15",
+        true,
+        null),
+    a100(
+        "A100",
+        "p4d.24xlarge",
+        "8x A100 40 GB with NVSwitch, 4 EFA network cards",
+        "450.80.02",
+        true,
+        "  ncclAllReduce: {minBusBandwidthGBps: 190, maxBytes: 8G}   # one 8x A100 node: ~230"
+            + " GB/s busbw"),
+    l4("L4", "g6.48xlarge", "8x L4 24 GB on PCIe, 1 EFA network card", "525.105.17", false, null);
+
+    final String model;
+    final String instanceType;
+    final String hardware;
+    final String driverFloor;
+    final boolean training;
+    final String ncclAllReduce;
+
+    Gpu(
+        String model,
+        String instanceType,
+        String hardware,
+        String driverFloor,
+        boolean training,
+        String ncclAllReduce) {
+      this.model = model;
+      this.instanceType = instanceType;
+      this.hardware = hardware;
+      this.driverFloor = driverFloor;
+      this.training = training;
+      this.ncclAllReduce = ncclAllReduce;
+    }
+  }
+
+  private StarterSpec() {}
+
+  /** The spec text for {@code gpu}, named {@code name} (validated by the reader, not here). */
+  public static String text(Gpu gpu, String name) {
+    Map<String, String> v = new LinkedHashMap<>();
+    v.put(
+        "title",
+        "2 nodes of " + gpu.model + (gpu.training ? " GPUs for training" : " GPUs for inference"));
+    v.put("gpu", gpu.name());
+    v.put("model", gpu.model);
+    v.put("name", name);
+    v.put("instanceType", gpu.instanceType);
+    v.put("hardware", gpu.hardware);
+    v.put("workload", gpu.training ? "training" : "inference");
+    v.put("driverFloor", gpu.driverFloor);
+    v.put(
+        "kernelModules",
+        gpu == Gpu.b200
+            ? "  kernelModules: open            # Blackwell runs the open modules only"
+            : null);
+    v.put("replicas", gpu.training ? "1" : "4");
+    v.put(
+        "replicasNote",
+        gpu.training
+            ? "whole GPUs for training"
+            : "the L4 has no MIG: 4 pods share each GPU by time-slicing");
+    // The threshold is for all_reduce_perf inside one node: only where the figure is published.
+    v.put(
+        "ncclAllReduce",
+        gpu.ncclAllReduce != null
+            ? gpu.ncclAllReduce
+            : "  # ncclAllReduce: {minBusBandwidthGBps: N}   # fail a node below N GB/s: measure a"
+                + " healthy node, take ~80%");
+    String text = template();
+    for (Map.Entry<String, String> e : v.entrySet()) {
+      String slot = "{{" + e.getKey() + "}}";
+      text =
+          e.getValue() == null ? text.replace(slot + "\n", "") : text.replace(slot, e.getValue());
+    }
+    if (text.contains("{{")) {
+      throw new IllegalStateException("starter.yaml has an unfilled slot: " + text);
+    }
+    return text;
+  }
+
+  /** {@code h100-cluster} and so on: a valid name to start from. */
+  public static String defaultName(Gpu gpu) {
+    return gpu.name().toLowerCase(Locale.ROOT) + "-cluster";
+  }
+
+  private static String template() {
+    try (InputStream in = StarterSpec.class.getResourceAsStream("starter.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("starter.yaml is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

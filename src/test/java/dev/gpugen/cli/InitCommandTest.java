@@ -1,0 +1,121 @@
+package dev.gpugen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Cli;
+import dev.gpugen.Gpugen;
+import dev.gpugen.TestSpecs;
+import dev.gpugen.spec.yaml.StarterSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code gpugen init}: a starter spec per GPU that validates and renders with no findings. */
+class InitCommandTest {
+  @TempDir Path tmp;
+
+  @TestFactory
+  Stream<DynamicTest> everyGpuStarterValidatesCleanlyAndRenders() {
+    return Arrays.stream(StarterSpec.Gpu.values())
+        .map(
+            gpu ->
+                DynamicTest.dynamicTest(
+                    "init --gpu " + gpu,
+                    () -> {
+                      Path spec = tmp.resolve(gpu + "/cluster.yaml");
+                      Cli init = Cli.run("init", "--gpu", gpu.name(), "-o", spec.toString());
+                      assertEquals(0, init.exit(), init.toString());
+                      assertTrue(init.out().startsWith("wrote " + spec), init.out());
+
+                      Gpugen.Checked c =
+                          TestSpecs.gpugen()
+                              .check(spec, spec.toString(), Optional.empty(), Set.of());
+                      assertTrue(c.spec().isPresent(), c.diagnostics().toString());
+                      assertEquals(
+                          java.util.List.of(), c.diagnostics(), "no errors, warnings or notes");
+                      String text = Files.readString(spec);
+                      assertTrue(text.contains("name: " + gpu + "-cluster"), text);
+                      assertTrue(text.contains("# Written by `gpugen init --gpu " + gpu), text);
+
+                      Path out = tmp.resolve(gpu + "/out");
+                      Cli render = Cli.run("render", spec.toString(), "-o", out.toString());
+                      assertEquals(0, render.exit(), render.toString());
+                      assertTrue(
+                          Files.isRegularFile(out.resolve("terraform/terraform.tfvars.json")));
+                    }));
+  }
+
+  @Test
+  void blackwellGetsTheOpenKernelModulesAndL4GetsTimeSlicing() {
+    assertTrue(Cli.run("init", "--gpu", "b200", "-o", "-").out().contains("kernelModules: open"));
+    String l4 = Cli.run("init", "--gpu", "l4", "-o", "-").out();
+    assertTrue(l4.contains("timeSlicingReplicas: 4"), l4);
+    assertTrue(l4.contains("workload-type: inference"), l4);
+    assertTrue(l4.contains("  # ncclAllReduce:"), "no bandwidth floor without a published figure");
+  }
+
+  @Test
+  void defaultsToH100IntoClusterYamlAndNeverOverwritesWithoutForce() throws Exception {
+    Path spec = tmp.resolve("cluster.yaml");
+    assertEquals(0, Cli.run("init", "--name", "my-gpus", "-o", spec.toString()).exit());
+    String first = Files.readString(spec);
+    assertTrue(first.contains("instanceType: p5.48xlarge"), first);
+    assertTrue(first.contains("name: my-gpus "), first);
+
+    Files.writeString(spec, "# my edits\n");
+    Cli again = Cli.run("init", "--gpu", "a100", "-o", spec.toString());
+    assertEquals(1, again.exit(), again.toString());
+    assertEquals(
+        "gpugen: " + spec + " exists; not overwritten (use --force, or -o another file)\n",
+        again.err());
+    assertEquals("# my edits\n", Files.readString(spec));
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertEquals(java.util.List.of(spec), s.toList(), "no staging file left behind");
+    }
+
+    Cli forced = Cli.run("init", "--gpu", "a100", "-o", spec.toString(), "--force");
+    assertEquals(0, forced.exit(), forced.toString());
+    assertTrue(Files.readString(spec).contains("instanceType: p4d.24xlarge"));
+  }
+
+  @Test
+  void dashWritesToStandardOutput() {
+    Cli r = Cli.run("init", "--gpu", "h200", "-o", "-");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("kind: GpuCluster\n"), r.out());
+    assertTrue(r.out().contains("instanceType: p5en.48xlarge"), r.out());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void gcpAndStaticAreRefusedUntilIssue8() {
+    for (String provider : new String[] {"gcp", "static"}) {
+      Path spec = tmp.resolve(provider + ".yaml");
+      Cli r = Cli.run("init", "--provider", provider, "-o", spec.toString());
+      assertEquals(2, r.exit(), r.toString());
+      assertTrue(r.err().contains("--provider " + provider + ": not yet"), r.err());
+      assertTrue(r.err().contains("issue 8"), r.err());
+      assertFalse(Files.exists(spec));
+    }
+    assertEquals(2, Cli.run("init", "--provider", "azure", "-o", "-").exit());
+    assertEquals(2, Cli.run("init", "--gpu", "v100", "-o", "-").exit());
+  }
+
+  @Test
+  void aNameTheSpecWouldRejectIsAUsageError() {
+    Path spec = tmp.resolve("cluster.yaml");
+    Cli r = Cli.run("init", "--name", "My_Cluster", "-o", spec.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().startsWith("--name: metadata.name is \"My_Cluster\"; "), r.err());
+    assertFalse(Files.exists(spec));
+  }
+}
