@@ -39,8 +39,19 @@ public final class CompatUnknownRule extends PoolRule {
           null);
     }
     List<CudaRelease> cuda = p.table().cudaReleases();
+    Version oldest = cuda.get(0).version();
     Version newest = cuda.get(cuda.size() - 1).version();
     Version written = p.cuda();
+    if (written.isBefore(oldest)) {
+      findings.report(
+          findings.software(p.index(), "cuda"),
+          "CUDA "
+              + written
+              + " is older than gpugen's table (oldest "
+              + oldest
+              + "): its minimum driver is not checked",
+          null);
+    }
     if (written.major() > newest.major()
         || (written.major() == newest.major() && written.minor() > newest.minor())) {
       findings.report(
