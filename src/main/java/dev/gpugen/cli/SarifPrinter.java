@@ -32,6 +32,7 @@ final class SarifPrinter {
   static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
   private static final Pattern URL = Pattern.compile("https://[^\\s,]+");
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final int MAX_DESCRIPTION = 1024;
 
   /** A rule as SARIF describes it: reader ids and lint rules alike. */
   private record RuleInfo(String id, Severity level, String summary, String doc) {}
@@ -75,7 +76,7 @@ final class SarifPrinter {
   private static void rule(ObjectNode o, RuleInfo r) {
     o.put("id", r.id());
     o.putObject("shortDescription").put("text", r.summary());
-    o.putObject("fullDescription").put("text", r.doc());
+    o.putObject("fullDescription").put("text", bounded(r.doc()));
     o.putObject("help").put("text", r.doc() + "\n\nMore: gpugen explain " + r.id());
     Matcher m = URL.matcher(r.doc());
     if (m.find()) {
@@ -137,6 +138,18 @@ final class SarifPrinter {
     } catch (URISyntaxException | RuntimeException e) {
       return slashes;
     }
+  }
+
+  /**
+   * GitHub documents 1024 characters for rule descriptions; longer text is cut at a sentence end.
+   * The whole page stays in {@code help}.
+   */
+  static String bounded(String text) {
+    if (text.length() <= MAX_DESCRIPTION) {
+      return text;
+    }
+    int cut = text.lastIndexOf(". ", MAX_DESCRIPTION - 2);
+    return cut > 0 ? text.substring(0, cut + 1) : text.substring(0, MAX_DESCRIPTION - 1) + "…";
   }
 
   private static String firstSentence(String doc) {

@@ -67,6 +67,9 @@ class SarifOutputTest {
     rules.forEach(r -> ruleIds.add(r.path("id").asText()));
     for (JsonNode r : rules) {
       assertFalse(r.path("help").path("text").asText().isBlank(), r.toString());
+      // GitHub code scanning documents 1024 characters for rule descriptions.
+      assertTrue(r.path("fullDescription").path("text").asText().length() <= 1024, r.toString());
+      assertTrue(r.path("shortDescription").path("text").asText().length() <= 1024, r.toString());
       assertTrue(
           Set.of("error", "warning", "note")
               .contains(r.path("defaultConfiguration").path("level").asText()),
