@@ -21,6 +21,9 @@ locals {
     "g5.48xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
     "g6.48xlarge"        = { gpu = "L4", efa_interfaces = 1 }
     "g6e.48xlarge"       = { gpu = "L40S", efa_interfaces = 4 }
+    "p3.16xlarge"        = { gpu = "V100", efa_interfaces = 0 }
+    "p3.2xlarge"         = { gpu = "V100", efa_interfaces = 0 }
+    "p3.8xlarge"         = { gpu = "V100", efa_interfaces = 0 }
     "p4d.24xlarge"       = { gpu = "A100", efa_interfaces = 4 }
     "p4de.24xlarge"      = { gpu = "A100", efa_interfaces = 4 }
     "p5.48xlarge"        = { gpu = "H100", efa_interfaces = 32 }
@@ -43,6 +46,7 @@ locals {
     "H200"  = { version = "550.90.07", key = 550090007 }
     "L4"    = { version = "525.105.17", key = 525105017 }
     "L40S"  = { version = "535.104.05", key = 535104005 }
+    "V100"  = { version = "418.39", key = 418039000 }
   }
 
   # CUDA release (major.minor): the driver its first release needs (CUDA release notes, Table 3).

@@ -28,7 +28,7 @@ final class SpecOptions {
   @Option(
       names = "--fail-on",
       paramLabel = "SEVERITY",
-      description = "Fail on findings of this severity or worse: error (default) or warning.")
+      description = "Fail on findings of this severity or worse: error (default), warning or info.")
   Severity failOn = Severity.ERROR;
 
   @Option(names = "--verbose", description = "Print stack traces of internal errors.")

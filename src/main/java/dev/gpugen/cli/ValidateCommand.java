@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
 final class ValidateCommand implements Callable<Integer> {
   enum Format {
     text,
-    json
+    json,
+    sarif
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -30,7 +31,9 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Spec files to check.")
   List<Path> files;
 
-  @Option(names = "--format", description = "text (default) or json.")
+  @Option(
+      names = "--format",
+      description = "text (default), json, or sarif (SARIF 2.1.0 for GitHub code scanning).")
   Format format = Format.text;
 
   @Mixin SpecOptions options;
@@ -52,6 +55,9 @@ final class ValidateCommand implements Callable<Integer> {
     }
     if (format == Format.json) {
       DiagnosticPrinter.json(out, all);
+    } else if (format == Format.sarif) {
+      SarifPrinter.print(
+          out, all, new GpugenCommand.Version().getVersion()[0].replace("gpugen ", ""));
     }
     out.flush();
     return failed ? ExitCodes.INVALID : ExitCodes.OK;

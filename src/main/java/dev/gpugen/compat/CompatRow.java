@@ -12,7 +12,11 @@ public sealed interface CompatRow
         GcpAccelerator,
         GcpMachineType,
         GpuOperatorRelease,
-        ContainerToolkitRelease {
+        ContainerToolkitRelease,
+        DriverKnownIssue,
+        AllReduceBandwidth,
+        NcclFacts,
+        LustreDeployment {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */
   String key();

@@ -1,5 +1,6 @@
 package dev.gpugen.compat;
 
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -36,6 +38,31 @@ public final class CompatTable {
   private final Version ctkExactPackageMatchSince;
   private final Map<Version, ContainerToolkitRelease> ctkByVersion = new LinkedHashMap<>();
   private final Version ctkSecurityFloor;
+  private final Extras extras;
+  private final Map<String, AllReduceBandwidth> busbwByGpu = new LinkedHashMap<>();
+  private final Map<String, LustreDeployment> lustreByType = new LinkedHashMap<>();
+
+  /**
+   * The sections the linter added: the lifecycle month, driver known issues, all-reduce bandwidth
+   * expectations, NCCL facts and FSx for Lustre limits.
+   *
+   * @param lifecycleAsOf the month the branch lifecycle data was read; end of life is judged as of
+   *     it
+   */
+  record Extras(
+      YearMonth lifecycleAsOf,
+      List<DriverKnownIssue> driverKnownIssues,
+      List<AllReduceBandwidth> allReduce,
+      NcclFacts nccl,
+      List<LustreDeployment> lustre) {
+    Extras {
+      Objects.requireNonNull(lifecycleAsOf);
+      driverKnownIssues = List.copyOf(driverKnownIssues);
+      allReduce = List.copyOf(allReduce);
+      Objects.requireNonNull(nccl);
+      lustre = List.copyOf(lustre);
+    }
+  }
 
   /** Builds the indexes and checks keys and cross-references; {@code label} names the file. */
   CompatTable(
@@ -50,12 +77,18 @@ public final class CompatTable {
       List<GcpMachineType> gcpMachines,
       List<GpuOperatorRelease> operators,
       Version ctkExactPackageMatchSince,
-      List<ContainerToolkitRelease> ctkReleases) {
+      List<ContainerToolkitRelease> ctkReleases,
+      Extras extras) {
     this.gpus = List.copyOf(gpus);
     this.gcpMachines = List.copyOf(gcpMachines);
     this.openModulesDefaultSinceBranch = openModulesDefaultSinceBranch;
     this.ctkExactPackageMatchSince = ctkExactPackageMatchSince;
+    this.extras = extras;
     Checker check = new Checker(label);
+    index(check, "allreduce_busbw", extras.allReduce(), AllReduceBandwidth::gpu, busbwByGpu);
+    index(check, "fsx_lustre", extras.lustre(), LustreDeployment::type, lustreByType);
+    Map<String, DriverKnownIssue> issues = new LinkedHashMap<>();
+    index(check, "driver_known_issues", extras.driverKnownIssues(), DriverKnownIssue::id, issues);
 
     index(check, "cuda_releases", cudaReleases, CudaRelease::version, cudaByVersion);
     index(check, "cuda_minor_version_compat", mvcs, MinorVersionCompat::cudaMajor, mvcByMajor);
@@ -105,6 +138,9 @@ public final class CompatTable {
     }
     for (AwsInstanceType a : awsInstances) {
       check.gpu(gpuByName, "aws_instances", a.name(), a.gpu());
+    }
+    for (AllReduceBandwidth b : extras.allReduce()) {
+      check.gpu(gpuByName, "allreduce_busbw", b.gpu(), b.gpu());
     }
     for (GcpAccelerator a : gcpAccelerators) {
       check.gpu(gpuByName, "gcp_accelerators", a.type(), a.gpu());
@@ -179,6 +215,16 @@ public final class CompatTable {
       return Optional.empty();
     }
     return Optional.of(floor.getValue());
+  }
+
+  /**
+   * The newest listed update of {@code cuda}'s major.minor ({@code 12.8u1} for {@code 12.8}): what
+   * {@code apt-get install cuda-toolkit-12-8} installs. Empty when the table has no such release.
+   */
+  public Optional<CudaRelease> newestUpdateOf(Version cuda) {
+    return cudaByVersion.values().stream()
+        .filter(r -> r.version().major() == cuda.major() && r.version().minor() == cuda.minor())
+        .reduce((older, newer) -> newer);
   }
 
   /** The minimum Linux driver for CUDA release {@code cuda}; see {@link #cudaRelease}. */
@@ -322,6 +368,36 @@ public final class CompatTable {
     return ctkExactPackageMatchSince;
   }
 
+  // ---- Lint facts ----------------------------------------------------------------------------
+
+  /**
+   * The month the driver lifecycle data was read. The linter judges end-of-life dates as of this
+   * month rather than the clock, so the same spec always gives the same findings.
+   */
+  public YearMonth lifecycleAsOf() {
+    return extras.lifecycleAsOf();
+  }
+
+  /** Driver defects the GPU Operator release notes list. */
+  public List<DriverKnownIssue> driverKnownIssues() {
+    return extras.driverKnownIssues();
+  }
+
+  /** The single-node all-reduce bandwidth expected on an NVSwitch system of {@code gpu}. */
+  public Optional<AllReduceBandwidth> allReduceBandwidth(String gpu) {
+    return Optional.ofNullable(busbwByGpu.get(gpu));
+  }
+
+  /** What NCCL accepts in the variables gpugen checks. */
+  public NcclFacts nccl() {
+    return extras.nccl();
+  }
+
+  /** FSx for Lustre limits of deployment type {@code type}, e.g. {@code PERSISTENT_2}. */
+  public Optional<LustreDeployment> lustreDeployment(String type) {
+    return Optional.ofNullable(lustreByType.get(type));
+  }
+
   // ---- Whole table ---------------------------------------------------------------------------
 
   /** Every row of every kind, for checks over the whole table (sources, keys). */
@@ -336,6 +412,10 @@ public final class CompatTable {
     rows.addAll(gcpMachines);
     rows.addAll(operatorByVersion.values());
     rows.addAll(ctkByVersion.values());
+    rows.addAll(extras.driverKnownIssues());
+    rows.addAll(busbwByGpu.values());
+    rows.add(extras.nccl());
+    rows.addAll(lustreByType.values());
     return List.copyOf(rows);
   }
 

@@ -43,13 +43,18 @@ final class CompatYaml {
           "cuda_releases",
           "cuda_minor_version_compat",
           "driver_branches",
+          "lifecycle",
+          "driver_known_issues",
           "kernel_modules",
           "gpus",
           "aws_instances",
           "gcp_accelerators",
           "gcp_machines",
           "gpu_operator_releases",
-          "container_toolkit");
+          "container_toolkit",
+          "allreduce_busbw",
+          "nccl",
+          "fsx_lustre");
 
   private CompatYaml() {}
 
@@ -95,6 +100,13 @@ final class CompatYaml {
     List<CudaRelease> cuda = rows(top, "cuda_releases", CompatYaml::cudaRelease);
     List<MinorVersionCompat> mvc = rows(top, "cuda_minor_version_compat", CompatYaml::mvc);
     List<DriverBranch> branches = rows(top, "driver_branches", CompatYaml::driverBranch);
+    Fields lifecycle = top.child("lifecycle");
+    YearMonth asOf =
+        lifecycle.optMonth("as_of").orElseThrow(() -> lifecycle.error("as_of", "missing"));
+    lifecycle.sources();
+    lifecycle.finish();
+    List<DriverKnownIssue> knownIssues =
+        rows(top, "driver_known_issues", CompatYaml::driverKnownIssue);
     Fields kernel = top.child("kernel_modules");
     int openSince = kernel.branch("open_default_since_branch");
     kernel.sources();
@@ -111,6 +123,11 @@ final class CompatYaml {
     List<ContainerToolkitRelease> ctkReleases =
         rows(ctk, "releases", CompatYaml::containerToolkitRelease);
     ctk.finish();
+    List<AllReduceBandwidth> busbw = rows(top, "allreduce_busbw", CompatYaml::allReduce);
+    Fields ncclFields = top.child("nccl");
+    NcclFacts nccl = nccl(ncclFields);
+    ncclFields.finish();
+    List<LustreDeployment> lustre = rows(top, "fsx_lustre", CompatYaml::lustre);
 
     return new CompatTable(
         label,
@@ -124,7 +141,55 @@ final class CompatYaml {
         machines,
         operators,
         exactMatchSince,
-        ctkReleases);
+        ctkReleases,
+        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre));
+  }
+
+  private static DriverKnownIssue driverKnownIssue(Fields f) {
+    List<Version> drivers = new ArrayList<>();
+    for (String text : f.texts("drivers")) {
+      drivers.add(f.parseVersion("drivers", text));
+    }
+    if (drivers.isEmpty()) {
+      throw f.error("drivers", "missing");
+    }
+    return new DriverKnownIssue(
+        f.key(),
+        drivers,
+        f.version("fixed_in"),
+        f.text("when"),
+        f.text("description"),
+        f.sources());
+  }
+
+  private static AllReduceBandwidth allReduce(Fields f) {
+    return new AllReduceBandwidth(
+        f.key(), f.count("gpus"), f.count("ring_gbps"), f.optCount("nvls_gbps"), f.sources());
+  }
+
+  private static NcclFacts nccl(Fields f) {
+    return new NcclFacts(
+        f.texts("net_names"),
+        f.texts("net_gdr_levels"),
+        f.texts("p2p_levels"),
+        f.count("max_level_integer"),
+        f.texts("algorithms"),
+        f.texts("protocols"),
+        f.texts("debug_levels"),
+        f.count("socket_nthreads_max"),
+        f.count("socket_threads_times_socks_max"),
+        f.sources());
+  }
+
+  private static LustreDeployment lustre(Fields f) {
+    List<Integer> throughputs = new ArrayList<>();
+    for (String text : f.texts("throughputs")) {
+      if (!text.matches("[0-9]{1,6}")) {
+        throw f.error("throughputs", "expected a whole number, got \"" + text + "\"");
+      }
+      throughputs.add(Integer.parseInt(text));
+    }
+    return new LustreDeployment(f.key(), f.count("capacity_step_gib"), throughputs, f.sources());
   }
 
   /** Maps every entry of section {@code name} (row key to row fields) with {@code mapper}. */

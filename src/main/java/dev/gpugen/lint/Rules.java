@@ -1,13 +1,57 @@
 package dev.gpugen.lint;
 
-import dev.gpugen.lint.rules.AwsFabricRule;
+import dev.gpugen.lint.rules.BranchEndOfLifeRule;
+import dev.gpugen.lint.rules.BusBandwidthThresholdRule;
 import dev.gpugen.lint.rules.CidrHostBitsRule;
 import dev.gpugen.lint.rules.CloudLocationRule;
+import dev.gpugen.lint.rules.CompatUnknownRule;
+import dev.gpugen.lint.rules.CudaBelowCompatFloorRule;
+import dev.gpugen.lint.rules.CudaNeedsNewerDriverRule;
+import dev.gpugen.lint.rules.CudaUnknownReleaseRule;
+import dev.gpugen.lint.rules.DriverKnownIssueRule;
 import dev.gpugen.lint.rules.DuplicatePoolRule;
+import dev.gpugen.lint.rules.EfaNeedsNewerCudaRule;
+import dev.gpugen.lint.rules.EfaNotUsedRule;
+import dev.gpugen.lint.rules.EfaObsoleteVariableRule;
+import dev.gpugen.lint.rules.EfaPlacementRule;
+import dev.gpugen.lint.rules.EfaSocketTuningRule;
 import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
+import dev.gpugen.lint.rules.FabricNotOfferedRule;
+import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
+import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
+import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
+import dev.gpugen.lint.rules.GpuSupportEndedRule;
+import dev.gpugen.lint.rules.ImdsV1Rule;
+import dev.gpugen.lint.rules.KernelModulesUnsupportedRule;
+import dev.gpugen.lint.rules.LustreCapacityRule;
+import dev.gpugen.lint.rules.LustreThroughputRule;
+import dev.gpugen.lint.rules.MaxMapCountRule;
+import dev.gpugen.lint.rules.NcclAlgoProtoForcedRule;
+import dev.gpugen.lint.rules.NcclBuffsizeRule;
+import dev.gpugen.lint.rules.NcclDebugVerboseRule;
+import dev.gpugen.lint.rules.NcclGdrLevelIntegerRule;
+import dev.gpugen.lint.rules.NcclGdrLevelInvalidRule;
+import dev.gpugen.lint.rules.NcclIbDisabledRule;
+import dev.gpugen.lint.rules.NcclIbHcaPrefixRule;
+import dev.gpugen.lint.rules.NcclNetSocketRule;
+import dev.gpugen.lint.rules.NcclNetUnknownRule;
+import dev.gpugen.lint.rules.NcclP2pDisabledRule;
+import dev.gpugen.lint.rules.NcclSocketIfnameRule;
+import dev.gpugen.lint.rules.NcclSocketThreadsRule;
+import dev.gpugen.lint.rules.NcclTestTooSmallRule;
+import dev.gpugen.lint.rules.NcclValueInvalidRule;
 import dev.gpugen.lint.rules.NetworkSourceRule;
+import dev.gpugen.lint.rules.NewFeatureBranchRule;
+import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
+import dev.gpugen.lint.rules.NumaBalancingRule;
+import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
+import dev.gpugen.lint.rules.SecretInSpecRule;
+import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
 import dev.gpugen.lint.rules.SubnetOutsideVpcRule;
+import dev.gpugen.lint.rules.ToolkitKnownIssueRule;
+import dev.gpugen.lint.rules.ToolkitVulnerableRule;
+import dev.gpugen.lint.rules.UnencryptedStorageRule;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,14 +59,66 @@ import java.util.Optional;
 public final class Rules {
   private static final List<Rule> ALL =
       List.of(
+          // spec structure and cloud facts
           new DuplicatePoolRule(),
           new CloudLocationRule(),
           new NetworkSourceRule(),
           new CidrHostBitsRule(),
           new SubnetOutsideVpcRule(),
+          new CompatUnknownRule(),
+          // driver, CUDA and GPU (§11 DRV)
+          new CudaBelowCompatFloorRule(),
+          new CudaNeedsNewerDriverRule(),
+          new CudaUnknownReleaseRule(),
+          new GpuNeedsNewerDriverRule(),
+          new GpuNeedsNewerCudaRule(),
+          new GpuSupportEndedRule(),
+          new KernelModulesUnsupportedRule(),
+          new BranchEndOfLifeRule(),
+          new NewFeatureBranchRule(),
+          new OperatorGpuDriverFloorRule(),
+          new NouveauNotBlacklistedRule(),
+          // container toolkit and GPU operator (§11 CTK, GOP)
+          new ToolkitVulnerableRule(),
+          new ToolkitKnownIssueRule(),
+          new DriverKnownIssueRule(),
+          // NCCL (§11 NCCL)
+          new NcclIbDisabledRule(),
+          new NcclNetSocketRule(),
+          new NcclAlgoProtoForcedRule(),
+          new NcclSocketThreadsRule(),
+          new NcclGdrLevelInvalidRule(),
+          new NcclGdrLevelIntegerRule(),
+          new NcclValueInvalidRule(),
+          new NcclP2pDisabledRule(),
+          new NcclSocketIfnameRule(),
+          new NcclIbHcaPrefixRule(),
+          new NcclNetUnknownRule(),
+          new NcclDebugVerboseRule(),
+          new NcclBuffsizeRule(),
+          // EFA and fabric (§11 EFA)
+          new FabricNotOfferedRule(),
+          new EfaUnsupportedInstanceRule(),
+          new EfaNotUsedRule(),
+          new EfaObsoleteVariableRule(),
+          new EfaSocketTuningRule(),
+          new EfaPlacementRule(),
+          new EfaNeedsNewerCudaRule(),
+          // AWS, FSx, GCP
+          new SpotWithoutCheckpointsRule(),
+          new LustreThroughputRule(),
+          new LustreCapacityRule(),
+          new GcpMachineTypeUnknownRule(),
+          // validation and sysctl (§11 VAL, SYS)
+          new NcclTestTooSmallRule(),
+          new BusBandwidthThresholdRule(),
+          new NumaBalancingRule(),
+          new MaxMapCountRule(),
+          // security (reliability.md)
           new SshOpenToWorldRule(),
-          new AwsFabricRule(),
-          new EfaUnsupportedInstanceRule());
+          new UnencryptedStorageRule(),
+          new ImdsV1Rule(),
+          new SecretInSpecRule());
 
   private Rules() {}
 

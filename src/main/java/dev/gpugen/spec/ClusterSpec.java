@@ -67,19 +67,38 @@ public record ClusterSpec(
    *
    * @param provider aws, gcp or static
    * @param image an OS name (ubuntu-22.04) or an AMI id
+   * @param imds the instance metadata service settings
    */
   public record Cloud(
       String provider,
       Optional<String> region,
       Optional<String> availabilityZone,
       Optional<String> sshKeyName,
-      String image) {
+      String image,
+      Imds imds) {
     public Cloud {
       Objects.requireNonNull(provider);
       Objects.requireNonNull(region);
       Objects.requireNonNull(availabilityZone);
       Objects.requireNonNull(sshKeyName);
       Objects.requireNonNull(image);
+      Objects.requireNonNull(imds);
+    }
+  }
+
+  /**
+   * EC2 instance metadata service settings.
+   *
+   * @param httpTokens required (IMDSv2 only) or optional (IMDSv1 allowed)
+   * @param hopLimit the PUT response hop limit
+   */
+  public record Imds(String httpTokens, int hopLimit) {
+    public Imds {
+      Objects.requireNonNull(httpTokens);
+    }
+
+    public boolean v1Allowed() {
+      return !httpTokens.equals("required");
     }
   }
 
@@ -158,9 +177,13 @@ public record ClusterSpec(
     }
   }
 
-  /** The root EBS volume; always encrypted. */
+  /** The root EBS volume; encrypted unless the spec says otherwise (a security error). */
   public record RootVolume(
-      String type, int sizeGiB, Optional<Integer> iops, Optional<Integer> throughput) {
+      String type,
+      int sizeGiB,
+      Optional<Integer> iops,
+      Optional<Integer> throughput,
+      boolean encrypted) {
     public RootVolume {
       Objects.requireNonNull(type);
       Objects.requireNonNull(iops);

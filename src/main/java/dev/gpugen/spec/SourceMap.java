@@ -40,6 +40,12 @@ public final class SourceMap {
     return find(path, false);
   }
 
+  /** Whether the spec wrote {@code path} itself (a key or a value there), not just an ancestor. */
+  public boolean isWritten(SpecPath path) {
+    String k = path.toString();
+    return keys.containsKey(k) || values.containsKey(k);
+  }
+
   public Optional<Position> exactValue(SpecPath path) {
     return Optional.ofNullable(values.get(path.toString()));
   }

@@ -41,6 +41,24 @@ class CompatYamlTest {
         releases:
           "1.17.4": {fixes_cves: [CVE-2025-23359], source: *RN}
           "1.18.0": {source: *RN}
+      lifecycle: {as_of: "2026-08", source: *RN}
+      driver_known_issues:
+        mig-issue: {drivers: ["570.124.06"], fixed_in: "570.172.08", when: mig, description: "x", source: *RN}
+      allreduce_busbw:
+        H100: {gpus: 8, ring_gbps: 370, nvls_gbps: 480, source: *RN}
+      nccl:
+        net_names: [IB, Socket, Libfabric]
+        net_gdr_levels: [LOC, PIX, PXB, PHB, SYS]
+        p2p_levels: [LOC, NVL, PIX, PXB, PHB, SYS]
+        max_level_integer: "4"
+        algorithms: [Ring, Tree]
+        protocols: [LL, LL128, Simple]
+        debug_levels: [VERSION, WARN, INFO, TRACE]
+        socket_nthreads_max: "16"
+        socket_threads_times_socks_max: "64"
+        source: *RN
+      fsx_lustre:
+        PERSISTENT_2: {capacity_step_gib: "2400", throughputs: ["125", "1000"], source: *RN}
       """;
 
   private static CompatDataException failure(String yaml) {

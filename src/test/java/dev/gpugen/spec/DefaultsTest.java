@@ -29,11 +29,13 @@ class DefaultsTest {
     assertEquals("cluster", s.network().placement());
     assertEquals("efa", s.network().fabric(), "p4d has EFA");
     assertTrue(s.network().sshIngressCidrs().isEmpty(), "no SSH unless asked: use SSM");
+    assertEquals(new ClusterSpec.Imds("required", 1), s.cloud().imds(), "IMDSv2, hop limit 1");
     ClusterSpec.Pool p = s.pools().get(0);
     assertEquals(1, p.count());
     assertEquals("on-demand", p.market());
     assertEquals(
-        new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty()), p.rootVolume());
+        new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty(), true),
+        p.rootVolume());
     assertEquals("1.17.8", p.software().containerToolkit());
     assertEquals("auto", p.software().kernelModules());
     assertEquals(new ClusterSpec.GpuOperator("v25.3.0", true, false), p.software().gpuOperator());

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -67,9 +68,16 @@ class DiagnosticGoldenTest {
     List<String> args = new ArrayList<>(List.of("validate", spec.toString().replace('\\', '/')));
     args.addAll(extraArgs(dir));
     Cli r = Cli.run(args.toArray(String[]::new));
-    boolean error =
-        Rules.byId(id).map(rule -> rule.defaultSeverity() == Severity.ERROR).orElse(true);
-    assertEquals(error ? 1 : 0, r.exit(), "errors fail validate, warnings do not\n" + r);
+    // Reader rules are errors; a lint rule fails the run when it is at least --fail-on.
+    Severity severity = Rules.byId(id).map(rule -> rule.defaultSeverity()).orElse(Severity.ERROR);
+    List<String> extra = extraArgs(dir);
+    int at = extra.indexOf("--fail-on");
+    Severity failOn =
+        at < 0 ? Severity.ERROR : Severity.valueOf(extra.get(at + 1).toUpperCase(Locale.ROOT));
+    assertEquals(
+        severity.atLeast(failOn) ? 1 : 0,
+        r.exit(),
+        "a finding fails validate when it is at least --fail-on\n" + r);
     assertTrue(r.out().contains("[" + id + "]: "), r.toString());
     assertFalse(r.out().contains("Exception") || r.err().contains("\tat "), r.toString());
     String printed =

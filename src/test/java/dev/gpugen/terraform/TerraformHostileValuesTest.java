@@ -192,7 +192,8 @@ class TerraformHostileValuesTest {
                 Optional.of(want.get("region")),
                 Optional.of(want.get("availability_zone")),
                 Optional.of(want.get("ssh_key_name")),
-                want.get("image")),
+                want.get("image"),
+                new ClusterSpec.Imds("required", 1)),
             new Network(
                 Optional.of(want.get("vpc_cidr")),
                 Optional.of(want.get("subnet_cidr")),
@@ -216,7 +217,11 @@ class TerraformHostileValuesTest {
                     1,
                     "spot",
                     new RootVolume(
-                        want.get("gpu_root_volume_type"), 100, Optional.empty(), Optional.empty()),
+                        want.get("gpu_root_volume_type"),
+                        100,
+                        Optional.empty(),
+                        Optional.empty(),
+                        true),
                     new TreeMap<>(),
                     List.of(),
                     software)),

@@ -52,9 +52,17 @@ final class SpecMapper {
     Optional<String> zone =
         opt(cl, "availabilityZone")
             .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"));
+    Map<String, Object> imds = map(cl, "imds");
     Cloud cloud =
         new Cloud(
-            provider, region, zone, opt(cl, "sshKeyName"), opt(cl, "image").orElse(software.os()));
+            provider,
+            region,
+            zone,
+            opt(cl, "sshKeyName"),
+            opt(cl, "image").orElse(software.os()),
+            new ClusterSpec.Imds(
+                imds.containsKey("httpTokens") ? str(imds, "httpTokens") : "required",
+                imds.containsKey("hopLimit") ? integer(imds, "hopLimit") : 1));
 
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
@@ -137,7 +145,11 @@ final class SpecMapper {
     Map<String, Object> rv = map(p, "rootVolume");
     RootVolume root =
         new RootVolume(
-            str(rv, "type"), integer(rv, "sizeGiB"), optInt(rv, "iops"), optInt(rv, "throughput"));
+            str(rv, "type"),
+            integer(rv, "sizeGiB"),
+            optInt(rv, "iops"),
+            optInt(rv, "throughput"),
+            bool(rv, "encrypted"));
     List<Taint> taints = new ArrayList<>();
     for (Map<String, Object> t : list(p, "taints")) {
       taints.add(new Taint(str(t, "key"), opt(t, "value"), str(t, "effect")));

@@ -104,7 +104,9 @@ public final class SpecReader {
                 : "declared: " + String.join(", ", envNames));
         return new Result(Optional.empty(), sources, diags.sorted());
       }
-      return resolve(rootMap, name, sources, diags);
+      // A fresh source map: the overlay's values must be found at the overlay's lines, and the
+      // base's positions (indexed above, first one wins) would shadow them.
+      return resolve(rootMap, name, new SourceMap(label), diags);
     }
     // No --env: the base is the result, but every overlay must also resolve cleanly.
     SortedMap<String, Resolved> resolved = new TreeMap<>();

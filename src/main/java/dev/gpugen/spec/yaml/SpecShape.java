@@ -41,8 +41,7 @@ public final class SpecShape {
           NOT_RESERVED + "[a-z][a-z0-9-]{0,30}$",
           "an environment name of lower-case letters, digits and '-' (1-31 chars)",
           31);
-  // AWS (us-east-1, zone us-east-1a or local zone us-east-1-bos-1a) and GCP (us-central1, zone
-  // us-central1-a) spellings.
+  // AWS regions have a '-' before the number (us-east-1), GCP regions do not (us-central1).
   static final Str REGION =
       str("^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}$", "a region like us-east-1 or us-central1", 32);
   static final Str ZONE =
@@ -183,7 +182,12 @@ public final class SpecShape {
               "EBS volume type of the root disk (always encrypted)."),
           opt("sizeGiB", new Int(30, 16384), 200L, "Root disk size in GiB."),
           opt("iops", new Int(3000, 256000), null, "Provisioned IOPS (gp3, io1, io2)."),
-          opt("throughput", new Int(125, 2000), null, "gp3 throughput in MiB/s."));
+          opt("throughput", new Int(125, 2000), null, "gp3 throughput in MiB/s."),
+          opt(
+              "encrypted",
+              new Bool(),
+              true,
+              "EBS encryption at rest; false is a security error (sec-unencrypted-storage)."));
 
   static final Obj TAINT =
       obj(
@@ -296,6 +300,21 @@ public final class SpecShape {
                           null,
                           "The one zone all nodes run in (default: <region>a)."),
                       opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
+                      opt(
+                          "imds",
+                          obj(
+                              opt(
+                                  "httpTokens",
+                                  new Enum(List.of("required", "optional")),
+                                  "required",
+                                  "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
+                              opt(
+                                  "hopLimit",
+                                  new Int(1, 64),
+                                  1L,
+                                  "IMDS PUT response hop limit; 2 lets containers on bridge networks reach IMDS.")),
+                          null,
+                          "EC2 instance metadata service settings (aws)."),
                       opt(
                           "image",
                           IMAGE,

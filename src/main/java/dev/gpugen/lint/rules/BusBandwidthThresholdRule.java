@@ -1,0 +1,81 @@
+package dev.gpugen.lint.rules;
+
+import dev.gpugen.compat.AllReduceBandwidth;
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+import java.util.Optional;
+
+/** A bandwidth threshold that passes a degraded node, or that no node can reach. */
+public final class BusBandwidthThresholdRule extends Rule {
+  static final double LAX = 0.8;
+
+  public BusBandwidthThresholdRule() {
+    super(
+        "val-busbw-threshold-implausible",
+        Severity.WARNING,
+        "minBusBandwidthGBps is far from what the pool's GPUs reach",
+        "Single-node all_reduce_perf on 8-GPU NVSwitch systems reaches, at 1-8 GB messages, about"
+            + " 480 GB/s busbw on H100 with NVLS and about 370 GB/s without it (Ring, or NVLS"
+            + " unavailable); about 230 GB/s on A100. A threshold below 80% of the figure without"
+            + " NVLS passes a node that has lost a fifth of its bandwidth; a threshold above the"
+            + " best figure fails every healthy node. These figures are heuristics from NCCL"
+            + " maintainers' answers; use them to sanity-check the spec, not as a contract."
+            + " domain-facts §11 VAL-003."
+            + " Sources: https://github.com/NVIDIA/nccl-tests/issues/212 ,"
+            + " https://github.com/NVIDIA/nccl-tests/issues/149 , https://github.com/NVIDIA/nccl/issues/527");
+  }
+
+  @Override
+  public void check(ClusterSpec spec, Findings findings) {
+    Optional<Double> threshold = spec.validation().minBusBandwidthGBps();
+    if (threshold.isEmpty()) {
+      return;
+    }
+    double t = threshold.get();
+    CompatTable table = CompatTable.load();
+    SpecPath at = SpecPath.of("validation", "ncclAllReduce", "minBusBandwidthGBps");
+    for (ClusterSpec.Pool pool : spec.pools()) {
+      Hardware hw = Hardware.of(spec, pool, table);
+      Optional<AllReduceBandwidth> expected =
+          hw.gpu()
+              .flatMap(g -> table.allReduceBandwidth(g.name()))
+              .filter(b -> hw.nvswitch() && hw.gpuCount().orElse(0) == b.gpus());
+      if (expected.isEmpty()) {
+        continue;
+      }
+      AllReduceBandwidth b = expected.get();
+      String node = b.gpus() + "x " + b.gpu() + " nodes (pool " + pool.name() + ")";
+      if (t < LAX * b.ringGbps()) {
+        findings.report(
+            at,
+            "minBusBandwidthGBps "
+                + gbps(t)
+                + " would pass "
+                + node
+                + " running below 80% of their ~"
+                + b.ringGbps()
+                + " GB/s",
+            "use at least " + gbps(Math.ceil(LAX * b.ringGbps())));
+      } else if (t > b.peakGbps()) {
+        findings.report(
+            at,
+            "minBusBandwidthGBps "
+                + gbps(t)
+                + " is above the ~"
+                + b.peakGbps()
+                + " GB/s that "
+                + node
+                + " reach; every node would fail",
+            "use at most " + b.peakGbps());
+      }
+    }
+  }
+
+  private static String gbps(double v) {
+    return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+  }
+}

@@ -1,0 +1,32 @@
+package dev.gpugen.lint.rules;
+
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.SpecPath;
+import java.util.Optional;
+
+/** Reading the spec's NCCL environment. */
+final class Nccl {
+  private Nccl() {}
+
+  static Optional<String> get(ClusterSpec spec, String name) {
+    return Optional.ofNullable(spec.nccl().env().get(name));
+  }
+
+  static SpecPath path(String name) {
+    return SpecPath.of("nccl", "env", name);
+  }
+
+  /** NCCL's integer parameters: a decimal number, as NCCL parses it. */
+  static Optional<Long> integer(String value) {
+    if (!value.matches("-?[0-9]{1,18}")) {
+      return Optional.empty();
+    }
+    return Optional.of(Long.parseLong(value));
+  }
+
+  /** Whether the inter-node fabric is an RDMA fabric NCCL reaches through its IB transport. */
+  static boolean verbsFabric(ClusterSpec spec) {
+    String f = spec.network().fabric();
+    return f.equals("infiniband") || f.equals("roce");
+  }
+}

@@ -1,0 +1,52 @@
+package dev.gpugen.lint.rules;
+
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.Version;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.SpecPath;
+
+/**
+ * One pool as a {@link PoolRule} sees it.
+ *
+ * @param index the pool's position in {@code pools}
+ */
+record PoolContext(
+    ClusterSpec spec, int index, ClusterSpec.Pool pool, Hardware hardware, CompatTable table) {
+
+  ClusterSpec.Software software() {
+    return pool.software();
+  }
+
+  Version driver() {
+    return Version.parse(pool.software().driver());
+  }
+
+  Version cuda() {
+    return Version.parse(pool.software().cuda());
+  }
+
+  /** {@code pools[i].KEY...}. */
+  SpecPath path(Object... keys) {
+    SpecPath p = SpecPath.of("pools", index);
+    for (Object k : keys) {
+      p = k instanceof Integer n ? p.index(n) : p.key((String) k);
+    }
+    return p;
+  }
+
+  /** "pool h100 (p5.48xlarge, 8x H100)", for messages. */
+  String describe() {
+    String gpu =
+        hardware
+            .gpu()
+            .map(
+                g ->
+                    ", "
+                        + (hardware.gpuCount().isPresent()
+                            ? hardware.gpuCount().getAsInt() + "x "
+                            : "")
+                        + g.name())
+            .orElse("");
+    return "pool " + pool.name() + " (" + pool.instanceType() + gpu + ")";
+  }
+}

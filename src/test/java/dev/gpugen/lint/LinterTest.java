@@ -1,0 +1,109 @@
+package dev.gpugen.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Gpugen;
+import dev.gpugen.TestSpecs;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Severity;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** How the rules see the spec: versions as numbers, per-pool values, overlays, skips. */
+class LinterTest {
+  static final String SPEC =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: demo}
+      cloud: {provider: aws, region: us-east-1}
+      network: {sshIngressCidrs: [203.0.113.0/24]}
+      storage: {checkpointBucket: demo-ckpt}
+      pools:
+        - name: a
+          instanceType: p5.48xlarge
+          count: 2
+        - name: b
+          instanceType: p5.48xlarge
+          count: 2
+          software: {driver: "%s"}
+      software:
+        driver: "%s"
+        cuda: "%s"
+      kernel:
+        sysctl: {vm.max_map_count: 262144, kernel.numa_balancing: 0}
+      %s
+      """;
+
+  static Gpugen.Checked check(String yaml, Optional<String> env, Set<String> skip) {
+    return TestSpecs.gpugen().check("t.yaml", yaml.getBytes(StandardCharsets.UTF_8), env, skip);
+  }
+
+  static Gpugen.Checked check(String poolDriver, String driver, String cuda, String tail) {
+    return check(SPEC.formatted(poolDriver, driver, cuda, tail), Optional.empty(), Set.of());
+  }
+
+  static List<Diagnostic> of(Gpugen.Checked c, String rule) {
+    return c.diagnostics().stream().filter(d -> d.ruleId().equals(rule)).toList();
+  }
+
+  @Test
+  void driversAreComparedPartByPartNotAsText() {
+    // As text "535.104.05" < "535.54.03"; as versions it is the newer one. CUDA 12.2 installs
+    // 12.2 Update 2, which needs 535.104.05.
+    Gpugen.Checked ok = check("535.104.05", "535.104.05", "12.2", "");
+    assertEquals(List.of(), of(ok, "drv-cuda-needs-newer-driver"));
+    Gpugen.Checked old = check("580.95.05", "535.54.03", "12.2", "");
+    assertEquals(1, of(old, "drv-cuda-needs-newer-driver").size(), old.diagnostics().toString());
+  }
+
+  @Test
+  void aPoolOverrideIsJudgedAndReportedWhereItIsWritten() {
+    Gpugen.Checked c = check("550.54.15", "580.95.05", "12.8", "");
+    List<Diagnostic> ds = of(c, "drv-cuda-needs-newer-driver");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals(14, ds.get(0).position().line(), "pool b's own software.driver");
+    assertEquals("pools[1].software.driver", ds.get(0).path().toString());
+  }
+
+  @Test
+  void poolsSharingTheClusterValueGetOneFinding() {
+    String yaml =
+        SPEC.formatted("x", "550.163.01", "12.4", "")
+            .replace("    software: {driver: \"x\"}\n", "");
+    Gpugen.Checked c = check(yaml, Optional.empty(), Set.of());
+    List<Diagnostic> ds = of(c, "drv-branch-end-of-life");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals("software.driver", ds.get(0).path().toString());
+  }
+
+  @Test
+  void theSpecAndTheCommandLineCanSkipOrRegradeARule() {
+    String tail = "lint: {severity: {drv-branch-end-of-life: error}}";
+    Gpugen.Checked regraded = check("550.163.01", "550.163.01", "12.4", tail);
+    assertTrue(
+        of(regraded, "drv-branch-end-of-life").stream()
+            .allMatch(d -> d.severity() == Severity.ERROR));
+    Gpugen.Checked skipped =
+        check(
+            SPEC.formatted("550.163.01", "550.163.01", "12.4", ""),
+            Optional.empty(),
+            Set.of("drv-branch-end-of-life"));
+    assertEquals(List.of(), of(skipped, "drv-branch-end-of-life"));
+  }
+
+  @Test
+  void anOverlayIsLintedAtItsOwnLines() {
+    String tail = "environments:\n  dev:\n    software: {cuda: \"13.0\"}\n";
+    Gpugen.Checked c =
+        check(SPEC.formatted("580.95.05", "575.57.08", "12.8", tail), Optional.of("dev"), Set.of());
+    List<Diagnostic> ds = of(c, "drv-cuda-below-compat-floor");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals(16, ds.get(0).position().line(), "the cluster-wide driver is the one too old");
+    assertTrue(ds.get(0).message().contains("CUDA 13.0"), ds.get(0).message());
+  }
+}
