@@ -90,7 +90,7 @@ resource "aws_launch_template" "[=id(pool.var)]" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -157,7 +157,7 @@ resource "aws_instance" "[=id(pool.var)]" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -166,7 +166,7 @@ resource "aws_instance" "[=id(pool.var)]" {
     volume_size           = var.[=id(pool.var)]_root_volume_size_gib
     iops                  = var.[=id(pool.var)]_root_volume_iops
     throughput            = var.[=id(pool.var)]_root_volume_throughput
-    encrypted             = true
+    encrypted             = var.[=id(pool.var)]_root_volume_encrypted
     kms_key_id            = var.kms_key_id
     delete_on_termination = true
   }

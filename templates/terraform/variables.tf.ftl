@@ -73,6 +73,17 @@ variable "image" {
   }
 }
 
+variable "metadata_http_tokens" {
+  description = "IMDS session tokens: required (IMDSv2 only, the secure default; CKV_AWS_79, AVD-AWS-0028). optional re-enables IMDSv1, which gpugen's linter refuses (sec-imdsv1-enabled) unless that rule is skipped on purpose."
+  type        = string
+  default     = "required"
+
+  validation {
+    condition     = contains(["required", "optional"], var.metadata_http_tokens)
+    error_message = "The metadata_http_tokens must be required or optional."
+  }
+}
+
 variable "metadata_hop_limit" {
   description = "IMDSv2 response hop limit. 1 keeps containers in their own network namespace (bridge or overlay networks) from reaching the node's metadata and its IAM role; raise it to 2 only for containers that must read instance metadata."
   type        = number
@@ -336,8 +347,14 @@ variable "[=id(pool.var)]_spot" {
   default     = false
 }
 
+variable "[=id(pool.var)]_root_volume_encrypted" {
+  description = [=hcl("Encrypt the root disks of pool " + pool.name + " (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose.")]
+  type        = bool
+  default     = true
+}
+
 variable "[=id(pool.var)]_root_volume_type" {
-  description = [=hcl("EBS volume type of the root disks of pool " + pool.name + " (always encrypted).")]
+  description = [=hcl("EBS volume type of the root disks of pool " + pool.name + ".")]
   type        = string
   default     = "gp3"
 

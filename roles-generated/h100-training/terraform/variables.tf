@@ -72,6 +72,17 @@ variable "image" {
   }
 }
 
+variable "metadata_http_tokens" {
+  description = "IMDS session tokens: required (IMDSv2 only, the secure default; CKV_AWS_79, AVD-AWS-0028). optional re-enables IMDSv1, which gpugen's linter refuses (sec-imdsv1-enabled) unless that rule is skipped on purpose."
+  type        = string
+  default     = "required"
+
+  validation {
+    condition     = contains(["required", "optional"], var.metadata_http_tokens)
+    error_message = "The metadata_http_tokens must be required or optional."
+  }
+}
+
 variable "metadata_hop_limit" {
   description = "IMDSv2 response hop limit. 1 keeps containers in their own network namespace (bridge or overlay networks) from reaching the node's metadata and its IAM role; raise it to 2 only for containers that must read instance metadata."
   type        = number
@@ -334,8 +345,14 @@ variable "h100_spot" {
   default     = false
 }
 
+variable "h100_root_volume_encrypted" {
+  description = "Encrypt the root disks of pool h100 (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
+  type        = bool
+  default     = true
+}
+
 variable "h100_root_volume_type" {
-  description = "EBS volume type of the root disks of pool h100 (always encrypted)."
+  description = "EBS volume type of the root disks of pool h100."
   type        = string
   default     = "gp3"
 

@@ -192,6 +192,8 @@ public final class TerraformView {
     v.put("cluster_name", spec.metadata().name());
     v.put("environment", spec.metadata().environment().orElse(null));
     v.put("region", c.region().orElse(null));
+    v.put("metadata_http_tokens", c.imds().httpTokens());
+    v.put("metadata_hop_limit", c.imds().hopLimit());
     v.put("availability_zone", c.availabilityZone().orElse(null));
     v.put("ssh_key_name", c.sshKeyName().orElse(null));
     v.put("image", c.image());
@@ -221,6 +223,7 @@ public final class TerraformView {
       v.put(prefix + "_instance_type", p.instanceType());
       v.put(prefix + "_spot", p.spot());
       v.put(prefix + "_root_volume_type", p.rootVolume().type());
+      v.put(prefix + "_root_volume_encrypted", p.rootVolume().encrypted());
       v.put(prefix + "_root_volume_size_gib", p.rootVolume().sizeGiB());
       v.put(prefix + "_root_volume_iops", p.rootVolume().iops().orElse(null));
       v.put(prefix + "_root_volume_throughput", p.rootVolume().throughput().orElse(null));

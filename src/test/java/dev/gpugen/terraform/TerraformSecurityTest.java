@@ -42,8 +42,9 @@ class TerraformSecurityTest {
         (name, body) -> {
           instances[0]++;
           String at = "aws_instance." + name;
-          expectIn(
+          expectFromVariable(
               problems,
+              r,
               at + ".metadata_options.http_tokens",
               body,
               "required",
@@ -56,8 +57,9 @@ class TerraformSecurityTest {
               "enabled",
               "metadata_options",
               "http_endpoint");
-          expectIn(
+          expectFromVariable(
               problems,
+              r,
               at + ".root_block_device.encrypted",
               body,
               true,
@@ -90,8 +92,9 @@ class TerraformSecurityTest {
         (name, body) -> {
           templates[0]++;
           String at = "aws_launch_template." + name;
-          expectIn(
+          expectFromVariable(
               problems,
+              r,
               at + ".metadata_options.http_tokens",
               body,
               "required",
@@ -264,6 +267,41 @@ class TerraformSecurityTest {
         .filter(JsonNode::isObject)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no data." + type + "." + name));
+  }
+
+  /**
+   * A setting the spec may change: the attribute must be exactly one variable, and both the
+   * variable's default and the value the spec rendered into terraform.tfvars.json must be the
+   * secure one (checkov and trivy read variable defaults and tfvars the same way).
+   */
+  private static void expectFromVariable(
+      List<String> problems,
+      Rendered r,
+      String what,
+      JsonNode body,
+      Object want,
+      String block,
+      String key) {
+    String expr = body.path(block).path(0).path(key).asText();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^\\$\\{var\\.([a-z0-9_]+)\\}$").matcher(expr);
+    if (!m.matches()) {
+      problems.add(what + " is " + expr + ", want a single variable");
+      return;
+    }
+    String variable = m.group(1);
+    JsonNode tfvar = r.tfvars().path(variable);
+    JsonNode declared =
+        r.parsed().get("variables.tf").path("variable").path(variable).path(0).path("default");
+    for (JsonNode v : List.of(tfvar, declared)) {
+      boolean ok =
+          want instanceof Boolean b
+              ? v.isBoolean() && v.asBoolean() == b
+              : v.isTextual() && v.asText().equals(want);
+      if (!ok) {
+        problems.add(what + " = var." + variable + " is " + v + ", want " + want);
+      }
+    }
   }
 
   private static void expectIn(

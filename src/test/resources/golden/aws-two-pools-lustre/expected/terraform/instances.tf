@@ -88,7 +88,7 @@ resource "aws_launch_template" "a100_ft" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -155,7 +155,7 @@ resource "aws_instance" "a100_ft" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -164,7 +164,7 @@ resource "aws_instance" "a100_ft" {
     volume_size           = var.a100_ft_root_volume_size_gib
     iops                  = var.a100_ft_root_volume_iops
     throughput            = var.a100_ft_root_volume_throughput
-    encrypted             = true
+    encrypted             = var.a100_ft_root_volume_encrypted
     kms_key_id            = var.kms_key_id
     delete_on_termination = true
   }
@@ -218,7 +218,7 @@ resource "aws_launch_template" "h100_pretrain" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -285,7 +285,7 @@ resource "aws_instance" "h100_pretrain" {
 
   metadata_options {
     http_endpoint               = "enabled"
-    http_tokens                 = "required"
+    http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
   }
 
@@ -294,7 +294,7 @@ resource "aws_instance" "h100_pretrain" {
     volume_size           = var.h100_pretrain_root_volume_size_gib
     iops                  = var.h100_pretrain_root_volume_iops
     throughput            = var.h100_pretrain_root_volume_throughput
-    encrypted             = true
+    encrypted             = var.h100_pretrain_root_volume_encrypted
     kms_key_id            = var.kms_key_id
     delete_on_termination = true
   }
