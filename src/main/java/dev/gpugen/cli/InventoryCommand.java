@@ -23,8 +23,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
 
 /**
  * {@code gpugen inventory --list | --host NAME}: the Ansible dynamic inventory of the cluster's EC2
@@ -68,11 +66,12 @@ public final class InventoryCommand implements Callable<Integer> {
 
     /** The real process environment, clock, SDK credential chain and profile region. */
     public static Context system() {
+      // Lambdas, not method references: a cached run then never loads an AWS SDK class.
       return new Context(
           System.getenv(),
           Clock.systemUTC(),
-          Ec2InstanceSource::withDefaultCredentials,
-          InventoryCommand::profileRegion);
+          config -> Ec2InstanceSource.withDefaultCredentials(config),
+          () -> Ec2InstanceSource.profileRegion());
     }
   }
 
@@ -166,14 +165,6 @@ public final class InventoryCommand implements Callable<Integer> {
       }
       err.flush();
       return ExitCodes.INTERNAL;
-    }
-  }
-
-  private static Optional<String> profileRegion() {
-    try {
-      return Optional.of(new AwsProfileRegionProvider().getRegion().id());
-    } catch (SdkClientException | IllegalArgumentException e) {
-      return Optional.empty();
     }
   }
 }

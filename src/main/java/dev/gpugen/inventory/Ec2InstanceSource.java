@@ -13,9 +13,11 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
@@ -44,6 +46,15 @@ public final class Ec2InstanceSource implements InstanceSource {
   /** The source the CLI uses: the SDK's default credential chain. */
   public static Ec2InstanceSource withDefaultCredentials(InventoryConfig config) {
     return new Ec2InstanceSource(config, DefaultCredentialsProvider.builder().build());
+  }
+
+  /** The region of the AWS profile ({@code AWS_PROFILE} or {@code default}), if it names one. */
+  public static Optional<String> profileRegion() {
+    try {
+      return Optional.of(new AwsProfileRegionProvider().getRegion().id());
+    } catch (SdkClientException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /** The server-side filters: this cluster (and environment), these states. */

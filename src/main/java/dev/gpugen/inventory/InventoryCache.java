@@ -1,9 +1,6 @@
 package dev.gpugen.inventory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -19,8 +16,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,9 +38,6 @@ import java.util.zip.CRC32C;
 public final class InventoryCache {
   static final int FORMAT = 1;
 
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
-
   /** What a hit returns. */
   public record Entry(byte[] body, List<String> warnings) {
     public Entry {
@@ -57,7 +52,37 @@ public final class InventoryCache {
       long writtenAtMillis,
       long length,
       String crc32c,
-      List<String> warnings) {}
+      List<String> warnings) {
+    byte[] toJson() throws IOException {
+      return Json.bytes(
+          json -> {
+            json.writeStartObject();
+            json.writeNumberField("format", format);
+            json.writeStringField("key", key);
+            json.writeNumberField("writtenAtMillis", writtenAtMillis);
+            json.writeNumberField("length", length);
+            json.writeStringField("crc32c", crc32c);
+            strings(json, "warnings", warnings);
+            json.writeEndObject();
+          });
+    }
+
+    /** The header read back; throws on anything that is not one. */
+    static Header of(Object parsed) {
+      Map<?, ?> map = (Map<?, ?>) parsed;
+      List<String> warnings = new ArrayList<>();
+      for (Object w : (List<?>) map.get("warnings")) {
+        warnings.add((String) w);
+      }
+      return new Header(
+          ((Long) map.get("format")).intValue(),
+          (String) map.get("key"),
+          (Long) map.get("writtenAtMillis"),
+          (Long) map.get("length"),
+          (String) map.get("crc32c"),
+          warnings);
+    }
+  }
 
   private final Path file;
   private final String key;
@@ -85,38 +110,56 @@ public final class InventoryCache {
    * Credentials are never part of it except the access key id, and that only through the hash.
    */
   public static String key(InventoryConfig config, Map<String, String> env) {
-    Map<String, Object> material = new LinkedHashMap<>();
-    material.put("format", FORMAT);
-    material.put("cluster", config.cluster());
-    material.put("environment", config.environment().orElse(null));
-    material.put("regions", config.regions());
-    Map<String, Object> pools = new LinkedHashMap<>();
-    config
-        .pools()
-        .forEach(
-            (name, p) ->
-                pools.put(
-                    name,
-                    List.of(
-                        p.instanceType().orElse(""),
-                        p.driver().orElse(""),
-                        p.cuda().orElse(""),
-                        p.containerToolkit().orElse(""))));
-    material.put("pools", pools);
-    material.put("hostname", config.hostname().setting());
-    material.put("ansibleHost", config.ansibleHost().setting());
-    material.put("states", config.states());
-    material.put("endpoint", config.endpoint().map(Object::toString).orElse(null));
-    for (String name :
-        List.of("AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ACCESS_KEY_ID")) {
-      material.put(name, env.get(name));
-    }
     try {
-      byte[] canonical = MAPPER.writeValueAsBytes(material);
+      byte[] canonical =
+          Json.bytes(
+              json -> {
+                json.writeStartObject();
+                json.writeNumberField("format", FORMAT);
+                json.writeStringField("cluster", config.cluster());
+                json.writeStringField("environment", config.environment().orElse(null));
+                strings(json, "regions", config.regions());
+                json.writeObjectFieldStart("pools");
+                for (Map.Entry<String, PoolSoftware> pool : config.pools().entrySet()) {
+                  PoolSoftware p = pool.getValue();
+                  strings(
+                      json,
+                      pool.getKey(),
+                      List.of(
+                          p.instanceType().orElse(""),
+                          p.driver().orElse(""),
+                          p.cuda().orElse(""),
+                          p.containerToolkit().orElse("")));
+                }
+                json.writeEndObject();
+                json.writeStringField("hostname", config.hostname().setting());
+                json.writeStringField("ansibleHost", config.ansibleHost().setting());
+                strings(json, "states", config.states());
+                json.writeStringField(
+                    "endpoint", config.endpoint().map(Object::toString).orElse(null));
+                for (String name :
+                    List.of(
+                        "AWS_PROFILE",
+                        "AWS_ENDPOINT_URL",
+                        "AWS_ENDPOINT_URL_EC2",
+                        "AWS_ACCESS_KEY_ID")) {
+                  json.writeStringField(name, env.get(name));
+                }
+                json.writeEndObject();
+              });
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
-    } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+    } catch (IOException | NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static void strings(JsonGenerator json, String name, List<String> values)
+      throws IOException {
+    json.writeArrayFieldStart(name);
+    for (String value : values) {
+      json.writeString(value);
+    }
+    json.writeEndArray();
   }
 
   /**
@@ -142,12 +185,12 @@ public final class InventoryCache {
     }
     Header header;
     try {
-      header = MAPPER.readValue(bytes, 0, newline, Header.class);
-    } catch (IOException e) {
+      header = Header.of(Json.parse(Arrays.copyOf(bytes, newline)));
+    } catch (IOException | RuntimeException e) {
       why.accept("cache file " + file + " has a damaged header; ignoring it");
       return Optional.empty();
     }
-    if (header == null || header.format() != FORMAT || !key.equals(header.key())) {
+    if (header.format() != FORMAT || !key.equals(header.key())) {
       why.accept("cache file " + file + " is for other settings; ignoring it");
       return Optional.empty();
     }
@@ -165,7 +208,7 @@ public final class InventoryCache {
     }
     byte[] body = new byte[length];
     System.arraycopy(bytes, start, body, 0, length);
-    return Optional.of(new Entry(body, header.warnings() == null ? List.of() : header.warnings()));
+    return Optional.of(new Entry(body, header.warnings()));
   }
 
   /** Replaces the cache file atomically with {@code body}. */
@@ -182,7 +225,7 @@ public final class InventoryCache {
     }
     Header header =
         new Header(FORMAT, key, clock.millis(), body.length, crc(body, 0, body.length), warnings);
-    byte[] head = MAPPER.writeValueAsBytes(header);
+    byte[] head = header.toJson();
     // createTempFile makes the file readable by its owner only.
     Path tmp = Files.createTempFile(dir, ".inventory-", ".tmp");
     try {

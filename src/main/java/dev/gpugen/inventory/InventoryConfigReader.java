@@ -1,15 +1,11 @@
 package dev.gpugen.inventory;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gpugen.cli.ExitCodes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,13 +40,22 @@ public final class InventoryConfigReader {
   private static final Pattern REGION = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)+");
   private static final Pattern LIST_SEPARATOR = Pattern.compile("[,\\s]+");
 
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-          .build();
+  private static final List<String> FIELDS =
+      List.of(
+          "cluster",
+          "environment",
+          "regions",
+          "pools",
+          "hostname",
+          "ansibleHost",
+          "states",
+          "cacheTtlSeconds",
+          "cacheDir",
+          "endpoint",
+          "apiCallTimeoutSeconds",
+          "maxAttempts");
+  private static final List<String> POOL_FIELDS =
+      List.of("instanceType", "driver", "cuda", "containerToolkit");
 
   /** The file as written; every field may be absent. */
   record FileConfig(
@@ -110,15 +115,9 @@ public final class InventoryConfigReader {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
     }
+    Object root;
     try {
-      FileConfig config = MAPPER.readValue(bytes, FileConfig.class);
-      if (config == null) {
-        throw new InventoryException(ExitCodes.INVALID, file + ": expected a JSON object");
-      }
-      return config;
-    } catch (UnrecognizedPropertyException e) {
-      throw new InventoryException(
-          ExitCodes.INVALID, where(file, e) + "unknown field \"" + e.getPropertyName() + "\"", e);
+      root = Json.parse(bytes);
     } catch (JsonProcessingException e) {
       throw new InventoryException(
           ExitCodes.INVALID, where(file, e) + firstLine(e.getOriginalMessage()), e);
@@ -126,10 +125,113 @@ public final class InventoryConfigReader {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
     }
+    List<String> errors = new ArrayList<>();
+    FileConfig config = fileConfig(root, errors);
+    if (!errors.isEmpty()) {
+      throw new InventoryException(ExitCodes.INVALID, file + ": " + String.join("; ", errors));
+    }
+    return config;
+  }
+
+  /** Maps the parsed file onto {@link FileConfig}, collecting every type error. */
+  private static FileConfig fileConfig(Object root, List<String> errors) {
+    if (!(root instanceof Map<?, ?> map)) {
+      errors.add("expected a JSON object of settings");
+      return FileConfig.empty();
+    }
+    for (Object key : map.keySet()) {
+      if (!FIELDS.contains(key)) {
+        errors.add("unknown field \"" + key + "\"");
+      }
+    }
+    Map<String, PoolFile> pools = null;
+    Object rawPools = map.get("pools");
+    if (rawPools != null) {
+      pools = pools("\"pools\"", rawPools, errors);
+    }
+    Long attempts = integer("maxAttempts", map.get("maxAttempts"), errors);
+    return new FileConfig(
+        string("cluster", map.get("cluster"), errors),
+        string("environment", map.get("environment"), errors),
+        strings("regions", map.get("regions"), errors),
+        pools,
+        string("hostname", map.get("hostname"), errors),
+        string("ansibleHost", map.get("ansibleHost"), errors),
+        strings("states", map.get("states"), errors),
+        integer("cacheTtlSeconds", map.get("cacheTtlSeconds"), errors),
+        string("cacheDir", map.get("cacheDir"), errors),
+        string("endpoint", map.get("endpoint"), errors),
+        integer("apiCallTimeoutSeconds", map.get("apiCallTimeoutSeconds"), errors),
+        attempts == null || attempts > Integer.MAX_VALUE || attempts < Integer.MIN_VALUE
+            ? null
+            : attempts.intValue());
+  }
+
+  private static Map<String, PoolFile> pools(String what, Object raw, List<String> errors) {
+    if (!(raw instanceof Map<?, ?> map)) {
+      errors.add(
+          what
+              + " must be an object of pool name to {instanceType, driver, cuda,"
+              + " containerToolkit}");
+      return null;
+    }
+    Map<String, PoolFile> pools = new TreeMap<>();
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      String name = String.valueOf(entry.getKey());
+      String field = "pools." + name;
+      if (entry.getValue() == null) {
+        pools.put(name, new PoolFile(null, null, null, null));
+        continue;
+      }
+      if (!(entry.getValue() instanceof Map<?, ?> pool)) {
+        errors.add("\"" + field + "\" must be an object");
+        continue;
+      }
+      for (Object key : pool.keySet()) {
+        if (!POOL_FIELDS.contains(key)) {
+          errors.add("unknown field \"" + field + "." + key + "\"");
+        }
+      }
+      pools.put(
+          name,
+          new PoolFile(
+              string(field + ".instanceType", pool.get("instanceType"), errors),
+              string(field + ".driver", pool.get("driver"), errors),
+              string(field + ".cuda", pool.get("cuda"), errors),
+              string(field + ".containerToolkit", pool.get("containerToolkit"), errors)));
+    }
+    return pools;
+  }
+
+  private static String string(String field, Object value, List<String> errors) {
+    if (value == null || value instanceof String) {
+      return (String) value;
+    }
+    errors.add("\"" + field + "\" must be a string, got " + value);
+    return null;
+  }
+
+  private static List<String> strings(String field, Object value, List<String> errors) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof List<?> list && list.stream().allMatch(v -> v instanceof String)) {
+      return list.stream().map(String.class::cast).toList();
+    }
+    errors.add("\"" + field + "\" must be a list of strings");
+    return null;
+  }
+
+  private static Long integer(String field, Object value, List<String> errors) {
+    if (value == null || value instanceof Long) {
+      return (Long) value;
+    }
+    errors.add("\"" + field + "\" must be a whole number, got " + value);
+    return null;
   }
 
   private static String where(Path file, JsonProcessingException e) {
-    if (e.getLocation() == null) {
+    if (e.getLocation() == null || e.getLocation().getLineNr() < 1) {
       return file + ": ";
     }
     return file + ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr() + ": ";
@@ -173,14 +275,12 @@ public final class InventoryConfigReader {
     if (poolsEnv.isPresent()) {
       try {
         rawPools =
-            MAPPER.readValue(
-                poolsEnv.get(),
-                MAPPER
-                    .getTypeFactory()
-                    .constructMapType(TreeMap.class, String.class, PoolFile.class));
-      } catch (JsonProcessingException e) {
-        errors.add(
-            "GPUGEN_POOLS is not a JSON object of pools: " + firstLine(e.getOriginalMessage()));
+            pools(
+                "GPUGEN_POOLS",
+                Json.parse(poolsEnv.get().getBytes(StandardCharsets.UTF_8)),
+                errors);
+      } catch (IOException e) {
+        errors.add("GPUGEN_POOLS is not a JSON object of pools: " + firstLine(e.getMessage()));
         rawPools = null;
       }
     }

@@ -1,20 +1,13 @@
 package dev.gpugen.inventory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The script protocol's JSON: {@code --list} prints every group as {@code {"hosts": [...]}} plus
@@ -26,58 +19,91 @@ public final class InventoryJson {
   /** The key Ansible reads host variables from; a group can never be called this. */
   public static final String META = "_meta";
 
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-          .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
-          .build();
-
-  private static final DefaultPrettyPrinter PRETTY =
-      new DefaultPrettyPrinter()
-          .withSeparators(
-              Separators.createDefaultInstance()
-                  .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
-          .withArrayIndenter(new DefaultIndenter("  ", "\n"))
-          .withObjectIndenter(new DefaultIndenter("  ", "\n"));
+  private static final String HOSTVARS = "hostvars";
 
   private InventoryJson() {}
 
   /** The {@code --list} document. */
   public static byte[] list(Inventory inventory) {
-    Map<String, Object> root = new TreeMap<>();
-    inventory.groups().forEach((name, hosts) -> root.put(name, Map.of("hosts", hosts)));
-    root.put(META, Map.of("hostvars", inventory.hostvars()));
-    return write(root);
+    return document(
+        json -> {
+          json.writeStartObject();
+          // "_meta" sorts before every group name: they all start with a lower-case letter.
+          json.writeObjectFieldStart(META);
+          json.writeObjectFieldStart(HOSTVARS);
+          for (Map.Entry<String, ? extends Map<String, String>> host :
+              inventory.hostvars().entrySet()) {
+            json.writeFieldName(host.getKey());
+            vars(json, host.getValue());
+          }
+          json.writeEndObject();
+          json.writeEndObject();
+          for (Map.Entry<String, List<String>> group : inventory.groups().entrySet()) {
+            json.writeObjectFieldStart(group.getKey());
+            json.writeArrayFieldStart("hosts");
+            for (String host : group.getValue()) {
+              json.writeString(host);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+          }
+          json.writeEndObject();
+        });
   }
 
   /** The {@code --host} document for {@code host}: its variables, {@code {}} if unknown. */
   public static byte[] host(Inventory inventory, String host) {
-    return write(inventory.varsOf(host));
+    return document(json -> vars(json, inventory.varsOf(host)));
   }
 
-  /** The {@code --host} document for {@code host}, read from a {@code --list} document. */
+  /**
+   * The {@code --host} document for {@code host}, cut out of a {@code --list} document without
+   * reading the rest of it into memory.
+   */
   public static byte[] hostFromList(byte[] list, String host) throws IOException {
-    JsonNode vars = MAPPER.readTree(list).path(META).path("hostvars").path(host);
-    return write(vars.isObject() ? vars : Map.of());
-  }
-
-  /** Parses a {@code --list} document; empty if it is not one. */
-  public static Optional<JsonNode> parseList(byte[] list) {
-    try {
-      JsonNode root = MAPPER.readTree(list);
-      return root != null && root.path(META).path("hostvars").isObject()
-          ? Optional.of(root)
-          : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
+    try (JsonParser parser = Json.FACTORY.createParser(list)) {
+      if (seek(parser, META) && seek(parser, HOSTVARS) && seek(parser, host)) {
+        return document(json -> json.copyCurrentStructure(parser));
+      }
     }
+    return document(json -> vars(json, Map.of()));
   }
 
-  private static byte[] write(Object value) {
+  /**
+   * Moves {@code parser} from before an object (or onto its start) to the value of its field {@code
+   * name}, when that value is an object.
+   */
+  private static boolean seek(JsonParser parser, String name) throws IOException {
+    if (parser.currentToken() != JsonToken.START_OBJECT
+        && parser.nextToken() != JsonToken.START_OBJECT) {
+      return false;
+    }
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      boolean match = name.equals(parser.currentName());
+      JsonToken value = parser.nextToken();
+      if (match) {
+        return value == JsonToken.START_OBJECT;
+      }
+      parser.skipChildren();
+    }
+    return false;
+  }
+
+  private static void vars(JsonGenerator json, Map<String, String> vars) throws IOException {
+    json.writeStartObject();
+    for (Map.Entry<String, String> var : new java.util.TreeMap<>(vars).entrySet()) {
+      json.writeStringField(var.getKey(), var.getValue());
+    }
+    json.writeEndObject();
+  }
+
+  private static byte[] document(Json.Writer writer) {
     try {
-      String text = MAPPER.writer(PRETTY).writeValueAsString(value);
-      return (text + "\n").getBytes(StandardCharsets.UTF_8);
-    } catch (JsonProcessingException e) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+      Json.write(out, true, writer);
+      out.write('\n');
+      return out.toByteArray();
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

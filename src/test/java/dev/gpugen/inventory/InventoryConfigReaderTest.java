@@ -142,11 +142,29 @@ class InventoryConfigReaderTest {
         invalid("{\n  \"cluster\": \"demo\",\n  \"cluster\": \"x\"\n}", Map.of());
     assertTrue(e.getMessage().contains("gpugen-inventory.json:3:"), e.getMessage());
     assertTrue(e.getMessage().contains("Duplicate field"), e.getMessage());
-    assertTrue(invalid("[1]", Map.of()).getMessage().contains("gpugen-inventory.json:1:"));
     assertTrue(
-        invalid("{\"cluster\": \"demo\", \"maxAttempts\": 2.5}", Map.of())
+        invalid("{\"cluster\": \"demo\",\n}", Map.of())
             .getMessage()
-            .contains(":1:"));
+            .contains("gpugen-inventory.json:2:"));
+  }
+
+  @Test
+  void wrongTypesAreNamed() {
+    assertTrue(invalid("[1]", Map.of()).getMessage().contains("expected a JSON object"));
+    InventoryException e =
+        invalid(
+            "{\"cluster\": 7, \"maxAttempts\": 2.5, \"regions\": \"us-east-1\","
+                + " \"pools\": {\"p\": {\"driver\": 550, \"gpu\": \"a100\"}}}",
+            Map.of());
+    for (String fragment :
+        List.of(
+            "\"cluster\" must be a string",
+            "\"maxAttempts\" must be a whole number",
+            "\"regions\" must be a list of strings",
+            "\"pools.p.driver\" must be a string",
+            "unknown field \"pools.p.gpu\"")) {
+      assertTrue(e.getMessage().contains(fragment), fragment + " in " + e.getMessage());
+    }
   }
 
   @Test
