@@ -4,10 +4,15 @@ import dev.gpugen.cli.ExitCodes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -20,6 +25,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
+import software.amazon.awssdk.services.ec2.model.AvailabilityZone;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
@@ -34,6 +40,9 @@ import software.amazon.awssdk.services.ec2.model.Tag;
 public final class Ec2InstanceSource implements InstanceSource {
   /** The largest page DescribeInstances allows. */
   static final int PAGE_SIZE = 1000;
+
+  /** Zones paged at once per region: well inside EC2's Describe* token bucket. */
+  static final int MAX_PARALLEL_ZONES = 4;
 
   private final InventoryConfig config;
   private final AwsCredentialsProvider credentials;
@@ -71,43 +80,137 @@ public final class Ec2InstanceSource implements InstanceSource {
     return Filter.builder().name("tag:" + key).values(value).build();
   }
 
+  /**
+   * One page first. A fleet that fits in it costs one call; a larger one is split by availability
+   * zone (every instance is in exactly one, so the union is complete) and the zones are paged in
+   * parallel, which is what makes thousands of instances fast: EC2 answers each page in a second or
+   * more, and a single NextToken chain cannot be parallelised. Without permission to list the zones
+   * (ec2:DescribeAvailabilityZones) it goes on with the one chain.
+   */
   @Override
   public List<HostFacts> describe(String region) throws InventoryException {
-    DescribeInstancesRequest request =
-        DescribeInstancesRequest.builder().filters(filters(config)).maxResults(PAGE_SIZE).build();
-    List<HostFacts> hosts = new ArrayList<>();
     try (Ec2Client ec2 = client(region)) {
-      Set<String> tokens = new HashSet<>();
-      for (DescribeInstancesResponse page : ec2.describeInstancesPaginator(request)) {
-        for (Reservation reservation : page.reservations()) {
-          for (Instance instance : reservation.instances()) {
-            if (instance.instanceId() == null || instance.instanceId().isEmpty()) {
-              throw new InventoryException(
-                  ExitCodes.ENVIRONMENT,
-                  "EC2 DescribeInstances in "
-                      + region
-                      + " returned an instance without an id; is "
-                      + Ec2Failures.endpointName(config, region)
-                      + " really EC2?");
-            }
-            hosts.add(facts(region, instance));
-          }
+      Iterator<DescribeInstancesResponse> pages =
+          ec2.describeInstancesPaginator(request(List.of())).iterator();
+      DescribeInstancesResponse first = pages.next();
+      if (pages.hasNext()) {
+        Optional<List<String>> zones = zones(ec2);
+        if (zones.isPresent() && zones.get().size() > 1) {
+          return byZone(ec2, region, zones.get());
         }
-        String next = page.nextToken();
-        if (next != null && !next.isEmpty() && !tokens.add(next)) {
+      }
+      List<HostFacts> hosts = new ArrayList<>();
+      Set<String> tokens = new HashSet<>();
+      collect(region, first, hosts, tokens);
+      while (pages.hasNext()) {
+        collect(region, pages.next(), hosts, tokens);
+      }
+      return hosts;
+    } catch (SdkException e) {
+      throw Ec2Failures.describe(e, config, region);
+    }
+  }
+
+  private DescribeInstancesRequest request(List<Filter> extra) {
+    List<Filter> filters = new ArrayList<>(filters(config));
+    filters.addAll(extra);
+    return DescribeInstancesRequest.builder().filters(filters).maxResults(PAGE_SIZE).build();
+  }
+
+  /** The region's zone names, or empty if they cannot be listed. */
+  private static Optional<List<String>> zones(Ec2Client ec2) {
+    try {
+      return Optional.of(
+          ec2
+              .describeAvailabilityZones(r -> r.allAvailabilityZones(true))
+              .availabilityZones()
+              .stream()
+              .map(AvailabilityZone::zoneName)
+              .filter(z -> z != null && !z.isEmpty())
+              .distinct()
+              .sorted()
+              .toList());
+    } catch (SdkException e) {
+      // Listing zones only speeds things up; DescribeInstances decides success or failure.
+      return Optional.empty();
+    }
+  }
+
+  private List<HostFacts> byZone(Ec2Client ec2, String region, List<String> zones)
+      throws InventoryException {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(zones.size(), MAX_PARALLEL_ZONES),
+            r -> {
+              Thread t = new Thread(r, "gpugen-ec2-" + region);
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<List<HostFacts>>> futures = new ArrayList<>();
+      for (String zone : zones) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  List<HostFacts> hosts = new ArrayList<>();
+                  Set<String> tokens = new HashSet<>();
+                  Filter inZone = Filter.builder().name("availability-zone").values(zone).build();
+                  for (DescribeInstancesResponse page :
+                      ec2.describeInstancesPaginator(request(List.of(inZone)))) {
+                    collect(region, page, hosts, tokens);
+                  }
+                  return hosts;
+                }));
+      }
+      List<HostFacts> all = new ArrayList<>();
+      for (Future<List<HostFacts>> future : futures) {
+        all.addAll(future.get());
+      }
+      return all;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InventoryException failure) {
+        throw failure;
+      }
+      if (cause instanceof SdkException sdk) {
+        throw sdk;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void collect(
+      String region, DescribeInstancesResponse page, List<HostFacts> hosts, Set<String> tokens)
+      throws InventoryException {
+    for (Reservation reservation : page.reservations()) {
+      for (Instance instance : reservation.instances()) {
+        if (instance.instanceId() == null || instance.instanceId().isEmpty()) {
           throw new InventoryException(
               ExitCodes.ENVIRONMENT,
               "EC2 DescribeInstances in "
                   + region
-                  + " returned the same NextToken twice; the endpoint ("
+                  + " returned an instance without an id; is "
                   + Ec2Failures.endpointName(config, region)
-                  + ") does not paginate correctly");
+                  + " really EC2?");
         }
+        hosts.add(facts(region, instance));
       }
-    } catch (SdkException e) {
-      throw Ec2Failures.describe(e, config, region);
     }
-    return hosts;
+    String next = page.nextToken();
+    if (next != null && !next.isEmpty() && !tokens.add(next)) {
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "EC2 DescribeInstances in "
+              + region
+              + " returned the same NextToken twice; the endpoint ("
+              + Ec2Failures.endpointName(config, region)
+              + ") does not paginate correctly");
+    }
   }
 
   private Ec2Client client(String region) {

@@ -93,14 +93,47 @@ class Ec2InstanceSourceTest {
 
   @Test
   void everyPageIsFollowedWithoutDuplicates() throws Exception {
-    standIn.addAll(Fleet.cluster(2_500)).addAll(Fleet.noise(2_500, 600));
+    standIn.listZones(false).addAll(Fleet.cluster(2_500)).addAll(Fleet.noise(2_500, 600));
     List<HostFacts> hosts = describe();
     assertEquals(2_500, hosts.size());
     Set<String> ids = new HashSet<>();
     hosts.forEach(h -> ids.add(h.instanceId()));
     assertEquals(2_500, ids.size());
-    assertEquals(3, standIn.requests(), "pages of 1000: 1000 + 1000 + 500");
-    assertTrue(standIn.requestLog().get(1).containsKey("NextToken"));
+    List<Map<String, String>> log = standIn.requestLog();
+    assertEquals(
+        List.of(
+            "DescribeInstances",
+            "DescribeAvailabilityZones",
+            "DescribeInstances",
+            "DescribeInstances"),
+        log.stream().map(r -> r.get("Action")).toList(),
+        "one chain of pages of 1000 after the zones were refused");
+    assertTrue(log.get(2).containsKey("NextToken"));
+    assertTrue(log.get(3).containsKey("NextToken"));
+  }
+
+  @Test
+  void aLargeFleetIsPagedByZoneInParallelWithoutDuplicates() throws Exception {
+    standIn.addAll(Fleet.cluster(5_000)).addAll(Fleet.noise(5_000, 600));
+    List<HostFacts> hosts = describe();
+    assertEquals(5_000, hosts.size());
+    Set<String> ids = new HashSet<>();
+    hosts.forEach(h -> ids.add(h.instanceId()));
+    assertEquals(5_000, ids.size());
+    List<Map<String, String>> partitions =
+        standIn.requestLog().stream()
+            .filter(r -> "availability-zone".equals(r.get("Filter.5.Name")))
+            .toList();
+    // Six zones; the three used ones hold 1,667 each: two pages apiece.
+    assertEquals(9, partitions.size(), standIn.requestLog().toString());
+    assertEquals(3, partitions.stream().filter(r -> r.containsKey("NextToken")).count());
+  }
+
+  @Test
+  void aSmallFleetCostsOneCall() throws Exception {
+    standIn.addAll(Fleet.cluster(999));
+    assertEquals(999, describe().size());
+    assertEquals(1, standIn.requests());
   }
 
   @Test

@@ -40,9 +40,10 @@ import java.util.regex.Pattern;
  * instance-state-name}, {@code instance-id}, {@code instance-type}, {@code availability-zone},
  * {@code instance-lifecycle}; values may use {@code *} and {@code ?}); {@code MaxResults} (5..1000)
  * and an opaque {@code NextToken}; XML in the {@code 2016-11-15} namespace; errors as {@code
- * <Response><Errors><Error>} with EC2's HTTP statuses. Signatures are not checked, only the access
- * key id in the SigV4 {@code Authorization} header ({@code AuthFailure}, 401, for an unknown one).
- * Faults can be queued or made permanent: throttling, HTTP 500, garbage, a hang.
+ * <Response><Errors><Error>} with EC2's HTTP statuses; DescribeAvailabilityZones lists
+ * us-east-1a..f and the instances' zones (or answers 403 when told to). Signatures are not checked,
+ * only the access key id in the SigV4 {@code Authorization} header ({@code AuthFailure}, 401, for
+ * an unknown one). Faults can be queued or made permanent: throttling, HTTP 500, garbage, a hang.
  */
 public final class Ec2StandIn implements AutoCloseable {
   /** The namespace of the current EC2 API version. */
@@ -56,6 +57,10 @@ public final class Ec2StandIn implements AutoCloseable {
   private static final Pattern INSTANCE_ID = Pattern.compile("InstanceId\\.(\\d+)");
   private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/");
   private static final int HANG_LIMIT_SECONDS = 120;
+
+  /** The zones DescribeAvailabilityZones lists besides those of the instances. */
+  private static final List<String> ZONES =
+      List.of("us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1e", "us-east-1f");
 
   /** A fault the stand-in answers with instead of a result. */
   public enum Fault {
@@ -192,9 +197,18 @@ public final class Ec2StandIn implements AutoCloseable {
   private volatile Fault permanent;
   private volatile List<String> acceptedKeys = List.of(ACCESS_KEY_ID);
   private volatile int defaultPageSize = 1000;
+  private volatile boolean listZones = true;
   private final AtomicInteger requests = new AtomicInteger();
   private final List<Map<String, String>> requestLog = new CopyOnWriteArrayList<>();
   private final CountDownLatch closed = new CountDownLatch(1);
+
+  /**
+   * Rendered pages by query, offset, page size and fleet version: a fleet that does not change is
+   * served from memory, so the stand-in's own CPU time barely competes with the client's.
+   */
+  private final Map<String, byte[]> pages = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final AtomicInteger version = new AtomicInteger();
 
   private Ec2StandIn(HttpServer server, ExecutorService executor) {
     this.server = server;
@@ -232,11 +246,13 @@ public final class Ec2StandIn implements AutoCloseable {
 
   public Ec2StandIn add(Instance instance) {
     instances.add(instance);
+    version.incrementAndGet();
     return this;
   }
 
   public Ec2StandIn addAll(List<Instance> more) {
     instances.addAll(more);
+    version.incrementAndGet();
     return this;
   }
 
@@ -257,6 +273,12 @@ public final class Ec2StandIn implements AutoCloseable {
   /** The access key ids that authenticate. */
   public Ec2StandIn acceptKeys(String... keyIds) {
     this.acceptedKeys = List.of(keyIds);
+    return this;
+  }
+
+  /** Whether DescribeAvailabilityZones is allowed (else 403 {@code UnauthorizedOperation}). */
+  public Ec2StandIn listZones(boolean allowed) {
+    this.listZones = allowed;
     return this;
   }
 
@@ -316,6 +338,10 @@ public final class Ec2StandIn implements AutoCloseable {
         return;
       }
       String action = form.getOrDefault("Action", "");
+      if (action.equals("DescribeAvailabilityZones")) {
+        describeAvailabilityZones(exchange);
+        return;
+      }
       if (!action.equals("DescribeInstances")) {
         error(
             exchange,
@@ -330,6 +356,38 @@ public final class Ec2StandIn implements AutoCloseable {
       e.printStackTrace();
       throw e;
     }
+  }
+
+  private void describeAvailabilityZones(HttpExchange exchange) throws IOException {
+    if (!listZones) {
+      error(
+          exchange,
+          403,
+          "UnauthorizedOperation",
+          "You are not authorized to perform this operation.");
+      return;
+    }
+    java.util.TreeSet<String> zones = new java.util.TreeSet<>(ZONES);
+    for (Instance i : instances) {
+      zones.add(i.availabilityZone());
+    }
+    StringBuilder x = new StringBuilder();
+    x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    x.append("<DescribeAvailabilityZonesResponse xmlns=\"").append(NAMESPACE).append("\">\n");
+    x.append("  <requestId>").append(UUID.randomUUID()).append("</requestId>\n");
+    x.append("  <availabilityZoneInfo>\n");
+    for (String zone : zones) {
+      x.append("    <item>\n");
+      element(x, 6, "zoneName", zone);
+      element(x, 6, "zoneState", "available");
+      element(x, 6, "regionName", zone.substring(0, zone.length() - 1));
+      element(x, 6, "zoneId", "use1-az" + (zones.headSet(zone).size() + 1));
+      element(x, 6, "zoneType", "availability-zone");
+      x.append("    </item>\n");
+    }
+    x.append("  </availabilityZoneInfo>\n");
+    x.append("</DescribeAvailabilityZonesResponse>\n");
+    send(exchange, 200, x.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   private void describeInstances(HttpExchange exchange, Map<String, String> form)
@@ -410,6 +468,12 @@ public final class Ec2StandIn implements AutoCloseable {
       offset = decoded.get();
     }
 
+    String pageKey = version.get() + "|" + query + "|" + offset + "|" + pageSize;
+    byte[] cached = pages.get(pageKey);
+    if (cached != null) {
+      send(exchange, 200, cached);
+      return;
+    }
     List<Instance> matching = new ArrayList<>();
     for (Instance i : instances) {
       if (tests.stream().allMatch(t -> t.test(i))) {
@@ -420,6 +484,10 @@ public final class Ec2StandIn implements AutoCloseable {
     List<Instance> page = offset >= matching.size() ? List.of() : matching.subList(offset, end);
     String next = end < matching.size() ? encodeToken(end, query) : null;
     byte[] xml = render(page, next).getBytes(StandardCharsets.UTF_8);
+    if (pages.size() > 256) {
+      pages.clear();
+    }
+    pages.put(pageKey, xml);
     send(exchange, 200, xml);
   }
 
