@@ -81,7 +81,7 @@ else
   cat > "$work/bin/gpugen" <<EOF
 #!/bin/sh
 shift # "inventory"
-exec java \${GPUGEN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1} -cp "$jar" dev.gpugen.inventory.InventoryMain "\$@"
+exec java \${GPUGEN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms64m} -cp "$jar" dev.gpugen.inventory.InventoryMain "\$@"
 EOF
   chmod 755 "$work/bin/gpugen"
   export PATH="$work/bin:$PATH"

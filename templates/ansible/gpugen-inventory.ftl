@@ -9,7 +9,7 @@
 # GPUGEN_JAR, else the gpugen command on PATH. `gpugen inventory --help` lists the settings.
 config="$(dirname "$0")/gpugen-inventory.json"
 if [ -n "${GPUGEN_JAR:-}" ]; then
-  exec java ${GPUGEN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1} -jar "$GPUGEN_JAR" inventory --config "$config" "$@"
+  exec java ${GPUGEN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms64m} -jar "$GPUGEN_JAR" inventory --config "$config" "$@"
 fi
 if command -v gpugen >/dev/null 2>&1; then
   exec gpugen inventory --config "$config" "$@"

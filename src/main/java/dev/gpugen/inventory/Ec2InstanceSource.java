@@ -89,7 +89,23 @@ public final class Ec2InstanceSource implements InstanceSource {
    */
   @Override
   public List<HostFacts> describe(String region) throws InventoryException {
-    try (Ec2Client ec2 = client(region)) {
+    Ec2Client client;
+    try {
+      client = client(region);
+    } catch (SdkException e) {
+      throw Ec2Failures.describe(e, config, region);
+    } catch (RuntimeException e) {
+      // The SDK reads AWS_MAX_ATTEMPTS, AWS_RETRY_MODE, ~/.aws/config ... while it is built.
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "cannot set up the AWS SDK for "
+              + region
+              + ": "
+              + Ec2Failures.clip(e.getClass().getSimpleName() + ": " + e.getMessage())
+              + "; check the AWS_* variables and ~/.aws/config",
+          e);
+    }
+    try (Ec2Client ec2 = client) {
       Iterator<DescribeInstancesResponse> pages =
           ec2.describeInstancesPaginator(request(List.of())).iterator();
       DescribeInstancesResponse first = pages.next();

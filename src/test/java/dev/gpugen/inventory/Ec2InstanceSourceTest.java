@@ -217,4 +217,19 @@ class Ec2InstanceSourceTest {
     assertTrue(e.getMessage().contains("cannot connect to endpoint " + endpoint), e.getMessage());
     assertTrue(e.getMessage().contains("GPUGEN_EC2_ENDPOINT"), e.getMessage());
   }
+
+  @Test
+  void aBrokenSdkSettingIsAnEnvironmentErrorNotACrash() {
+    // The SDK reads aws.maxAttempts (or AWS_MAX_ATTEMPTS) while the client is built.
+    System.setProperty("aws.maxAttempts", "bogus");
+    try {
+      InventoryException e = assertThrows(InventoryException.class, this::describe);
+      assertEquals(ExitCodes.ENVIRONMENT, e.exitCode());
+      assertTrue(e.getMessage().startsWith("cannot set up the AWS SDK"), e.getMessage());
+      assertTrue(e.getMessage().contains("AWS_*"), e.getMessage());
+    } finally {
+      System.clearProperty("aws.maxAttempts");
+    }
+    assertEquals(0, standIn.requests());
+  }
 }
