@@ -339,7 +339,7 @@ public final class InventoryConfigReader {
     }
 
     long ttl =
-        number("cacheTtlSeconds", "GPUGEN_CACHE_TTL_SECONDS", raw.cacheTtlSeconds(), errors)
+        number("GPUGEN_CACHE_TTL_SECONDS", raw.cacheTtlSeconds(), errors)
             .orElse(DEFAULT_CACHE_TTL_SECONDS);
     if (ttl < 0) {
       errors.add("\"cacheTtlSeconds\" must be 0 (no cache) or more, got " + ttl);
@@ -363,18 +363,13 @@ public final class InventoryConfigReader {
     }
 
     long timeout =
-        number(
-                "apiCallTimeoutSeconds",
-                "GPUGEN_API_CALL_TIMEOUT_SECONDS",
-                raw.apiCallTimeoutSeconds(),
-                errors)
+        number("GPUGEN_API_CALL_TIMEOUT_SECONDS", raw.apiCallTimeoutSeconds(), errors)
             .orElse(DEFAULT_API_CALL_TIMEOUT_SECONDS);
     if (timeout < 1 || timeout > 3600) {
       errors.add("\"apiCallTimeoutSeconds\" must be 1..3600, got " + timeout);
     }
     long attempts =
         number(
-                "maxAttempts",
                 "GPUGEN_MAX_ATTEMPTS",
                 raw.maxAttempts() == null ? null : raw.maxAttempts().longValue(),
                 errors)
@@ -434,7 +429,7 @@ public final class InventoryConfigReader {
     }
   }
 
-  private Optional<Long> number(String field, String envName, Long fromFile, List<String> errors) {
+  private Optional<Long> number(String envName, Long fromFile, List<String> errors) {
     Optional<String> fromEnv = env(envName);
     if (fromEnv.isPresent()) {
       try {

@@ -164,7 +164,7 @@ class InventoryBuilderTest {
   }
 
   @Test
-  void unusedInstanceHelperKeepsStandInAndFactsInStep() {
+  void theTestFactsKeepTheSpotLifecycle() {
     Instance spot = StandIns.smallFleet().get(1);
     assertEquals(Optional.of("spot"), StandIns.facts(spot).lifecycle());
   }
