@@ -1,0 +1,170 @@
+package dev.gpugen.cli;
+
+import dev.gpugen.inventory.Ec2InstanceSource;
+import dev.gpugen.inventory.InstanceSource;
+import dev.gpugen.inventory.InventoryConfig;
+import dev.gpugen.inventory.InventoryConfigReader;
+import dev.gpugen.inventory.InventoryException;
+import dev.gpugen.inventory.InventoryJson;
+import dev.gpugen.inventory.InventoryService;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gpugen inventory --list | --host NAME}: the Ansible dynamic inventory of the cluster's EC2
+ * instances. Ansible's {@code script} plugin runs it through the rendered {@code gpugen-inventory}
+ * script.
+ *
+ * <p>stdout carries the JSON and nothing else; a failure prints one line on stderr, nothing on
+ * stdout, and exits non-zero, so Ansible never sees an empty inventory it could mistake for an
+ * empty cluster. A successful run writes to stderr only for a warning worth an operator's eye
+ * (Ansible shows such output as an error line): a dropped hostile tag, or no instances at all.
+ */
+@Command(
+    name = "inventory",
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+      "Print the Ansible inventory of the cluster's EC2 instances (dynamic-inventory script"
+          + " protocol).",
+      "Settings come from gpugen-inventory.json (--config) and GPUGEN_* variables; AWS"
+          + " credentials and endpoints from the SDK's usual chain (AWS_PROFILE, AWS_REGION, ...)."
+    },
+    footer = {
+      "",
+      "Exit codes: 0 ok, 1 invalid settings, 2 usage, 3 AWS/EC2/I/O failure, 4 internal error."
+    })
+public final class InventoryCommand implements Callable<Integer> {
+  private static final String PREFIX = "gpugen inventory: ";
+
+  /** What the command reads from outside: injected so tests need no real AWS or environment. */
+  public record Context(
+      Map<String, String> env,
+      Clock clock,
+      InstanceSource.Factory sources,
+      Supplier<Optional<String>> profileRegion) {
+    public Context {
+      env = Map.copyOf(env);
+      Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(sources, "sources");
+      Objects.requireNonNull(profileRegion, "profileRegion");
+    }
+
+    /** The real process environment, clock, SDK credential chain and profile region. */
+    public static Context system() {
+      // Lambdas, not method references: a cached run then never loads an AWS SDK class.
+      return new Context(
+          System.getenv(),
+          Clock.systemUTC(),
+          config -> Ec2InstanceSource.withDefaultCredentials(config),
+          () -> Ec2InstanceSource.profileRegion());
+    }
+  }
+
+  /** Exactly one of {@code --list} and {@code --host}. */
+  static final class Mode {
+    @Option(names = "--list", required = true, description = "Print every group and host.")
+    boolean list;
+
+    @Option(
+        names = "--host",
+        required = true,
+        paramLabel = "NAME",
+        description = "Print the variables of host NAME ({} if there is no such host).")
+    String host;
+  }
+
+  @Spec CommandSpec spec;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Mode mode;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "The settings file (default: $GPUGEN_INVENTORY_CONFIG, else ./gpugen-inventory.json).")
+  Path config;
+
+  @Option(names = "--refresh-cache", description = "Ask EC2 even if the cache is fresh.")
+  boolean refreshCache;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Report progress and, on failure, the stack trace, on stderr.")
+  boolean verbose;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help and exit.")
+  boolean help;
+
+  private final Context context;
+
+  public InventoryCommand() {
+    this(Context.system());
+  }
+
+  public InventoryCommand(Context context) {
+    this.context = Objects.requireNonNull(context, "context");
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Consumer<String> progress = verbose ? line -> err.println(PREFIX + line) : line -> {};
+    try {
+      InventoryConfig settings =
+          new InventoryConfigReader(context.env()).read(Optional.ofNullable(config));
+      settings = InventoryService.resolveRegions(settings, context.env(), context.profileRegion());
+      InventoryService.Output output =
+          new InventoryService(
+                  settings, context.env(), context.sources(), context.clock(), progress)
+              .list(refreshCache);
+      byte[] document =
+          mode.host == null ? output.list() : InventoryJson.hostFromList(output.list(), mode.host);
+      for (String warning : output.warnings()) {
+        err.println(PREFIX + "warning: " + warning);
+      }
+      err.flush();
+      out.write(new String(document, StandardCharsets.UTF_8));
+      out.flush();
+      return ExitCodes.OK;
+    } catch (InventoryException e) {
+      err.println(PREFIX + "error: " + e.getMessage());
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      err.flush();
+      return e.exitCode();
+    } catch (IOException | RuntimeException e) {
+      err.println(
+          PREFIX
+              + "internal error: "
+              + e.getClass().getSimpleName()
+              + (verbose ? "" : "; run with --verbose for details")
+              + "; please report it");
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      err.flush();
+      return ExitCodes.INTERNAL;
+    }
+  }
+}

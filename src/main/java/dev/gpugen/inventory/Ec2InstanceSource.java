@@ -1,0 +1,286 @@
+package dev.gpugen.inventory;
+
+import dev.gpugen.cli.ExitCodes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
+import software.amazon.awssdk.services.ec2.model.AvailabilityZone;
+import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
+import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
+import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.Instance;
+import software.amazon.awssdk.services.ec2.model.Reservation;
+import software.amazon.awssdk.services.ec2.model.Tag;
+
+/**
+ * {@link InstanceSource} over EC2 DescribeInstances (AWS SDK v2): server-side tag and state
+ * filters, {@code MaxResults} pages, standard retry mode and explicit timeouts.
+ */
+public final class Ec2InstanceSource implements InstanceSource {
+  /** The largest page DescribeInstances allows. */
+  static final int PAGE_SIZE = 1000;
+
+  /** Zones paged at once per region: well inside EC2's Describe* token bucket. */
+  static final int MAX_PARALLEL_ZONES = 4;
+
+  private final InventoryConfig config;
+  private final AwsCredentialsProvider credentials;
+
+  public Ec2InstanceSource(InventoryConfig config, AwsCredentialsProvider credentials) {
+    this.config = config;
+    this.credentials = credentials;
+  }
+
+  /** The source the CLI uses: the SDK's default credential chain. */
+  public static Ec2InstanceSource withDefaultCredentials(InventoryConfig config) {
+    return new Ec2InstanceSource(config, DefaultCredentialsProvider.builder().build());
+  }
+
+  /** The region of the AWS profile ({@code AWS_PROFILE} or {@code default}), if it names one. */
+  public static Optional<String> profileRegion() {
+    try {
+      return Optional.of(new AwsProfileRegionProvider().getRegion().id());
+    } catch (SdkClientException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The server-side filters: this cluster (and environment), these states. */
+  static List<Filter> filters(InventoryConfig config) {
+    List<Filter> filters = new ArrayList<>();
+    filters.add(tagFilter(GpugenTags.MANAGED_BY, GpugenTags.MANAGED_BY_VALUE));
+    filters.add(tagFilter(GpugenTags.CLUSTER, config.cluster()));
+    config.environment().ifPresent(e -> filters.add(tagFilter(GpugenTags.ENVIRONMENT, e)));
+    filters.add(Filter.builder().name("instance-state-name").values(config.states()).build());
+    return filters;
+  }
+
+  private static Filter tagFilter(String key, String value) {
+    return Filter.builder().name("tag:" + key).values(value).build();
+  }
+
+  /**
+   * One page first. A fleet that fits in it costs one call; a larger one is split by availability
+   * zone (every instance is in exactly one, so the union is complete) and the zones are paged in
+   * parallel, which is what makes thousands of instances fast: EC2 answers each page in a second or
+   * more, and a single NextToken chain cannot be parallelised. Without permission to list the zones
+   * (ec2:DescribeAvailabilityZones) it goes on with the one chain.
+   */
+  @Override
+  public List<HostFacts> describe(String region) throws InventoryException {
+    Ec2Client client;
+    try {
+      client = client(region);
+    } catch (SdkException e) {
+      throw Ec2Failures.describe(e, config, region);
+    } catch (RuntimeException e) {
+      // The SDK reads AWS_MAX_ATTEMPTS, AWS_RETRY_MODE, ~/.aws/config ... while it is built.
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "cannot set up the AWS SDK for "
+              + region
+              + ": "
+              + Ec2Failures.clip(e.getClass().getSimpleName() + ": " + e.getMessage())
+              + "; check the AWS_* variables and ~/.aws/config",
+          e);
+    }
+    try (Ec2Client ec2 = client) {
+      Iterator<DescribeInstancesResponse> pages =
+          ec2.describeInstancesPaginator(request(List.of())).iterator();
+      DescribeInstancesResponse first = pages.next();
+      if (pages.hasNext()) {
+        Optional<List<String>> zones = zones(ec2);
+        if (zones.isPresent() && zones.get().size() > 1) {
+          return byZone(ec2, region, zones.get());
+        }
+      }
+      List<HostFacts> hosts = new ArrayList<>();
+      Set<String> tokens = new HashSet<>();
+      collect(region, first, hosts, tokens);
+      while (pages.hasNext()) {
+        collect(region, pages.next(), hosts, tokens);
+      }
+      return hosts;
+    } catch (SdkException e) {
+      throw Ec2Failures.describe(e, config, region);
+    }
+  }
+
+  private DescribeInstancesRequest request(List<Filter> extra) {
+    List<Filter> filters = new ArrayList<>(filters(config));
+    filters.addAll(extra);
+    return DescribeInstancesRequest.builder().filters(filters).maxResults(PAGE_SIZE).build();
+  }
+
+  /** The region's zone names, or empty if they cannot be listed. */
+  private static Optional<List<String>> zones(Ec2Client ec2) {
+    try {
+      return Optional.of(
+          ec2
+              .describeAvailabilityZones(r -> r.allAvailabilityZones(true))
+              .availabilityZones()
+              .stream()
+              .map(AvailabilityZone::zoneName)
+              .filter(z -> z != null && !z.isEmpty())
+              .distinct()
+              .sorted()
+              .toList());
+    } catch (SdkException e) {
+      // Listing zones only speeds things up; DescribeInstances decides success or failure.
+      return Optional.empty();
+    }
+  }
+
+  private List<HostFacts> byZone(Ec2Client ec2, String region, List<String> zones)
+      throws InventoryException {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(zones.size(), MAX_PARALLEL_ZONES),
+            r -> {
+              Thread t = new Thread(r, "gpugen-ec2-" + region);
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<List<HostFacts>>> futures = new ArrayList<>();
+      for (String zone : zones) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  List<HostFacts> hosts = new ArrayList<>();
+                  Set<String> tokens = new HashSet<>();
+                  Filter inZone = Filter.builder().name("availability-zone").values(zone).build();
+                  for (DescribeInstancesResponse page :
+                      ec2.describeInstancesPaginator(request(List.of(inZone)))) {
+                    collect(region, page, hosts, tokens);
+                  }
+                  return hosts;
+                }));
+      }
+      List<HostFacts> all = new ArrayList<>();
+      for (Future<List<HostFacts>> future : futures) {
+        all.addAll(future.get());
+      }
+      return all;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InventoryException failure) {
+        throw failure;
+      }
+      if (cause instanceof SdkException sdk) {
+        throw sdk;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void collect(
+      String region, DescribeInstancesResponse page, List<HostFacts> hosts, Set<String> tokens)
+      throws InventoryException {
+    for (Reservation reservation : page.reservations()) {
+      for (Instance instance : reservation.instances()) {
+        if (instance.instanceId() == null || instance.instanceId().isEmpty()) {
+          throw new InventoryException(
+              ExitCodes.ENVIRONMENT,
+              "EC2 DescribeInstances in "
+                  + region
+                  + " returned an instance without an id; is "
+                  + Ec2Failures.endpointName(config, region)
+                  + " really EC2?");
+        }
+        hosts.add(facts(region, instance));
+      }
+    }
+    String next = page.nextToken();
+    if (next != null && !next.isEmpty() && !tokens.add(next)) {
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "EC2 DescribeInstances in "
+              + region
+              + " returned the same NextToken twice; the endpoint ("
+              + Ec2Failures.endpointName(config, region)
+              + ") does not paginate correctly");
+    }
+  }
+
+  private Ec2Client client(String region) {
+    ClientOverrideConfiguration override =
+        ClientOverrideConfiguration.builder()
+            .retryStrategy(
+                AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                    .maxAttempts(config.maxAttempts())
+                    .build())
+            .apiCallTimeout(config.apiCallTimeout())
+            .apiCallAttemptTimeout(config.attemptTimeout())
+            .build();
+    Ec2ClientBuilder builder =
+        Ec2Client.builder()
+            .region(Region.of(region))
+            .credentialsProvider(credentials)
+            .httpClient(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(connectTimeout())
+                    .socketTimeout(config.attemptTimeout())
+                    .build())
+            .overrideConfiguration(override);
+    config.endpoint().ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  private Duration connectTimeout() {
+    Duration five = Duration.ofSeconds(5);
+    return config.attemptTimeout().compareTo(five) < 0 ? config.attemptTimeout() : five;
+  }
+
+  static HostFacts facts(String region, Instance instance) {
+    Map<String, String> tags =
+        instance.tags().stream()
+            .filter(t -> t.key() != null)
+            .collect(
+                Collectors.toMap(Tag::key, t -> t.value() == null ? "" : t.value(), (a, b) -> a));
+    return new HostFacts(
+        instance.instanceId(),
+        region,
+        nonEmpty(instance.instanceTypeAsString()).orElse("unknown"),
+        Optional.ofNullable(instance.placement()).flatMap(p -> nonEmpty(p.availabilityZone())),
+        Optional.ofNullable(instance.state())
+            .flatMap(s -> nonEmpty(s.nameAsString()))
+            .orElse("unknown"),
+        nonEmpty(instance.instanceLifecycleAsString()),
+        nonEmpty(instance.privateIpAddress()),
+        nonEmpty(instance.publicIpAddress()),
+        nonEmpty(instance.privateDnsName()),
+        Optional.ofNullable(instance.launchTime()),
+        tags);
+  }
+
+  private static Optional<String> nonEmpty(String value) {
+    return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+}

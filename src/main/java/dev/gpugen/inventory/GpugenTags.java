@@ -1,0 +1,15 @@
+package dev.gpugen.inventory;
+
+/** The tags the Terraform render puts on every node, and which the inventory selects by. */
+public final class GpugenTags {
+  /** Always {@link #MANAGED_BY_VALUE} on gpugen's instances. */
+  public static final String MANAGED_BY = "ManagedBy";
+
+  public static final String MANAGED_BY_VALUE = "gpugen";
+  public static final String CLUSTER = "gpugen:cluster";
+  public static final String ENVIRONMENT = "gpugen:environment";
+  public static final String POOL = "gpugen:pool";
+  public static final String NAME = "Name";
+
+  private GpugenTags() {}
+}

@@ -1,0 +1,32 @@
+package dev.gpugen.inventory;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * An Ansible inventory as the script protocol carries it: groups of host names, and every host's
+ * variables (printed as {@code _meta.hostvars}).
+ *
+ * @param groups group name to its sorted host names
+ * @param hostvars host name to its variables
+ */
+public record Inventory(
+    SortedMap<String, List<String>> groups, SortedMap<String, SortedMap<String, String>> hostvars) {
+  public Inventory {
+    TreeMap<String, List<String>> g = new TreeMap<>();
+    groups.forEach((name, hosts) -> g.put(name, List.copyOf(hosts)));
+    groups = Collections.unmodifiableSortedMap(g);
+    TreeMap<String, SortedMap<String, String>> h = new TreeMap<>();
+    hostvars.forEach(
+        (host, vars) -> h.put(host, Collections.unmodifiableSortedMap(new TreeMap<>(vars))));
+    hostvars = Collections.unmodifiableSortedMap(h);
+  }
+
+  /** The variables of {@code host}; empty for a host not in the inventory. */
+  public Map<String, String> varsOf(String host) {
+    return hostvars.getOrDefault(host, Collections.emptySortedMap());
+  }
+}

@@ -1,0 +1,170 @@
+package dev.gpugen.inventory;
+
+import dev.gpugen.cli.ExitCodes;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * One inventory run: resolve the regions, serve the cache or ask EC2 (regions in parallel), build,
+ * and keep the result for the next run. All or nothing: a region that fails fails the run.
+ */
+public final class InventoryService {
+  private static final int MAX_PARALLEL_REGIONS = 4;
+
+  /** The {@code --list} document, the warnings to print with it, and where it came from. */
+  public record Output(byte[] list, List<String> warnings, boolean fromCache) {
+    public Output {
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  private final InventoryConfig config;
+  private final Map<String, String> env;
+  private final InstanceSource.Factory sources;
+  private final Clock clock;
+  private final Consumer<String> verbose;
+
+  /**
+   * @param config the settings, regions resolved ({@link #resolveRegions})
+   * @param env the process environment (part of the cache key)
+   * @param sources creates the EC2 source, only on a cache miss
+   * @param clock the time source for the cache TTL
+   * @param verbose receives progress lines (for {@code --verbose})
+   */
+  public InventoryService(
+      InventoryConfig config,
+      Map<String, String> env,
+      InstanceSource.Factory sources,
+      Clock clock,
+      Consumer<String> verbose) {
+    this.config = config;
+    this.env = Map.copyOf(env);
+    this.sources = sources;
+    this.clock = clock;
+    this.verbose = verbose;
+  }
+
+  /**
+   * The regions to query: the configured ones, else {@code AWS_REGION} / {@code
+   * AWS_DEFAULT_REGION}, else the profile's. The instance metadata service is deliberately not
+   * asked: off EC2 that probe costs seconds before failing.
+   */
+  public static InventoryConfig resolveRegions(
+      InventoryConfig config, Map<String, String> env, Supplier<Optional<String>> profileRegion)
+      throws InventoryException {
+    if (!config.regions().isEmpty()) {
+      return config;
+    }
+    Optional<String> region =
+        Optional.ofNullable(env.get("AWS_REGION"))
+            .or(() -> Optional.ofNullable(env.get("AWS_DEFAULT_REGION")))
+            .filter(r -> !r.isBlank())
+            .or(profileRegion);
+    if (region.isEmpty()) {
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "no AWS region: set \"regions\" in gpugen-inventory.json, or GPUGEN_REGIONS or AWS_REGION");
+    }
+    return config.withRegions(List.of(region.get().trim()));
+  }
+
+  /** The {@code --list} document: from the cache when allowed and fresh, else from EC2. */
+  public Output list(boolean refreshCache) throws InventoryException {
+    Optional<InventoryCache> cache =
+        config.cacheTtlSeconds() > 0
+            ? Optional.of(
+                new InventoryCache(config.cacheDir(), InventoryCache.key(config, env), clock))
+            : Optional.empty();
+    if (cache.isPresent() && !refreshCache) {
+      Optional<InventoryCache.Entry> hit = cache.get().read(config.cacheTtlSeconds(), verbose);
+      if (hit.isPresent()) {
+        verbose.accept("served from cache " + cache.get().file());
+        return new Output(hit.get().body(), hit.get().warnings(), true);
+      }
+    }
+
+    long start = System.nanoTime();
+    List<HostFacts> instances = describeAll();
+    verbose.accept(
+        instances.size()
+            + " instances from EC2 in "
+            + (System.nanoTime() - start) / 1_000_000
+            + " ms ("
+            + String.join(", ", config.regions())
+            + ")");
+    InventoryBuilder.Result built = InventoryBuilder.build(config, instances);
+    if (built.foreignDropped() > 0) {
+      verbose.accept(built.foreignDropped() + " instances dropped: not this cluster's or state");
+    }
+    List<String> warnings = new ArrayList<>(built.warnings());
+    if (built.inventory().hostvars().isEmpty()) {
+      warnings.add(
+          "no "
+              + String.join("/", config.states())
+              + " instances of cluster "
+              + config.cluster()
+              + config.environment().map(e -> " (environment " + e + ")").orElse("")
+              + " in "
+              + String.join(", ", config.regions())
+              + "; check \"cluster\", \"environment\" and \"regions\"");
+    }
+    byte[] list = InventoryJson.list(built.inventory());
+    if (cache.isPresent()) {
+      try {
+        cache.get().write(list, warnings);
+      } catch (IOException | RuntimeException e) {
+        // A cache that cannot be written costs speed, not correctness: never fail the run for it,
+        // and stay quiet, since Ansible shows any stderr of a successful run as an error.
+        verbose.accept("cannot write cache " + cache.get().file() + ": " + e);
+      }
+    }
+    return new Output(list, warnings, false);
+  }
+
+  private List<HostFacts> describeAll() throws InventoryException {
+    InstanceSource source = sources.create(config);
+    List<String> regions = config.regions();
+    if (regions.size() == 1) {
+      return source.describe(regions.get(0));
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(regions.size(), MAX_PARALLEL_REGIONS),
+            r -> {
+              Thread t = new Thread(r, "gpugen-ec2");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<List<HostFacts>>> futures = new ArrayList<>();
+      for (String region : regions) {
+        futures.add(pool.submit(() -> source.describe(region)));
+      }
+      List<HostFacts> all = new ArrayList<>();
+      for (Future<List<HostFacts>> future : futures) {
+        all.addAll(future.get());
+      }
+      return all;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof InventoryException failure) {
+        throw failure;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,357 @@
+package dev.gpugen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.inventory.Ec2StandIn;
+import dev.gpugen.inventory.Ec2StandIn.Fault;
+import dev.gpugen.inventory.Fleet;
+import dev.gpugen.inventory.InstanceSource;
+import dev.gpugen.inventory.StandIns;
+import dev.gpugen.inventory.StandIns.Run;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+/** {@code gpugen inventory} end to end: picocli, settings, cache, the real SDK, the stand-in. */
+class InventoryCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private Ec2StandIn standIn;
+  private Path cache;
+  private Path configFile;
+  private MutableClock clock;
+
+  @BeforeEach
+  void start() throws Exception {
+    standIn = Ec2StandIn.start();
+    standIn.addAll(StandIns.smallFleet());
+    cache = tmp.resolve("cache");
+    configFile = tmp.resolve("gpugen-inventory.json");
+    Files.copy(StandIns.SMALL_FLEET_CONFIG, configFile);
+    clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
+  }
+
+  @AfterEach
+  void stop() {
+    standIn.close();
+  }
+
+  /** Settings from the file; only the endpoint and the cache dir from the environment. */
+  private Map<String, String> env(String... more) {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("GPUGEN_EC2_ENDPOINT", standIn.endpoint().toString());
+    env.put("GPUGEN_CACHE_DIR", cache.toString());
+    env.put("GPUGEN_MAX_ATTEMPTS", "2");
+    env.put("GPUGEN_API_CALL_TIMEOUT_SECONDS", "10");
+    for (int i = 0; i + 1 < more.length; i += 2) {
+      env.put(more[i], more[i + 1]);
+    }
+    return env;
+  }
+
+  private Run run(Map<String, String> env, String... args) {
+    return StandIns.run(StandIns.context(env, clock), args);
+  }
+
+  private Run list(String... more) {
+    return run(env(more), "--list", "--config", configFile.toString());
+  }
+
+  private static void assertFailure(Run run, int code, String... fragments) {
+    assertEquals(code, run.code(), run.err());
+    assertEquals("", run.out(), "nothing on stdout");
+    List<String> lines = run.err().lines().toList();
+    assertEquals(1, lines.size(), "one line on stderr: " + run.err());
+    assertTrue(lines.get(0).startsWith("gpugen inventory: error: "), run.err());
+    for (String fragment : fragments) {
+      assertTrue(run.err().contains(fragment), "want \"" + fragment + "\" in " + run.err());
+    }
+    assertFalse(run.err().contains("\tat "), "no stack trace");
+  }
+
+  @Test
+  void listMatchesTheGoldenFileThroughTheRealSdk() throws Exception {
+    Run run = list();
+    assertEquals(0, run.code(), run.err());
+    StandIns.assertGolden(StandIns.SMALL_FLEET_LIST, run.out());
+    // The one warning: the hostile Name tag.
+    assertEquals(
+        List.of(
+            "gpugen inventory: warning: dropped the tag Name of i-0a000000000000004: it contains a"
+                + " Jinja2 delimiter ({{, {% or {#)"),
+        run.err().lines().toList());
+  }
+
+  @Test
+  void hostPrintsThatHostsVarsAndEmptyObjectForUnknownHosts() throws Exception {
+    Run known = run(env(), "--host", "demo-h100-infer-0", "--config", configFile.toString());
+    assertEquals(0, known.code(), known.err());
+    JsonNode vars = JSON.readTree(known.out());
+    assertEquals("i-0a000000000000003", vars.get("gpugen_instance_id").asText());
+    assertEquals("560.35.03", vars.get("gpugen_expected_driver").asText());
+    assertEquals("spot", vars.get("gpugen_lifecycle").asText());
+
+    Run unknown = run(env(), "--host", "no-such-host", "--config", configFile.toString());
+    assertEquals(0, unknown.code(), unknown.err());
+    assertEquals("{ }\n", unknown.out());
+  }
+
+  @Test
+  void theHostileNameTagNeverReachesAnsibleAsJinja() {
+    Run run = list();
+    assertFalse(run.out().contains("lookup"), run.out());
+    assertFalse(run.out().contains("{{"), run.out());
+    assertFalse(run.out().contains("{%"), run.out());
+  }
+
+  @Test
+  void aFreshCacheIsServedWithoutAskingEc2() {
+    Run first = list();
+    assertEquals(0, first.code());
+    int requests = standIn.requests();
+    clock.advance(Duration.ofSeconds(299));
+    Run second = list();
+    assertEquals(0, second.code());
+    assertEquals(first.out(), second.out());
+    assertEquals(first.err(), second.err(), "warnings are repeated from the cache");
+    assertEquals(requests, standIn.requests(), "no EC2 call on a cache hit");
+  }
+
+  @Test
+  void anExpiredCacheIsRefreshed() {
+    list();
+    int requests = standIn.requests();
+    clock.advance(Duration.ofSeconds(301));
+    list();
+    assertEquals(requests + 1, standIn.requests());
+  }
+
+  @Test
+  void refreshCacheAsksEc2AndRewritesTheCache() {
+    list();
+    standIn.add(
+        Ec2StandIn.Instance.of(
+            "i-0b000000000000001",
+            "p4d.24xlarge",
+            "us-east-1a",
+            Fleet.tags("demo", "prod", "a100-train", "late-node")));
+    assertFalse(list().out().contains("late-node"), "still cached");
+    Run refreshed = run(env(), "--list", "--refresh-cache", "--config", configFile.toString());
+    assertTrue(refreshed.out().contains("late-node"));
+    assertTrue(list().out().contains("late-node"), "the refresh rewrote the cache");
+  }
+
+  @Test
+  void aCacheIsNeverServedForOtherSettings() {
+    list();
+    int requests = standIn.requests();
+    Run other = list("GPUGEN_ANSIBLE_HOST", "public-ip");
+    assertEquals(0, other.code(), other.err());
+    assertEquals(requests + 1, standIn.requests());
+    Run otherEnvironment = list("GPUGEN_ENVIRONMENT", "staging");
+    assertTrue(otherEnvironment.out().contains("staging-node"));
+    assertFalse(otherEnvironment.out().contains("demo-a100-train-0"));
+  }
+
+  @Test
+  void aCorruptCacheIsIgnoredAndRewritten() throws Exception {
+    Run first = list();
+    Path file;
+    try (Stream<Path> files = Files.list(cache)) {
+      file =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("inventory-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    Files.writeString(file, text.replace("demo-a100-train-0", "demo-a100-train-X"));
+    int requests = standIn.requests();
+    Run second = list();
+    assertEquals(0, second.code(), second.err());
+    assertEquals(first.out(), second.out());
+    assertEquals(requests + 1, standIn.requests(), "damaged body: a miss");
+
+    Files.writeString(file, "not json at all");
+    assertEquals(first.out(), list().out());
+    assertEquals(requests + 2, standIn.requests());
+    assertEquals(first.out(), list().out());
+    assertEquals(requests + 2, standIn.requests(), "rewritten, so the next run hits");
+  }
+
+  @Test
+  void anUnwritableCacheDirectoryCostsSpeedNotCorrectness() throws Exception {
+    Files.writeString(tmp.resolve("a-file"), "x");
+    Run run = list("GPUGEN_CACHE_DIR", tmp.resolve("a-file").resolve("cache").toString());
+    assertEquals(0, run.code(), run.err());
+    assertEquals(1, run.err().lines().count(), "only the hostile-tag warning: " + run.err());
+  }
+
+  @Test
+  void ttlZeroTurnsTheCacheOff() {
+    list("GPUGEN_CACHE_TTL_SECONDS", "0");
+    list("GPUGEN_CACHE_TTL_SECONDS", "0");
+    assertEquals(2, standIn.requests());
+    assertFalse(Files.exists(cache));
+  }
+
+  @Test
+  void authFailureExitsThreeWithOneLine() {
+    standIn.acceptKeys("AKIDSOMEONEELSE");
+    assertFailure(list(), ExitCodes.ENVIRONMENT, "credentials were not accepted", "AWS_PROFILE");
+  }
+
+  @Test
+  void anEndpointThatIsDownExitsThreeWithOneLine() {
+    String endpoint = standIn.endpoint().toString();
+    standIn.close();
+    assertFailure(
+        list(),
+        ExitCodes.ENVIRONMENT,
+        "cannot connect to endpoint " + endpoint,
+        "GPUGEN_EC2_ENDPOINT");
+  }
+
+  @Test
+  void throttlingBeyondRetriesExitsThreeWithOneLine() {
+    standIn.failAlways(Fault.THROTTLE);
+    assertFailure(list(), ExitCodes.ENVIRONMENT, "RequestLimitExceeded", "after 2 attempts");
+  }
+
+  @Test
+  void aFailureNeverServesOrDestroysTheCacheButRefreshFailsLoudly() {
+    Run good = list();
+    standIn.failAlways(Fault.INTERNAL_ERROR);
+    assertEquals(good.out(), list().out(), "fresh cache still served");
+    assertFailure(
+        run(env(), "--list", "--refresh-cache", "--config", configFile.toString()),
+        ExitCodes.ENVIRONMENT,
+        "HTTP 500");
+  }
+
+  @Test
+  void noRegionExitsThreeNamingTheSettings() throws Exception {
+    Files.writeString(configFile, "{\"cluster\": \"demo\"}");
+    assertFailure(list(), ExitCodes.ENVIRONMENT, "no AWS region", "GPUGEN_REGIONS", "AWS_REGION");
+  }
+
+  @Test
+  void aRegionFromAwsRegionIsEnough() throws Exception {
+    Files.writeString(configFile, "{\"cluster\": \"demo\", \"environment\": \"prod\"}");
+    Run run = list("AWS_REGION", "us-east-1");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("demo-a100-train-0"));
+  }
+
+  @Test
+  void noCredentialsExitsThreeWithOneLine() {
+    InstanceSource.Factory noCredentials =
+        config ->
+            new dev.gpugen.inventory.Ec2InstanceSource(
+                config,
+                () -> {
+                  throw SdkClientException.create(
+                      "Unable to load credentials from any of the providers in the chain");
+                });
+    Run run =
+        StandIns.run(
+            new InventoryCommand.Context(env(), clock, noCredentials, Optional::empty),
+            "--list",
+            "--config",
+            configFile.toString());
+    assertFailure(run, ExitCodes.ENVIRONMENT, "no AWS credentials found", "AWS_PROFILE");
+    assertEquals(0, standIn.requests());
+  }
+
+  @Test
+  void verboseAddsTheStackTraceOnFailure() {
+    standIn.acceptKeys("AKIDSOMEONEELSE");
+    Run run = run(env(), "--list", "--verbose", "--config", configFile.toString());
+    assertEquals(ExitCodes.ENVIRONMENT, run.code());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("\tat "), run.err());
+  }
+
+  @Test
+  void invalidSettingsExitOneWithEveryProblem() throws Exception {
+    Files.writeString(
+        configFile,
+        "{\"cluster\": \"demo\", \"hostname\": \"ip\", \"states\": [\"runing\"], \"regions\": [\"us-east-1\"]}");
+    assertFailure(
+        list(), ExitCodes.INVALID, "\"hostname\" must be one of", "\"states\" has \"runing\"");
+    Files.writeString(configFile, "{\"cluster\": \"demo\", \"clutser\": 1}");
+    assertFailure(list(), ExitCodes.INVALID, "unknown field \"clutser\"");
+  }
+
+  @Test
+  void aMissingSettingsFileExitsThree() {
+    Run run = run(env(), "--list", "--config", tmp.resolve("missing.json").toString());
+    assertFailure(run, ExitCodes.ENVIRONMENT, "missing.json not found");
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    assertEquals(ExitCodes.USAGE, run(env(), "--bogus").code());
+    assertEquals(ExitCodes.USAGE, run(env()).code(), "--list or --host is required");
+    Run both = run(env(), "--list", "--host", "x");
+    assertEquals(ExitCodes.USAGE, both.code());
+    assertEquals("", both.out());
+  }
+
+  @Test
+  void anEmptyResultIsValidJsonWithAWarningNotASilentSuccess() throws Exception {
+    Run run = list("GPUGEN_CLUSTER", "no-such-cluster");
+    assertEquals(0, run.code(), run.err());
+    JsonNode root = JSON.readTree(run.out());
+    assertTrue(root.path("_meta").path("hostvars").isObject());
+    assertEquals(0, root.path("gpu_nodes").path("hosts").size());
+    assertTrue(
+        run.err().contains("warning: no running instances of cluster no-such-cluster"), run.err());
+  }
+
+  /** A clock the test moves. */
+  static final class MutableClock extends Clock {
+    private Instant now;
+
+    MutableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package dev.gpugen.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.inventory.Ec2StandIn.Instance;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class InventoryBuilderTest {
+  private static final Pattern ANSIBLE_GROUP = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  private static InventoryConfig smallFleetConfig(String... env) throws InventoryException {
+    Map<String, String> vars = new java.util.HashMap<>(Map.of("GPUGEN_CACHE_DIR", "/nonexistent"));
+    for (int i = 0; i + 1 < env.length; i += 2) {
+      vars.put(env[i], env[i + 1]);
+    }
+    return new InventoryConfigReader(vars).read(Optional.of(StandIns.SMALL_FLEET_CONFIG));
+  }
+
+  private static List<HostFacts> smallFleet() {
+    return StandIns.smallFleet().stream().map(StandIns::facts).toList();
+  }
+
+  @Test
+  void smallFleetMatchesTheGoldenList() throws Exception {
+    InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), smallFleet());
+    StandIns.assertGolden(
+        StandIns.SMALL_FLEET_LIST,
+        new String(InventoryJson.list(result.inventory()), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void sameFleetInAnyOrderGivesTheSameBytes() throws Exception {
+    List<HostFacts> shuffled = new ArrayList<>(smallFleet());
+    java.util.Collections.reverse(shuffled);
+    byte[] a =
+        InventoryJson.list(InventoryBuilder.build(smallFleetConfig(), smallFleet()).inventory());
+    byte[] b = InventoryJson.list(InventoryBuilder.build(smallFleetConfig(), shuffled).inventory());
+    assertEquals(new String(a, StandardCharsets.UTF_8), new String(b, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void everyGroupNameIsOneAnsibleAcceptsWithoutWarning() throws Exception {
+    Inventory inventory = InventoryBuilder.build(smallFleetConfig(), smallFleet()).inventory();
+    for (String group : inventory.groups().keySet()) {
+      assertTrue(ANSIBLE_GROUP.matcher(group).matches(), group);
+      assertFalse(inventory.hostvars().containsKey(group), "host named like group " + group);
+    }
+    assertTrue(inventory.groups().containsKey("pool_a100_train"));
+    assertTrue(inventory.groups().containsKey("type_p4d_24xlarge"));
+    assertTrue(inventory.groups().containsKey("az_us_east_1a"));
+    assertEquals(List.of(), inventory.groups().get("pool_l4_batch"), "configured empty pool");
+  }
+
+  @Test
+  void hostileNameTagIsDroppedWithAWarningAndNeverReachesTheOutput() throws Exception {
+    InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), smallFleet());
+    String json = new String(InventoryJson.list(result.inventory()), StandardCharsets.UTF_8);
+    assertFalse(json.contains("{{"), json);
+    assertFalse(json.contains("{%"), json);
+    assertFalse(json.contains("lookup"), json);
+    assertTrue(result.inventory().hostvars().containsKey("i-0a000000000000004"));
+    assertFalse(result.inventory().varsOf("i-0a000000000000004").containsKey("gpugen_name"));
+    assertEquals(1, result.warnings().size(), result.warnings().toString());
+    assertTrue(result.warnings().get(0).contains("i-0a000000000000004"));
+  }
+
+  @Test
+  void hostnamesFallBackToInstanceIdsWhenNamesAreNotUsable() throws Exception {
+    Inventory inventory = InventoryBuilder.build(smallFleetConfig(), smallFleet()).inventory();
+    assertTrue(inventory.hostvars().containsKey("demo-a100-train-0"));
+    // Two instances called "twin": both by id.
+    assertTrue(inventory.hostvars().containsKey("i-0a000000000000005"));
+    assertTrue(inventory.hostvars().containsKey("i-0a000000000000006"));
+    assertFalse(inventory.hostvars().containsKey("twin"));
+    // Named like a group, named with a space, not named.
+    assertTrue(inventory.hostvars().containsKey("i-0a000000000000007"));
+    assertTrue(inventory.hostvars().containsKey("i-0a000000000000008"));
+    assertTrue(inventory.hostvars().containsKey("i-0a000000000000009"));
+    assertEquals("spot", inventory.varsOf("i-0a000000000000007").get("gpugen_name"));
+  }
+
+  @Test
+  void instanceIdPreferenceNamesEveryHostByItsId() throws Exception {
+    Inventory inventory =
+        InventoryBuilder.build(smallFleetConfig("GPUGEN_HOSTNAME", "instance-id"), smallFleet())
+            .inventory();
+    assertTrue(inventory.hostvars().keySet().stream().allMatch(h -> h.startsWith("i-0a")));
+    assertEquals(9, inventory.hostvars().size());
+  }
+
+  @Test
+  void onlyThisClusterEnvironmentAndStateAppear() throws Exception {
+    InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), smallFleet());
+    String json = new String(InventoryJson.list(result.inventory()), StandardCharsets.UTF_8);
+    for (String foreign :
+        List.of("other-cluster-node", "staging-node", "stopped-node", "pending-node")) {
+      assertFalse(json.contains(foreign), foreign);
+    }
+    assertEquals(4, result.foreignDropped());
+
+    Inventory withPending =
+        InventoryBuilder.build(smallFleetConfig("GPUGEN_STATES", "running,pending"), smallFleet())
+            .inventory();
+    assertTrue(withPending.hostvars().containsKey("pending-node"));
+    assertFalse(withPending.hostvars().containsKey("stopped-node"));
+  }
+
+  @Test
+  void ansibleHostFollowsTheSetting() throws Exception {
+    Inventory byPublic =
+        InventoryBuilder.build(smallFleetConfig("GPUGEN_ANSIBLE_HOST", "public-ip"), smallFleet())
+            .inventory();
+    assertEquals("203.0.113.10", byPublic.varsOf("demo-h100-infer-0").get("ansible_host"));
+    // No public IP: the private one.
+    assertEquals(
+        byPublic.varsOf("demo-a100-train-0").get("gpugen_private_ip"),
+        byPublic.varsOf("demo-a100-train-0").get("ansible_host"));
+    Inventory byDns =
+        InventoryBuilder.build(smallFleetConfig("GPUGEN_ANSIBLE_HOST", "private-dns"), smallFleet())
+            .inventory();
+    assertTrue(byDns.varsOf("demo-a100-train-0").get("ansible_host").endsWith(".ec2.internal"));
+  }
+
+  @Test
+  void duplicateInstancesAcrossPagesAppearOnce() throws Exception {
+    List<HostFacts> twice = new ArrayList<>(smallFleet());
+    twice.addAll(smallFleet());
+    Inventory inventory = InventoryBuilder.build(smallFleetConfig(), twice).inventory();
+    assertEquals(9, inventory.hostvars().size());
+    assertEquals(9, inventory.groups().get(InventoryBuilder.ALL_NODES).size());
+  }
+
+  @Test
+  void groupNamesReplaceEveryCharacterAnsibleWouldWarnAbout() {
+    assertEquals("pool_a100_train", InventoryBuilder.group("pool_", "a100-train"));
+    assertEquals("pool_gpu_a100_node", InventoryBuilder.group("pool_", "gpu:a100.node"));
+    assertEquals("type_p5_48xlarge", InventoryBuilder.group("type_", "p5.48xlarge"));
+    assertEquals("pool___", InventoryBuilder.group("pool_", "{{"));
+  }
+
+  @Test
+  void templatableMeansAnyJinjaDelimiter() {
+    assertTrue(InventoryBuilder.templatable("{{ x }}"));
+    assertTrue(InventoryBuilder.templatable("a{%b"));
+    assertTrue(InventoryBuilder.templatable("{# c"));
+    assertFalse(InventoryBuilder.templatable("{ x } %} #}"));
+  }
+
+  @Test
+  void emptyFleetStillHasGpuNodesAndMeta() throws Exception {
+    Inventory inventory =
+        InventoryBuilder.build(smallFleetConfig(), List.<HostFacts>of()).inventory();
+    String json = new String(InventoryJson.list(inventory), StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"_meta\": {\n    \"hostvars\": { }"), json);
+    assertTrue(json.contains("\"gpu_nodes\": {\n    \"hosts\": [ ]"), json);
+  }
+
+  @Test
+  void theTestFactsKeepTheSpotLifecycle() {
+    Instance spot = StandIns.smallFleet().get(1);
+    assertEquals(Optional.of("spot"), StandIns.facts(spot).lifecycle());
+  }
+}

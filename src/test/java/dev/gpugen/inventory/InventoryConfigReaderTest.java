@@ -1,0 +1,202 @@
+package dev.gpugen.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.cli.ExitCodes;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InventoryConfigReaderTest {
+  @TempDir Path tmp;
+
+  private InventoryConfig read(String json, Map<String, String> env) throws Exception {
+    Path file = tmp.resolve("gpugen-inventory.json");
+    Files.writeString(file, json);
+    return new InventoryConfigReader(env).read(Optional.of(file));
+  }
+
+  private InventoryException invalid(String json, Map<String, String> env) {
+    return assertThrows(InventoryException.class, () -> read(json, env));
+  }
+
+  @Test
+  void theRenderedShapeReadsCompletely() throws Exception {
+    InventoryConfig c =
+        new InventoryConfigReader(Map.of("HOME", "/home/ops"))
+            .read(Optional.of(StandIns.SMALL_FLEET_CONFIG));
+    assertEquals("demo", c.cluster());
+    assertEquals(Optional.of("prod"), c.environment());
+    assertEquals(List.of("us-east-1"), c.regions());
+    assertEquals(List.of("a100-train", "h100-infer", "l4-batch"), List.copyOf(c.pools().keySet()));
+    assertEquals(Optional.of("560.35.03"), c.pools().get("h100-infer").driver());
+    assertEquals(Optional.of("1.16.2"), c.pools().get("a100-train").containerToolkit());
+    assertEquals(HostnamePreference.NAME_TAG, c.hostname());
+    assertEquals(AnsibleHostSource.PRIVATE_IP, c.ansibleHost());
+    assertEquals(List.of("running"), c.states());
+    assertEquals(300, c.cacheTtlSeconds());
+    assertEquals(Path.of("/home/ops/.cache/gpugen"), c.cacheDir());
+    assertEquals(Optional.empty(), c.endpoint());
+    assertEquals(Duration.ofSeconds(60), c.apiCallTimeout());
+    assertEquals(5, c.maxAttempts());
+    assertEquals(Duration.ofSeconds(12), c.attemptTimeout());
+  }
+
+  @Test
+  void defaultsNeedOnlyACluster() throws Exception {
+    InventoryConfig c = read("{\"cluster\": \"demo\"}", Map.of("XDG_CACHE_HOME", "/xdg"));
+    assertEquals(Optional.empty(), c.environment());
+    assertEquals(List.of(), c.regions());
+    assertEquals(List.of("running"), c.states());
+    assertEquals(Path.of("/xdg/gpugen"), c.cacheDir());
+    assertEquals(InventoryConfigReader.DEFAULT_CACHE_TTL_SECONDS, c.cacheTtlSeconds());
+  }
+
+  @Test
+  void everyFieldIsOverriddenByItsVariable() throws Exception {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("GPUGEN_CLUSTER", "other");
+    env.put("GPUGEN_ENVIRONMENT", "staging");
+    env.put("GPUGEN_REGIONS", "us-west-2, eu-central-1");
+    env.put("GPUGEN_POOLS", "{\"l4\": {\"driver\": \"550.1\"}}");
+    env.put("GPUGEN_HOSTNAME", "instance-id");
+    env.put("GPUGEN_ANSIBLE_HOST", "private-dns");
+    env.put("GPUGEN_STATES", "running,stopped");
+    env.put("GPUGEN_CACHE_TTL_SECONDS", "0");
+    env.put("GPUGEN_CACHE_DIR", "/var/cache/x");
+    env.put("GPUGEN_EC2_ENDPOINT", "https://vpce-1.ec2.us-west-2.vpce.amazonaws.com");
+    env.put("GPUGEN_API_CALL_TIMEOUT_SECONDS", "9");
+    env.put("GPUGEN_MAX_ATTEMPTS", "2");
+    InventoryConfig c =
+        read(
+            Files.readString(StandIns.SMALL_FLEET_CONFIG)
+                .replace(
+                    "\"apiCallTimeoutSeconds\"", "\"cacheDir\": \"c\", \"apiCallTimeoutSeconds\""),
+            env);
+    assertEquals("other", c.cluster());
+    assertEquals(Optional.of("staging"), c.environment());
+    assertEquals(List.of("us-west-2", "eu-central-1"), c.regions());
+    assertEquals(List.of("l4"), List.copyOf(c.pools().keySet()));
+    assertEquals(Optional.of("550.1"), c.pools().get("l4").driver());
+    assertEquals(HostnamePreference.INSTANCE_ID, c.hostname());
+    assertEquals(AnsibleHostSource.PRIVATE_DNS, c.ansibleHost());
+    assertEquals(List.of("running", "stopped"), c.states());
+    assertEquals(0, c.cacheTtlSeconds());
+    assertEquals(Path.of("/var/cache/x"), c.cacheDir());
+    assertEquals(
+        Optional.of(URI.create("https://vpce-1.ec2.us-west-2.vpce.amazonaws.com")), c.endpoint());
+    assertEquals(Duration.ofSeconds(9), c.apiCallTimeout());
+    assertEquals(2, c.maxAttempts());
+  }
+
+  @Test
+  void aRelativeCacheDirIsBesideTheSettingsFile() throws Exception {
+    InventoryConfig c = read("{\"cluster\": \"demo\", \"cacheDir\": \".cache\"}", Map.of());
+    assertEquals(tmp.resolve(".cache"), c.cacheDir());
+  }
+
+  @Test
+  void theEnvironmentAloneIsEnoughWithoutAFile() throws Exception {
+    InventoryConfig c =
+        new InventoryConfigReader(Map.of("GPUGEN_CLUSTER", "demo", "HOME", "/h"))
+            .read(Optional.empty());
+    assertEquals("demo", c.cluster());
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    InventoryException e =
+        invalid(
+            "{\"hostname\": \"fqdn\", \"ansibleHost\": \"ipv6\", \"states\": [],"
+                + " \"regions\": [\"US East\"], \"cacheTtlSeconds\": -1,"
+                + " \"apiCallTimeoutSeconds\": 0, \"maxAttempts\": 11}",
+            Map.of());
+    assertEquals(ExitCodes.INVALID, e.exitCode());
+    for (String fragment :
+        List.of(
+            "\"cluster\" is required",
+            "\"hostname\" must be one of name-tag|instance-id",
+            "\"ansibleHost\" must be one of private-ip|public-ip|private-dns",
+            "\"states\" must list at least one",
+            "invalid region \"US East\"",
+            "\"cacheTtlSeconds\" must be 0",
+            "\"apiCallTimeoutSeconds\" must be 1..3600",
+            "\"maxAttempts\" must be 1..10")) {
+      assertTrue(e.getMessage().contains(fragment), fragment + " in " + e.getMessage());
+    }
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void malformedJsonNamesTheLine() {
+    InventoryException e =
+        invalid("{\n  \"cluster\": \"demo\",\n  \"cluster\": \"x\"\n}", Map.of());
+    assertTrue(e.getMessage().contains("gpugen-inventory.json:3:"), e.getMessage());
+    assertTrue(e.getMessage().contains("Duplicate field"), e.getMessage());
+    assertTrue(
+        invalid("{\"cluster\": \"demo\",\n}", Map.of())
+            .getMessage()
+            .contains("gpugen-inventory.json:2:"));
+  }
+
+  @Test
+  void wrongTypesAreNamed() {
+    assertTrue(invalid("[1]", Map.of()).getMessage().contains("expected a JSON object"));
+    InventoryException e =
+        invalid(
+            "{\"cluster\": 7, \"maxAttempts\": 2.5, \"regions\": \"us-east-1\","
+                + " \"pools\": {\"p\": {\"driver\": 550, \"gpu\": \"a100\"}}}",
+            Map.of());
+    for (String fragment :
+        List.of(
+            "\"cluster\" must be a string",
+            "\"maxAttempts\" must be a whole number",
+            "\"regions\" must be a list of strings",
+            "\"pools.p.driver\" must be a string",
+            "unknown field \"pools.p.gpu\"")) {
+      assertTrue(e.getMessage().contains(fragment), fragment + " in " + e.getMessage());
+    }
+  }
+
+  @Test
+  void badVariablesAreNamed() {
+    InventoryException e =
+        invalid(
+            "{\"cluster\": \"demo\"}",
+            Map.of("GPUGEN_CACHE_TTL_SECONDS", "five", "GPUGEN_POOLS", "[not an object"));
+    assertTrue(e.getMessage().contains("GPUGEN_CACHE_TTL_SECONDS must be a whole number"));
+    assertTrue(e.getMessage().contains("GPUGEN_POOLS is not a JSON object"));
+  }
+
+  @Test
+  void settingsThatWouldBecomeJinjaAreRefused() {
+    InventoryException e =
+        invalid(
+            "{\"cluster\": \"demo\", \"pools\": {\"p\": {\"driver\": \"{{ lookup('env','HOME') }}\"}}}",
+            Map.of());
+    assertTrue(e.getMessage().contains("\"pools.p.driver\" contains a Jinja2 delimiter"));
+  }
+
+  @Test
+  void anEndpointWithCredentialsIsRefusedWithoutEchoingThem() {
+    InventoryException e =
+        invalid(
+            "{\"cluster\": \"demo\", \"endpoint\": \"https://AKID:topsecret@ec2.example\"}",
+            Map.of());
+    assertTrue(e.getMessage().contains("must not contain credentials"));
+    assertFalse(e.getMessage().contains("topsecret"));
+    assertTrue(
+        invalid("{\"cluster\": \"demo\", \"endpoint\": \"ftp://x\"}", Map.of())
+            .getMessage()
+            .contains("http(s) URL"));
+  }
+}
