@@ -64,29 +64,15 @@ mkdir -p "$HOME"
 
 # The rendered ansible/ folder: the wrapper script and its settings.
 mkdir -p "$work/ansible" "$work/bin"
-cp templates/ansible/gpugen-inventory.ftl "$work/ansible/gpugen-inventory"
-chmod 755 "$work/ansible/gpugen-inventory"
+# The script as gpugen renders it (any spec renders the same script; its settings are replaced).
+java -jar "$jar" render examples/aws-h100/cluster.yaml -o "$work/render" >/dev/null
+cp -p "$work/render/ansible/gpugen-inventory" "$work/ansible/gpugen-inventory"
 cp src/test/resources/inventory/small-fleet.gpugen-inventory.json "$work/ansible/gpugen-inventory.json"
 script="$work/ansible/gpugen-inventory"
 export GPUGEN_CACHE_DIR="$work/cache"
 
-# The wrapper runs `java -jar $GPUGEN_JAR inventory ...` once the root command has the
-# inventory subcommand; until then, a `gpugen` shim on PATH runs InventoryMain with the same
-# JVM options the wrapper uses.
-if java -jar "$jar" inventory --help 2>/dev/null | grep -q -- '--list'; then
-  export GPUGEN_JAR="$jar"
-  launcher="java -jar target/gpugen.jar inventory (via GPUGEN_JAR)"
-else
-  unset GPUGEN_JAR || true
-  cat > "$work/bin/gpugen" <<EOF
-#!/bin/sh
-shift # "inventory"
-exec java \${GPUGEN_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms64m} -cp "$jar" dev.gpugen.inventory.InventoryMain "\$@"
-EOF
-  chmod 755 "$work/bin/gpugen"
-  export PATH="$work/bin:$PATH"
-  launcher="gpugen on PATH -> java -cp target/gpugen.jar dev.gpugen.inventory.InventoryMain"
-fi
+export GPUGEN_JAR="$jar"
+launcher="java -jar target/gpugen.jar inventory (via GPUGEN_JAR)"
 
 # Baseline 1: the JVM alone.
 cat > "$work/Hello.java" <<'EOF'

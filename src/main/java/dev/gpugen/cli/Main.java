@@ -1,7 +1,12 @@
 package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
 /** Entry point; the only place that calls System.exit. */
@@ -9,7 +14,22 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // UTF-8 whatever the platform default, buffered (an inventory --list of 16,000 hosts is one
+    // large write) and flushed once at the end; errors unbuffered so they are never lost.
+    PrintWriter out =
+        new PrintWriter(
+            new BufferedWriter(
+                new OutputStreamWriter(
+                    new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8)));
+    PrintWriter err =
+        new PrintWriter(
+            new OutputStreamWriter(
+                new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
+            true);
+    int code = run(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
   }
 
   /** The library with gpugen's knowledge base wired in, as every command uses it. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What the Ansible templates need: the spec's values under the role variable names (role-prefixed,
@@ -94,6 +95,36 @@ public final class AnsibleView {
 
   public int forks() {
     return spec.ansible().forks();
+  }
+
+  /**
+   * gpugen-inventory.json, the settings of the dynamic inventory beside it: which cluster's
+   * instances to list, and what each pool is expected to run (hosts get them as gpugen_* vars).
+   * Empty (no file) for clusters that are not on EC2.
+   */
+  public Map<String, Object> inventoryConfig() {
+    Map<String, Object> c = new TreeMap<>();
+    if (!spec.cloud().provider().equals("aws")) {
+      return c;
+    }
+    c.put("cluster", spec.metadata().name());
+    spec.metadata().environment().ifPresent(e -> c.put("environment", e));
+    c.put("regions", List.of(spec.cloud().region().orElseThrow()));
+    Map<String, Object> pools = new TreeMap<>();
+    for (Pool p : spec.pools()) {
+      Map<String, Object> expected = new TreeMap<>();
+      expected.put("instanceType", p.instanceType());
+      expected.put("driver", p.software().driver());
+      expected.put("cuda", p.software().cuda());
+      expected.put("containerToolkit", p.software().containerToolkit());
+      pools.put(p.name(), expected);
+    }
+    c.put("pools", pools);
+    c.put("hostname", "name-tag");
+    c.put("ansibleHost", "private-ip");
+    c.put("states", List.of("running"));
+    c.put("cacheTtlSeconds", 300);
+    return c;
   }
 
   public List<PoolVars> pools() {

@@ -23,7 +23,8 @@ class CompletionTest {
     Cli gen = Cli.run("generate-completion");
     assertEquals(0, gen.exit(), gen.toString());
     Path script = Files.writeString(tmp.resolve("gpugen.bash"), gen.out());
-    assertEquals("init", complete(script, "gpugen", "in"));
+    assertEquals("init inventory", complete(script, "gpugen", "in"));
+    assertEquals("inventory", complete(script, "gpugen", "inv"));
     assertEquals("h100 h200 b200 a100 l4", complete(script, "gpugen", "init", "--gpu", ""));
     assertEquals("aws gcp static", complete(script, "gpugen", "init", "--provider", ""));
     assertEquals("--all-envs", complete(script, "gpugen", "render", "--al"));

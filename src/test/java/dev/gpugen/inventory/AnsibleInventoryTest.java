@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.TestSpecs;
+import dev.gpugen.render.RenderedTree;
+import dev.gpugen.render.Renderer;
+import dev.gpugen.render.Templates;
+import dev.gpugen.spec.ClusterSpec;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,7 +31,6 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -41,12 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
  * warnings, {@code ansible-playbook} sees the hosts, and with EC2 down the playbook fails.
  *
  * <p>Needs Debian's {@code ansible} package; a machine without it fails this test rather than
- * skipping it ({@code -Dgpugen.skipAnsible=true} skips it knowingly).
+ * skipping it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AnsibleInventoryTest {
-  private static final Path TEMPLATE = Path.of("templates/ansible/gpugen-inventory.ftl");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int FLEET = 12;
 
@@ -59,19 +62,15 @@ class AnsibleInventoryTest {
 
   @BeforeAll
   void setUp() throws Exception {
-    if (Boolean.getBoolean("gpugen.skipAnsible")) {
-      Assumptions.abort("-Dgpugen.skipAnsible=true");
-    }
     if (which("ansible-inventory") == null || which("ansible-playbook") == null) {
-      fail(
-          "ansible-core is not installed: apt-get install -y ansible (or -Dgpugen.skipAnsible=true)");
+      fail("ansible-core is not installed: run scripts/install-test-deps");
     }
     standIn = Ec2StandIn.start();
     standIn.addAll(Fleet.cluster(FLEET)).addAll(Fleet.noise(FLEET, 10));
 
     Path dir = Files.createDirectories(tmp.resolve("ansible"));
     script = dir.resolve("gpugen-inventory");
-    Files.copy(TEMPLATE, script);
+    Files.writeString(script, renderedScript());
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.copy(StandIns.SMALL_FLEET_CONFIG, dir.resolve("gpugen-inventory.json"));
     Files.writeString(
@@ -112,9 +111,18 @@ class AnsibleInventoryTest {
     }
   }
 
-  /**
-   * A manifest-only jar: {@code java -jar} it runs {@link TestGpugenMain} on the test classpath.
-   */
+  /** The script exactly as gpugen renders it into ansible/ (the same for every AWS spec). */
+  private static String renderedScript() throws Exception {
+    ClusterSpec spec =
+        TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), java.util.Optional.empty());
+    RenderedTree tree =
+        new Renderer(Templates.load(java.util.Optional.empty())).render(spec, "cluster.yaml");
+    RenderedTree.File file = tree.files().get("ansible/gpugen-inventory");
+    assertTrue(file.executable(), "rendered with mode 0755");
+    return new String(file.content(), StandardCharsets.UTF_8);
+  }
+
+  /** A manifest-only jar: {@code java -jar} it runs gpugen's real main on the test classpath. */
   private Path testJar() throws IOException {
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -126,7 +134,9 @@ class AnsibleInventoryTest {
     }
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, TestGpugenMain.class.getName());
+    manifest
+        .getMainAttributes()
+        .put(Attributes.Name.MAIN_CLASS, dev.gpugen.cli.Main.class.getName());
     manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", urls));
     Path jar = tmp.resolve("gpugen-test.jar");
     try (OutputStream out = Files.newOutputStream(jar);

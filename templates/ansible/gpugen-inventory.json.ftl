@@ -1,0 +1,3 @@
+<#if ansible.inventoryConfig?has_content>
+[=json(ansible.inventoryConfig)]
+</#if>
