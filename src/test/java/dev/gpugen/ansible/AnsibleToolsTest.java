@@ -157,6 +157,22 @@ class AnsibleToolsTest {
           settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
               .contains("Pin: version 1.17.8-*"));
 
+      // The baseline: what the spec asked for, the NCCL hash, no validated_at (nothing was
+      // validated: every check was skipped by tag).
+      JsonNode fact =
+          new ObjectMapper().readTree(root.resolve("etc/ansible/facts.d/gpugen.fact").toFile());
+      assertEquals(64, fact.get("gpugen_spec_sha256").asText().length(), fact::toString);
+      assertEquals("580.95.05", fact.get("driver").asText(), fact::toString);
+      assertEquals("h100", fact.get("pool").asText(), fact::toString);
+      assertEquals(
+          dev.gpugen.drift.Drift.ncclEnvSha256(
+              Map.of("NCCL_DEBUG", "WARN", "NCCL_SOCKET_IFNAME", "^lo,docker")),
+          fact.get("nccl_env_sha256").asText());
+      assertFalse(fact.has("validated_at"), fact::toString);
+      assertTrue(
+          Files.isExecutable(root.resolve("etc/ansible/facts.d/gpugen_nccl.fact")),
+          "the live NCCL fact is executable");
+
       // The report came back to the controller; every check was skipped by tag, none failed.
       String report = Files.readString(dir.resolve("reports/testhost.json"));
       assertTrue(report.contains("\"passed\": true"), report);
@@ -274,6 +290,8 @@ class AnsibleToolsTest {
       assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
       assertTrue(slow.output().contains("stand-in-node                    FAIL"), slow.output());
+      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
+      assertFalse(Files.exists(fact), "a failed validation records no time");
 
       installStandIns(root, "391.35");
       RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
@@ -282,6 +300,9 @@ class AnsibleToolsTest {
       assertTrue(report.get("passed").asBoolean(), report::toString);
       assertEquals(
           391.35, report.get("checks").get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
+      // Only a passing validation records its time in the baseline fact.
+      String validatedAt = new ObjectMapper().readTree(fact.toFile()).get("validated_at").asText();
+      assertTrue(validatedAt.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"), validatedAt);
     } finally {
       RealTools.deleteTestRoot(root);
     }
