@@ -139,19 +139,28 @@ public final class Drift {
   }
 
   /**
-   * Node level: every {@code *.json} in {@code dir}, as {@code ansible -m setup -a
-   * filter=ansible_local --tree DIR} writes them (the host is the file name).
+   * Node level: every file in {@code dir}, as {@code ansible -m setup -a filter=ansible_local
+   * --tree DIR} writes them: one per host, named after it ({@code .json} is dropped if present).
+   *
+   * @throws IOException when the folder cannot be read or holds no file: no facts is not in sync
    */
   public static List<Finding> nodes(ClusterSpec spec, Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
-      files = s.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList();
+      files =
+          s.filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().startsWith("."))
+              .sorted()
+              .toList();
+    }
+    if (files.isEmpty()) {
+      throw new java.nio.file.NoSuchFileException(dir + ": no host facts in it");
     }
     ObjectMapper json = new ObjectMapper();
     List<Finding> out = new ArrayList<>();
     for (Path f : files) {
       String name = f.getFileName().toString();
-      String host = name.substring(0, name.length() - ".json".length());
+      String host = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
       JsonNode root;
       try {
         root = json.readTree(f.toFile());

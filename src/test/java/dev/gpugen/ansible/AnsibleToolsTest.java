@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
 import java.nio.file.Files;
@@ -346,6 +347,92 @@ class AnsibleToolsTest {
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aConfiguredNodeChecksCleanAndDriftFindsAHandEditedNcclConf() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path spec = tmp.resolve("render/spec.yaml");
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
+      assertEquals(0, run(dir, inventory, "first run").get("testhost").get("failed"));
+
+      // Every task is check-mode safe: a configured node reports nothing to change.
+      RealTools.Result check = check(dir, inventory);
+      RenderedCase.assertExit(0, check);
+      Map<String, Integer> recap = RealTools.recap(check.output(), "testhost");
+      assertEquals(0, recap.get("changed"), check.output());
+      assertEquals(0, recap.get("failed"), check.output());
+
+      Cli inSync =
+          Cli.run("drift", spec.toString(), "--no-cloud", "--facts", facts(dir, inventory));
+      assertEquals(0, inSync.exit(), inSync.toString());
+      assertTrue(inSync.out().contains("in sync"), inSync.toString());
+
+      // Someone edits NCCL's settings by hand on the node.
+      Path conf = root.resolve("etc/nccl.conf");
+      Files.writeString(conf, Files.readString(conf).replace("NCCL_DEBUG=WARN", "NCCL_DEBUG=INFO"));
+      String tree = facts(dir, inventory);
+      Cli drifted = Cli.run("drift", spec.toString(), "--no-cloud", "--facts", tree);
+      assertEquals(
+          1, drifted.exit(), drifted + Files.readString(Path.of(tree).resolve("testhost")));
+      assertTrue(
+          drifted.out().contains("testhost             nccl-conf        expected "),
+          drifted.toString());
+      assertTrue(drifted.out().contains("1 difference(s)"), drifted.toString());
+
+      // ... and check mode shows that drift as a diff, without repairing it.
+      RealTools.Result diff = check(dir, inventory);
+      RenderedCase.assertExit(0, diff);
+      assertEquals(1, RealTools.recap(diff.output(), "testhost").get("changed"), diff.output());
+      assertTrue(diff.output().contains("-NCCL_DEBUG=INFO"), diff.output());
+      assertTrue(diff.output().contains("+NCCL_DEBUG=WARN"), diff.output());
+      assertTrue(Files.readString(conf).contains("NCCL_DEBUG=INFO"), "check mode changed nothing");
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /** {@code ansible-playbook site.yml --check --diff}, the tags a chroot cannot run skipped. */
+  private static RealTools.Result check(Path dir, Path inventory) throws Exception {
+    return RealTools.run(
+        dir,
+        RUN_TIMEOUT,
+        Map.of(),
+        List.of(
+            "ansible-playbook",
+            "-i",
+            inventory.toString(),
+            "--skip-tags",
+            SKIPPED_TAGS,
+            "--check",
+            "--diff",
+            "site.yml"));
+  }
+
+  /** The nodes' local facts as the README tells operators to collect them; returns the folder. */
+  private String facts(Path dir, Path inventory) throws Exception {
+    Path tree = Files.createTempDirectory(tmp, "facts");
+    RealTools.Result r =
+        RealTools.run(
+            dir,
+            RUN_TIMEOUT,
+            Map.of(),
+            List.of(
+                "ansible",
+                "gpu_nodes",
+                "-i",
+                inventory.toString(),
+                "-m",
+                "ansible.builtin.setup",
+                "-a",
+                "filter=ansible_local",
+                "--tree",
+                tree.toString()));
+    RenderedCase.assertExit(0, r);
+    return tree.toString();
   }
 
   /** One host per chroot root, in gpu_nodes and in its pool's group. */

@@ -257,7 +257,7 @@ class DriftCommandTest {
 
     String edited = Drift.ncclEnvSha256(Map.of("NCCL_DEBUG", "INFO"));
     Files.writeString(dir.resolve("node-b.json"), facts("570.172.08", nccl, edited, specSha));
-    Files.writeString(dir.resolve("node-c.json"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
+    Files.writeString(dir.resolve("node-c"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
     Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
     assertEquals(1, r.exit(), r.toString());
     assertTrue(r.out().contains("3 difference(s)"), r.out());
@@ -267,5 +267,13 @@ class DriftCommandTest {
         r.out());
     assertTrue(r.out().contains("node-b               nccl-conf        expected " + nccl), r.out());
     assertTrue(r.out().contains("node-c               baseline"), r.out());
+  }
+
+  @Test
+  void anEmptyFactsFolderIsNotInSync() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("empty"));
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(r.err().contains("no host facts"), r.err());
   }
 }
