@@ -276,4 +276,22 @@ class DriftCommandTest {
     assertEquals(3, r.exit(), r.toString());
     assertTrue(r.err().contains("no host facts"), r.err());
   }
+
+  @Test
+  void theEnvironmentOverlayDecidesCountsMarketAndTags() {
+    // --env dev: two on-demand nodes tagged gpugen:environment=dev; prod's nodes are not extra.
+    standIn.addAll(fleet(16));
+    for (int i = 20; i < 22; i++) {
+      standIn.add(
+          Instance.of(
+                  Fleet.id(i),
+                  "p5.48xlarge",
+                  "us-east-1a",
+                  Fleet.tags("h100-training", "dev", "h100", "dev-" + i))
+              .withPlacementGroup("h100-training-dev-h100"));
+    }
+    Run r = drift(env(), SPEC.toString(), "--env", "dev");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("drift h100-training/dev (cloud: 2 instances"), r.out());
+  }
 }
