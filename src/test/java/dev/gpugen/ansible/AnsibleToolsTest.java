@@ -358,6 +358,22 @@ class AnsibleToolsTest {
     try {
       Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
       assertEquals(0, run(dir, inventory, "first run").get("testhost").get("failed"));
+      // As play 05 leaves it after a passing validation (to_nice_json's layout): a run of the same
+      // spec keeps the time, so check mode must find nothing to change in the fact either.
+      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
+      RealTools.run(
+              tmp,
+              RUN_TIMEOUT,
+              Map.of(),
+              List.of(
+                  "python3",
+                  "-c",
+                  "import json, sys; p = sys.argv[1]; d = json.load(open(p));"
+                      + " d['validated_at'] = '2026-01-02T03:04:05Z';"
+                      + " open(p, 'w').write(json.dumps(d, sort_keys=True, indent=2,"
+                      + " separators=(',', ': ')) + '\\n')",
+                  fact.toString()))
+          .assertOk();
 
       // Every task is check-mode safe: a configured node reports nothing to change.
       RealTools.Result check = check(dir, inventory);
