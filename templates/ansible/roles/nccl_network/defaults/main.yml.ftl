@@ -43,6 +43,24 @@ nccl_network_rdma_packages:
 nccl_network_peermem: "{{ nccl_network_fabric in ['infiniband', 'roce'] }}"
 nccl_network_apt_cache_valid_time: 3600
 
+# The node's configuration baseline, read back as ansible_local.gpugen (`gpugen drift` compares it
+# with the spec). Play 05 adds validated_at after a validation that passed.
+nccl_network_fact_dir: /etc/ansible/facts.d
+# NCCL's variables as one hash: sha256 of the sorted "NAME=VALUE\n" lines. The executable fact
+# gpugen_nccl.fact computes the same hash from /etc/nccl.conf each time facts are gathered, so a
+# hand-edited file shows up as ansible_local.gpugen_nccl.nccl_env_sha256 differing from it.
+nccl_network_env_sha256: >-
+  {{ nccl_network_env_effective | dictsort | map('join', '=') | map('regex_replace', '$', '\n') | join('') | hash('sha256') }}
+nccl_network_baseline:
+  gpugen_spec_sha256: "{{ gpugen_spec_sha256 | default('') }}"
+  cluster: "{{ gpugen_cluster | default('') }}"
+  environment: "{{ gpugen_environment | default('') }}"
+  pool: "{{ gpugen_pool | default('') }}"
+  driver: "{{ nvidia_driver_version | default('') }}"
+  cuda: "{{ nvidia_driver_cuda_version | default('') }}"
+  container_toolkit: "{{ container_runtime_toolkit_version | default('') }}"
+  nccl_env_sha256: "{{ nccl_network_env_sha256 }}"
+
 # False when the node is reached through a chroot: no kernel module is loaded there.
 nccl_network_live_host: >-
   {{ gpugen_live_host | default(ansible_connection | default('ssh') not in ['chroot', 'community.general.chroot']) }}

@@ -36,6 +36,62 @@
     group: root
     mode: "0644"
 
+- name: Create the local facts folder
+  ansible.builtin.file:
+    path: "{{ nccl_network_fact_dir }}"
+    state: directory
+    owner: root
+    group: root
+    mode: "0755"
+
+- name: Read the baseline fact
+  ansible.builtin.slurp:
+    src: "{{ nccl_network_fact_dir }}/gpugen.fact"
+  register: nccl_network_old_fact
+  failed_when: false
+
+# validated_at stays only while the spec is the one that was validated.
+- name: Write the baseline fact
+  ansible.builtin.copy:
+    content: "{{ nccl_network_baseline | combine(nccl_network_kept) | to_nice_json(indent=2) }}\n"
+    dest: "{{ nccl_network_fact_dir }}/gpugen.fact"
+    owner: root
+    group: root
+    mode: "0644"
+  vars:
+    nccl_network_old: >-
+      {{ (nccl_network_old_fact.content | b64decode | from_json) if nccl_network_old_fact.content is defined else {} }}
+    nccl_network_kept: >-
+      {{ {'validated_at': nccl_network_old.validated_at}
+         if nccl_network_old.validated_at is defined
+            and nccl_network_old.gpugen_spec_sha256 | default('') == nccl_network_baseline.gpugen_spec_sha256
+         else {} }}
+
+# Executable: setup runs it on every fact gathering and reads its JSON from stdout.
+- name: Install the live NCCL fact
+  ansible.builtin.copy:
+    content: |
+      #!/usr/bin/python3
+      # Managed by Ansible (gpugen role nccl_network). Prints the hash of the NCCL variables in
+      # {{ nccl_network_conf_file }} as it is now: sha256 of the sorted NAME=VALUE lines.
+      import hashlib, json
+      path = "{{ nccl_network_conf_file }}"
+      env = dict()
+      try:
+          with open(path, encoding="utf-8") as f:
+              for line in f.read().splitlines():
+                  if line.strip() and not line.lstrip().startswith("#") and "=" in line:
+                      name, value = line.split("=", 1)
+                      env[name] = value
+          text = "".join(n + "=" + env[n] + "\n" for n in sorted(env))
+          print(json.dumps(dict(conf=path, nccl_env_sha256=hashlib.sha256(text.encode()).hexdigest())))
+      except OSError as e:
+          print(json.dumps(dict(conf=path, error=str(e))))
+    dest: "{{ nccl_network_fact_dir }}/gpugen_nccl.fact"
+    owner: root
+    group: root
+    mode: "0755"
+
 - name: Install the EFA software
   when: nccl_network_fabric == 'efa'
   tags: [network]

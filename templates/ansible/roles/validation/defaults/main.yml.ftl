@@ -63,6 +63,9 @@ validation_packages: >-
      + ([] if validation_fabric == 'efa' else ['openmpi-bin', 'libopenmpi-dev']) }}
 validation_work_dir: /var/cache/gpugen/validation
 
+# The node's baseline fact (written by play 04): a passing validation adds validated_at to it.
+validation_fact_file: /etc/ansible/facts.d/gpugen.fact
+
 # Where the report is written on the node, and fetched to on the controller.
 validation_report_file: /var/lib/gpugen/validation-report.json
 validation_report_dir: "{{ playbook_dir }}/reports"

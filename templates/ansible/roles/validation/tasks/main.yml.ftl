@@ -325,3 +325,34 @@
       {% for name, check in validation_report.checks | dictsort if check.status == 'fail' %}
       {{ name }}: measured {{ check.measured }}, expected {{ check.expected }}.
       {% endfor %}
+
+# Reached only when no check failed. A run whose checks were all skipped (by tag) validated
+# nothing, so it leaves the time of the last real validation alone.
+- name: Record the successful validation in the baseline fact
+  when: validation_report.checks.values() | selectattr('status', 'equalto', 'pass') | list | length > 0
+  block:
+    - name: Create the local facts folder
+      ansible.builtin.file:
+        path: "{{ validation_fact_file | dirname }}"
+        state: directory
+        owner: root
+        group: root
+        mode: "0755"
+
+    - name: Read the baseline fact
+      ansible.builtin.slurp:
+        src: "{{ validation_fact_file }}"
+      register: validation_old_fact
+      failed_when: false
+
+    - name: Write the time of the validation into the baseline fact
+      ansible.builtin.copy:
+        content: "{{ validation_old | combine({'validated_at': validation_now}) | to_nice_json(indent=2) }}\n"
+        dest: "{{ validation_fact_file }}"
+        owner: root
+        group: root
+        mode: "0644"
+      vars:
+        validation_old: >-
+          {{ (validation_old_fact.content | b64decode | from_json) if validation_old_fact.content is defined else {} }}
+        validation_now: "{{ now(utc=true).strftime('%Y-%m-%dT%H:%M:%SZ') }}"

@@ -43,6 +43,7 @@ public final class GpugenCommand implements Runnable {
     SUBCOMMANDS.put("explain", ExplainCommand::new);
     SUBCOMMANDS.put("init", InitCommand::new);
     SUBCOMMANDS.put("inventory", InventoryCommand::new);
+    SUBCOMMANDS.put("drift", DriftCommand::new);
     SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion::new);
     SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
   }

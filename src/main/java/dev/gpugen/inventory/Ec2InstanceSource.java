@@ -277,7 +277,9 @@ public final class Ec2InstanceSource implements InstanceSource {
         nonEmpty(instance.publicIpAddress()),
         nonEmpty(instance.privateDnsName()),
         Optional.ofNullable(instance.launchTime()),
-        tags);
+        tags,
+        nonEmpty(instance.imageId()),
+        Optional.ofNullable(instance.placement()).flatMap(p -> nonEmpty(p.groupName())));
   }
 
   private static Optional<String> nonEmpty(String value) {

@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param privateDns the private DNS name
  * @param launchTime when it was launched
  * @param tags every tag, key to value
+ * @param imageId the AMI it was launched from
+ * @param placementGroup the name of its placement group, if it is in one
  */
 public record HostFacts(
     String instanceId,
@@ -32,7 +34,9 @@ public record HostFacts(
     Optional<String> publicIp,
     Optional<String> privateDns,
     Optional<Instant> launchTime,
-    Map<String, String> tags) {
+    Map<String, String> tags,
+    Optional<String> imageId,
+    Optional<String> placementGroup) {
   public HostFacts {
     Objects.requireNonNull(instanceId, "instanceId");
     Objects.requireNonNull(region, "region");
@@ -45,6 +49,8 @@ public record HostFacts(
     Objects.requireNonNull(privateDns, "privateDns");
     Objects.requireNonNull(launchTime, "launchTime");
     tags = Map.copyOf(tags);
+    Objects.requireNonNull(imageId, "imageId");
+    Objects.requireNonNull(placementGroup, "placementGroup");
   }
 
   /** The value of tag {@code key}, if the instance has it. */

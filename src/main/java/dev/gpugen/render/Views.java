@@ -1,10 +1,6 @@
 package dev.gpugen.render;
 
 import dev.gpugen.spec.ClusterSpec;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,7 +16,7 @@ final class Views {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("spec", spec);
     m.put("specFile", specLabel);
-    m.put("specSha256", sha256(spec.toString()));
+    m.put("specSha256", spec.fingerprint());
     m.put(
         "header",
         GeneratedOutputFormat.markup(
@@ -44,15 +40,5 @@ final class Views {
   /** Pool names become Ansible group and Terraform variable names: '-' is not allowed there. */
   static String groupSafe(String name) {
     return name.replace('-', '_');
-  }
-
-  /** The model's fingerprint: it changes when any resolved value changes, and only then. */
-  static String sha256(String text) {
-    try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(d.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
   }
 }

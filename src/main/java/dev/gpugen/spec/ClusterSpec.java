@@ -54,6 +54,22 @@ public record ClusterSpec(
     Objects.requireNonNull(selectedEnvironment);
   }
 
+  /**
+   * The model's fingerprint: SHA-256 of its value, which changes when any resolved value changes
+   * (and only then: comments and formatting of the spec do not count). The render writes it to
+   * {@code gpugen_spec_sha256} on every node; {@code gpugen drift} compares against it.
+   */
+  public String fingerprint() {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(
+              java.security.MessageDigest.getInstance("SHA-256")
+                  .digest(toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
   /** Cluster identity. */
   public record Metadata(String name, Optional<String> environment) {
     public Metadata {

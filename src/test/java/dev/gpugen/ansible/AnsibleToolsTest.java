@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
 import java.nio.file.Files;
@@ -157,6 +158,22 @@ class AnsibleToolsTest {
           settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
               .contains("Pin: version 1.17.8-*"));
 
+      // The baseline: what the spec asked for, the NCCL hash, no validated_at (nothing was
+      // validated: every check was skipped by tag).
+      JsonNode fact =
+          new ObjectMapper().readTree(root.resolve("etc/ansible/facts.d/gpugen.fact").toFile());
+      assertEquals(64, fact.get("gpugen_spec_sha256").asText().length(), fact::toString);
+      assertEquals("580.95.05", fact.get("driver").asText(), fact::toString);
+      assertEquals("h100", fact.get("pool").asText(), fact::toString);
+      assertEquals(
+          dev.gpugen.drift.Drift.ncclEnvSha256(
+              Map.of("NCCL_DEBUG", "WARN", "NCCL_SOCKET_IFNAME", "^lo,docker")),
+          fact.get("nccl_env_sha256").asText());
+      assertFalse(fact.has("validated_at"), fact::toString);
+      assertTrue(
+          Files.isExecutable(root.resolve("etc/ansible/facts.d/gpugen_nccl.fact")),
+          "the live NCCL fact is executable");
+
       // The report came back to the controller; every check was skipped by tag, none failed.
       String report = Files.readString(dir.resolve("reports/testhost.json"));
       assertTrue(report.contains("\"passed\": true"), report);
@@ -274,6 +291,8 @@ class AnsibleToolsTest {
       assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
       assertTrue(slow.output().contains("stand-in-node                    FAIL"), slow.output());
+      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
+      assertFalse(Files.exists(fact), "a failed validation records no time");
 
       installStandIns(root, "391.35");
       RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
@@ -282,6 +301,9 @@ class AnsibleToolsTest {
       assertTrue(report.get("passed").asBoolean(), report::toString);
       assertEquals(
           391.35, report.get("checks").get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
+      // Only a passing validation records its time in the baseline fact.
+      String validatedAt = new ObjectMapper().readTree(fact.toFile()).get("validated_at").asText();
+      assertTrue(validatedAt.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"), validatedAt);
     } finally {
       RealTools.deleteTestRoot(root);
     }
@@ -325,6 +347,108 @@ class AnsibleToolsTest {
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aConfiguredNodeChecksCleanAndDriftFindsAHandEditedNcclConf() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path spec = tmp.resolve("render/spec.yaml");
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
+      assertEquals(0, run(dir, inventory, "first run").get("testhost").get("failed"));
+      // As play 05 leaves it after a passing validation (to_nice_json's layout): a run of the same
+      // spec keeps the time, so check mode must find nothing to change in the fact either.
+      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
+      RealTools.run(
+              tmp,
+              RUN_TIMEOUT,
+              Map.of(),
+              List.of(
+                  "python3",
+                  "-c",
+                  "import json, sys; p = sys.argv[1]; d = json.load(open(p));"
+                      + " d['validated_at'] = '2026-01-02T03:04:05Z';"
+                      + " open(p, 'w').write(json.dumps(d, sort_keys=True, indent=2,"
+                      + " separators=(',', ': ')) + '\\n')",
+                  fact.toString()))
+          .assertOk();
+
+      // Every task is check-mode safe: a configured node reports nothing to change.
+      RealTools.Result check = check(dir, inventory);
+      RenderedCase.assertExit(0, check);
+      Map<String, Integer> recap = RealTools.recap(check.output(), "testhost");
+      assertEquals(0, recap.get("changed"), check.output());
+      assertEquals(0, recap.get("failed"), check.output());
+
+      Cli inSync =
+          Cli.run("drift", spec.toString(), "--no-cloud", "--facts", facts(dir, inventory));
+      assertEquals(0, inSync.exit(), inSync.toString());
+      assertTrue(inSync.out().contains("in sync"), inSync.toString());
+
+      // Someone edits NCCL's settings by hand on the node.
+      Path conf = root.resolve("etc/nccl.conf");
+      Files.writeString(conf, Files.readString(conf).replace("NCCL_DEBUG=WARN", "NCCL_DEBUG=INFO"));
+      String tree = facts(dir, inventory);
+      Cli drifted = Cli.run("drift", spec.toString(), "--no-cloud", "--facts", tree);
+      assertEquals(
+          1, drifted.exit(), drifted + Files.readString(Path.of(tree).resolve("testhost")));
+      assertTrue(
+          drifted.out().contains("testhost             nccl-conf        expected "),
+          drifted.toString());
+      assertTrue(drifted.out().contains("1 difference(s)"), drifted.toString());
+
+      // ... and check mode shows that drift as a diff, without repairing it.
+      RealTools.Result diff = check(dir, inventory);
+      RenderedCase.assertExit(0, diff);
+      assertEquals(1, RealTools.recap(diff.output(), "testhost").get("changed"), diff.output());
+      assertTrue(diff.output().contains("-NCCL_DEBUG=INFO"), diff.output());
+      assertTrue(diff.output().contains("+NCCL_DEBUG=WARN"), diff.output());
+      assertTrue(Files.readString(conf).contains("NCCL_DEBUG=INFO"), "check mode changed nothing");
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /** {@code ansible-playbook site.yml --check --diff}, the tags a chroot cannot run skipped. */
+  private static RealTools.Result check(Path dir, Path inventory) throws Exception {
+    return RealTools.run(
+        dir,
+        RUN_TIMEOUT,
+        Map.of(),
+        List.of(
+            "ansible-playbook",
+            "-i",
+            inventory.toString(),
+            "--skip-tags",
+            SKIPPED_TAGS,
+            "--check",
+            "--diff",
+            "site.yml"));
+  }
+
+  /** The nodes' local facts as the README tells operators to collect them; returns the folder. */
+  private String facts(Path dir, Path inventory) throws Exception {
+    Path tree = Files.createTempDirectory(tmp, "facts");
+    RealTools.Result r =
+        RealTools.run(
+            dir,
+            RUN_TIMEOUT,
+            Map.of(),
+            List.of(
+                "ansible",
+                "gpu_nodes",
+                "-i",
+                inventory.toString(),
+                "-m",
+                "ansible.builtin.setup",
+                "-a",
+                "filter=ansible_local",
+                "--tree",
+                tree.toString()));
+    RenderedCase.assertExit(0, r);
+    return tree.toString();
   }
 
   /** One host per chroot root, in gpu_nodes and in its pool's group. */

@@ -88,7 +88,9 @@ public final class Ec2StandIn implements AutoCloseable {
       String publicIp,
       String privateDns,
       Instant launchTime,
-      Map<String, String> tags) {
+      Map<String, String> tags,
+      String imageId,
+      String placementGroup) {
     public Instance {
       tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     }
@@ -109,7 +111,9 @@ public final class Ec2StandIn implements AutoCloseable {
           null,
           "ip-10-0-" + m + "-" + n + ".ec2.internal",
           Instant.parse("2025-01-02T03:04:05Z"),
-          tags);
+          tags,
+          "ami-0123456789abcdef0",
+          null);
     }
 
     public Instance withState(String newState) {
@@ -124,7 +128,9 @@ public final class Ec2StandIn implements AutoCloseable {
           publicIp,
           privateDns,
           launchTime,
-          tags);
+          tags,
+          imageId,
+          placementGroup);
     }
 
     public Instance withSpot() {
@@ -139,7 +145,9 @@ public final class Ec2StandIn implements AutoCloseable {
           publicIp,
           privateDns,
           launchTime,
-          tags);
+          tags,
+          imageId,
+          placementGroup);
     }
 
     public Instance withPublicIp(String ip) {
@@ -154,7 +162,9 @@ public final class Ec2StandIn implements AutoCloseable {
           ip,
           privateDns,
           launchTime,
-          tags);
+          tags,
+          imageId,
+          placementGroup);
     }
 
     public Instance withReservation(String id) {
@@ -169,7 +179,43 @@ public final class Ec2StandIn implements AutoCloseable {
           publicIp,
           privateDns,
           launchTime,
-          tags);
+          tags,
+          imageId,
+          placementGroup);
+    }
+
+    public Instance withImage(String ami) {
+      return new Instance(
+          instanceId,
+          reservationId,
+          instanceType,
+          availabilityZone,
+          state,
+          lifecycle,
+          privateIp,
+          publicIp,
+          privateDns,
+          launchTime,
+          tags,
+          ami,
+          placementGroup);
+    }
+
+    public Instance withPlacementGroup(String group) {
+      return new Instance(
+          instanceId,
+          reservationId,
+          instanceType,
+          availabilityZone,
+          state,
+          lifecycle,
+          privateIp,
+          publicIp,
+          privateDns,
+          launchTime,
+          tags,
+          imageId,
+          group);
     }
 
     public Instance withTag(String key, String value) {
@@ -186,7 +232,9 @@ public final class Ec2StandIn implements AutoCloseable {
           publicIp,
           privateDns,
           launchTime,
-          t);
+          t,
+          imageId,
+          placementGroup);
     }
   }
 
@@ -581,7 +629,7 @@ public final class Ec2StandIn implements AutoCloseable {
   private static void instance(StringBuilder x, Instance i) {
     x.append("        <item>\n");
     element(x, 10, "instanceId", i.instanceId());
-    element(x, 10, "imageId", "ami-0123456789abcdef0");
+    element(x, 10, "imageId", i.imageId());
     x.append("          <instanceState>\n");
     element(x, 12, "code", String.valueOf(stateCode(i.state())));
     element(x, 12, "name", i.state());
@@ -599,7 +647,7 @@ public final class Ec2StandIn implements AutoCloseable {
     element(x, 10, "launchTime", DateTimeFormatter.ISO_INSTANT.format(i.launchTime()));
     x.append("          <placement>\n");
     element(x, 12, "availabilityZone", i.availabilityZone());
-    element(x, 12, "groupName", null);
+    element(x, 12, "groupName", i.placementGroup());
     element(x, 12, "tenancy", "default");
     x.append("          </placement>\n");
     x.append(

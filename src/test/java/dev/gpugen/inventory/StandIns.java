@@ -91,7 +91,9 @@ public final class StandIns {
         Optional.ofNullable(i.publicIp()),
         Optional.ofNullable(i.privateDns()),
         Optional.ofNullable(i.launchTime()),
-        i.tags());
+        i.tags(),
+        Optional.ofNullable(i.imageId()),
+        Optional.ofNullable(i.placementGroup()));
   }
 
   /** Settings for demo/prod in us-east-1 against {@code standIn}, cache in {@code cacheDir}. */

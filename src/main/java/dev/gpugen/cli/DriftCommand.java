@@ -1,0 +1,203 @@
+package dev.gpugen.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gpugen.Gpugen;
+import dev.gpugen.drift.Drift;
+import dev.gpugen.drift.Finding;
+import dev.gpugen.inventory.Ec2InstanceSource;
+import dev.gpugen.inventory.HostFacts;
+import dev.gpugen.inventory.InstanceSource;
+import dev.gpugen.inventory.InventoryConfig;
+import dev.gpugen.inventory.InventoryConfigReader;
+import dev.gpugen.inventory.InventoryException;
+import dev.gpugen.spec.ClusterSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code gpugen drift SPEC}: what runs against what the spec says. Cloud level from EC2 (the
+ * inventory's tags, code and settings), node level from the nodes' baseline facts ({@code --facts
+ * DIR}). Exit 0 in sync, 1 drift found, 3 could not look.
+ */
+@Command(
+    name = "drift",
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compare the cluster with the spec: EC2 instances per pool (count, type, AMI, placement"
+          + " group, spot/on-demand) and, with --facts, each node's driver, CUDA, container"
+          + " toolkit and NCCL settings.",
+      "EC2 is asked as the inventory asks it: the gpugen tags, the spec's region, AWS credentials"
+          + " from the SDK's chain, GPUGEN_EC2_ENDPOINT, GPUGEN_API_CALL_TIMEOUT_SECONDS,"
+          + " GPUGEN_MAX_ATTEMPTS."
+    },
+    footer = {"", "Exit codes: 0 in sync, 1 drift found, 2 usage, 3 could not look, 4 internal."})
+public final class DriftCommand implements Callable<Integer> {
+  enum Format {
+    text,
+    json
+  }
+
+  /** What the command reads from outside: injected so tests need no real AWS. */
+  public record Context(Map<String, String> env, InstanceSource.Factory sources) {
+    public Context {
+      env = Map.copyOf(env);
+      Objects.requireNonNull(sources, "sources");
+    }
+
+    static Context system() {
+      return new Context(
+          System.getenv(), config -> Ec2InstanceSource.withDefaultCredentials(config));
+    }
+  }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
+  Path file;
+
+  @Option(names = "--format", description = "text (default) or json.")
+  Format format = Format.text;
+
+  @Option(
+      names = "--facts",
+      paramLabel = "DIR",
+      description =
+          "Node level: <host>.json files as written by `ansible gpu_nodes -m"
+              + " ansible.builtin.setup -a filter=ansible_local --tree DIR`.")
+  Path facts;
+
+  @Option(names = "--no-cloud", description = "Do not ask EC2; only the node level (--facts).")
+  boolean noCloud;
+
+  @Mixin SpecOptions options;
+
+  private final Context context;
+
+  public DriftCommand() {
+    this(Context.system());
+  }
+
+  public DriftCommand(Context context) {
+    this.context = Objects.requireNonNull(context, "context");
+  }
+
+  @Override
+  public Integer call() throws GpugenException {
+    PrintWriter out = spec.commandLine().getOut();
+    Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
+    if (checked.spec().isEmpty()) {
+      DiagnosticPrinter.text(spec.commandLine().getErr(), checked);
+      throw new GpugenException(
+          ExitCodes.ENVIRONMENT, "drift: " + file + " cannot be read as a spec", null);
+    }
+    ClusterSpec cluster = checked.spec().get();
+    List<Finding> findings = new ArrayList<>();
+    List<String> looked = new ArrayList<>();
+    boolean cloud = !noCloud && cluster.cloud().provider().equals("aws");
+    if (cloud) {
+      String region = cluster.cloud().region().orElseThrow();
+      List<HostFacts> hosts;
+      try {
+        hosts = context.sources().create(settings(cluster, region)).describe(region);
+      } catch (InventoryException e) {
+        throw new GpugenException(e.exitCode(), "drift: cannot ask EC2: " + e.getMessage(), e);
+      }
+      findings.addAll(Drift.cloud(cluster, hosts));
+      looked.add("cloud: " + hosts.size() + " instances in " + region);
+    }
+    if (facts != null) {
+      if (!Files.isDirectory(facts)) {
+        throw new GpugenException(
+            ExitCodes.ENVIRONMENT, "drift: --facts " + facts + ": no such folder", null);
+      }
+      try {
+        findings.addAll(Drift.nodes(cluster, facts));
+      } catch (IOException e) {
+        throw new GpugenException(
+            ExitCodes.ENVIRONMENT, "drift: cannot read " + facts + ": " + e.getMessage(), e);
+      }
+      looked.add("nodes: " + facts);
+    }
+    if (looked.isEmpty()) {
+      throw new GpugenException(
+          ExitCodes.USAGE,
+          "drift: nothing to compare: the cluster is not on AWS (or --no-cloud) and no --facts",
+          null);
+    }
+    String name =
+        cluster.metadata().name() + cluster.metadata().environment().map(e -> "/" + e).orElse("");
+    if (format == Format.json) {
+      json(out, name, looked, findings);
+    } else {
+      text(out, name, looked, findings);
+    }
+    out.flush();
+    return findings.isEmpty() ? ExitCodes.OK : ExitCodes.INVALID;
+  }
+
+  /** The inventory's settings for this spec: its cluster, environment and region. */
+  private InventoryConfig settings(ClusterSpec cluster, String region) throws InventoryException {
+    Map<String, String> env = new HashMap<>(context.env());
+    env.remove(InventoryConfigReader.CONFIG_ENV);
+    env.put("GPUGEN_CLUSTER", cluster.metadata().name());
+    env.put("GPUGEN_ENVIRONMENT", cluster.metadata().environment().orElse(""));
+    env.put("GPUGEN_REGIONS", region);
+    env.putIfAbsent("GPUGEN_STATES", "pending,running");
+    // An explicit file that does not exist would fail; the environment alone is complete.
+    return new InventoryConfigReader(env).read(Optional.empty());
+  }
+
+  private static void text(
+      PrintWriter out, String name, List<String> looked, List<Finding> findings) {
+    out.println(
+        "drift "
+            + name
+            + " ("
+            + String.join("; ", looked)
+            + "): "
+            + (findings.isEmpty() ? "in sync" : findings.size() + " difference(s)"));
+    for (Finding f : findings) {
+      out.printf(
+          "%-5s  %-12s  %-19s  %-15s  expected %s, found %s%n",
+          f.level(),
+          f.pool().isEmpty() ? "-" : f.pool(),
+          f.host().isEmpty() ? "-" : f.host(),
+          f.kind(),
+          f.expected(),
+          f.actual());
+    }
+  }
+
+  private static void json(
+      PrintWriter out, String name, List<String> looked, List<Finding> findings) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("cluster", name);
+    doc.put("looked", looked);
+    doc.put("inSync", findings.isEmpty());
+    doc.put("findings", findings);
+    try {
+      out.println(
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package dev.gpugen.drift;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.inventory.GpugenTags;
+import dev.gpugen.inventory.HostFacts;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.ClusterSpec.Pool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** Compares the spec with EC2's instances (cloud level) and with the nodes' facts (node level). */
+public final class Drift {
+  private Drift() {}
+
+  /**
+   * The NCCL hash the roles write into the baseline fact and the live fact computes from {@code
+   * /etc/nccl.conf}: sha256 of the {@code NAME=VALUE\n} lines sorted by name.
+   */
+  public static String ncclEnvSha256(Map<String, String> env) {
+    StringBuilder b = new StringBuilder();
+    new TreeMap<>(env).forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+    return sha256(b.toString());
+  }
+
+  static String sha256(String text) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(d.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The placement group Terraform creates for {@code pool}, or empty with placement none. */
+  static Optional<String> placementGroup(ClusterSpec spec, Pool pool) {
+    if (spec.network().placement().equals("none")) {
+      return Optional.empty();
+    }
+    String name =
+        spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
+    return Optional.of(name + "-" + pool.name());
+  }
+
+  /** Cloud level: counts per pool, instance type, AMI (when pinned), placement group, market. */
+  public static List<Finding> cloud(ClusterSpec spec, List<HostFacts> hosts) {
+    List<Finding> out = new ArrayList<>();
+    Map<String, List<HostFacts>> byPool = new TreeMap<>();
+    for (HostFacts h : hosts) {
+      byPool.computeIfAbsent(h.tag(GpugenTags.POOL).orElse(""), k -> new ArrayList<>()).add(h);
+    }
+    Map<String, Pool> pools = new LinkedHashMap<>();
+    spec.pools().forEach(p -> pools.put(p.name(), p));
+    for (Pool p : spec.pools()) {
+      List<HostFacts> running = byPool.getOrDefault(p.name(), List.of());
+      if (running.size() < p.count()) {
+        out.add(
+            new Finding(
+                "cloud",
+                p.name(),
+                "",
+                "missing",
+                p.count() + " instances",
+                running.size() + " instances (" + (p.count() - running.size()) + " missing)"));
+      } else if (running.size() > p.count()) {
+        out.add(
+            new Finding(
+                "cloud",
+                p.name(),
+                "",
+                "extra",
+                p.count() + " instances",
+                running.size()
+                    + " instances ("
+                    + (running.size() - p.count())
+                    + " extra: "
+                    + String.join(
+                        " ", running.stream().map(HostFacts::instanceId).sorted().toList())
+                    + ")"));
+      }
+      Optional<String> group = placementGroup(spec, p);
+      String market = p.spot() ? "spot" : "on-demand";
+      for (HostFacts h : running) {
+        if (!h.instanceType().equals(p.instanceType())) {
+          out.add(cloud(p, h, "instance-type", p.instanceType(), h.instanceType()));
+        }
+        if (spec.cloud().image().startsWith("ami-")
+            && !h.imageId().orElse("").equals(spec.cloud().image())) {
+          out.add(cloud(p, h, "ami", spec.cloud().image(), h.imageId().orElse("none")));
+        }
+        if (group.isPresent() && !h.placementGroup().equals(group)) {
+          out.add(cloud(p, h, "placement-group", group.get(), h.placementGroup().orElse("none")));
+        }
+        String actualMarket = h.lifecycle().orElse("on-demand");
+        if (!actualMarket.equals(market)) {
+          out.add(cloud(p, h, "market", market, actualMarket));
+        }
+      }
+    }
+    byPool.forEach(
+        (pool, running) -> {
+          if (!pools.containsKey(pool)) {
+            for (HostFacts h : running) {
+              out.add(
+                  new Finding(
+                      "cloud",
+                      pool,
+                      h.instanceId(),
+                      "unknown-pool",
+                      "a pool of the spec",
+                      pool.isEmpty() ? "no gpugen:pool tag" : "pool " + pool));
+            }
+          }
+        });
+    Collections.sort(out);
+    return out;
+  }
+
+  private static Finding cloud(Pool p, HostFacts h, String kind, String expected, String actual) {
+    return new Finding("cloud", p.name(), h.instanceId(), kind, expected, actual);
+  }
+
+  /**
+   * Node level: every file in {@code dir}, as {@code ansible -m setup -a filter=ansible_local
+   * --tree DIR} writes them: one per host, named after it ({@code .json} is dropped if present).
+   *
+   * @throws IOException when the folder cannot be read or holds no file: no facts is not in sync
+   */
+  public static List<Finding> nodes(ClusterSpec spec, Path dir) throws IOException {
+    List<Path> files;
+    try (Stream<Path> s = Files.list(dir)) {
+      files =
+          s.filter(Files::isRegularFile)
+              .filter(f -> !f.getFileName().toString().startsWith("."))
+              .sorted()
+              .toList();
+    }
+    if (files.isEmpty()) {
+      throw new java.nio.file.NoSuchFileException(dir + ": no host facts in it");
+    }
+    ObjectMapper json = new ObjectMapper();
+    List<Finding> out = new ArrayList<>();
+    for (Path f : files) {
+      String name = f.getFileName().toString();
+      String host = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+      JsonNode root;
+      try {
+        root = json.readTree(f.toFile());
+      } catch (IOException e) {
+        out.add(new Finding("node", "", host, "facts", "JSON facts", "unreadable: " + f));
+        continue;
+      }
+      out.addAll(node(spec, host, root));
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  static List<Finding> node(ClusterSpec spec, String host, JsonNode root) {
+    JsonNode local = root.path("ansible_facts").path("ansible_local");
+    if (local.isMissingNode()) {
+      local = root.path("ansible_local");
+    }
+    JsonNode base = local.path("gpugen");
+    List<Finding> out = new ArrayList<>();
+    if (!base.isObject()) {
+      out.add(
+          new Finding(
+              "node",
+              "",
+              host,
+              "baseline",
+              "ansible_local.gpugen",
+              "no baseline fact on the node"));
+      return out;
+    }
+    String poolName = base.path("pool").asText("");
+    Optional<Pool> pool = spec.pools().stream().filter(p -> p.name().equals(poolName)).findFirst();
+    if (pool.isEmpty()) {
+      out.add(new Finding("node", poolName, host, "pool", "a pool of the spec", poolName));
+      return out;
+    }
+    Pool p = pool.get();
+    check(out, p, host, "cluster", spec.metadata().name(), base.path("cluster").asText(""));
+    check(out, p, host, "driver", p.software().driver(), base.path("driver").asText(""));
+    check(out, p, host, "cuda", p.software().cuda(), base.path("cuda").asText(""));
+    check(
+        out,
+        p,
+        host,
+        "container-toolkit",
+        p.software().containerToolkit(),
+        base.path("container_toolkit").asText(""));
+    String nccl = ncclEnvSha256(spec.nccl().env());
+    check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
+    JsonNode live = local.path("gpugen_nccl");
+    if (live.has("nccl_env_sha256")) {
+      check(out, p, host, "nccl-conf", nccl, live.path("nccl_env_sha256").asText(""));
+    } else {
+      out.add(
+          new Finding(
+              "node",
+              p.name(),
+              host,
+              "nccl-conf",
+              nccl,
+              live.has("error") ? live.path("error").asText() : "no live NCCL fact"));
+    }
+    check(
+        out,
+        p,
+        host,
+        "spec-sha256",
+        spec.fingerprint(),
+        base.path("gpugen_spec_sha256").asText(""));
+    return out;
+  }
+
+  private static void check(
+      List<Finding> out, Pool p, String host, String kind, String expected, String actual) {
+    if (!expected.equals(actual)) {
+      out.add(
+          new Finding("node", p.name(), host, kind, expected, actual.isEmpty() ? "none" : actual));
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package dev.gpugen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Golden;
+import dev.gpugen.drift.Drift;
+import dev.gpugen.inventory.Ec2InstanceSource;
+import dev.gpugen.inventory.Ec2StandIn;
+import dev.gpugen.inventory.Ec2StandIn.Instance;
+import dev.gpugen.inventory.Fleet;
+import dev.gpugen.inventory.StandIns;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code gpugen drift} against the EC2 stand-in on 127.0.0.1 and against fact files. */
+class DriftCommandTest {
+  static final Path SPEC = Golden.repo().resolve("examples/aws-h100/cluster.yaml");
+  static final String GROUP = "h100-training-prod-h100";
+
+  @TempDir Path tmp;
+  private Ec2StandIn standIn;
+
+  @BeforeAll
+  static void noMetadataService() {
+    // The SDK's twin of AWS_EC2_METADATA_DISABLED=true: never ask 169.254.169.254.
+    System.setProperty("aws.disableEc2Metadata", "true");
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    standIn = Ec2StandIn.start();
+  }
+
+  @AfterEach
+  void stop() {
+    standIn.close();
+  }
+
+  record Run(int exit, String out, String err) {}
+
+  static Run drift(Map<String, String> env, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    DriftCommand.Context context =
+        new DriftCommand.Context(
+            env, config -> new Ec2InstanceSource(config, StandIns.CREDENTIALS));
+    int exit =
+        new CommandLine(new DriftCommand(context))
+            .setExecutionExceptionHandler(new Failures())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  static Map<String, String> env(String endpoint) {
+    Map<String, String> env = new HashMap<>();
+    env.put("GPUGEN_EC2_ENDPOINT", endpoint);
+    env.put("GPUGEN_API_CALL_TIMEOUT_SECONDS", "5");
+    env.put("GPUGEN_MAX_ATTEMPTS", "1");
+    env.put("AWS_ACCESS_KEY_ID", Ec2StandIn.ACCESS_KEY_ID);
+    env.put("AWS_SECRET_ACCESS_KEY", "secret");
+    env.put("AWS_EC2_METADATA_DISABLED", "true");
+    return env;
+  }
+
+  private Map<String, String> env() {
+    return env(standIn.endpoint().toString());
+  }
+
+  /** A node of the reference spec's pool h100 as Terraform launches it. */
+  static Instance node(int n) {
+    return Instance.of(
+            Fleet.id(n),
+            "p5.48xlarge",
+            "us-east-1a",
+            Fleet.tags("h100-training", "prod", "h100", "h100-training-h100-" + n))
+        .withSpot()
+        .withPlacementGroup(GROUP);
+  }
+
+  static List<Instance> fleet(int n) {
+    List<Instance> fleet = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      fleet.add(node(i));
+    }
+    return fleet;
+  }
+
+  @Test
+  void aFleetAsSpecifiedIsInSync() {
+    standIn.addAll(fleet(16));
+    // Another cluster's nodes are not this cluster's extra nodes.
+    standIn.add(
+        Instance.of(
+            Fleet.id(99), "p5.48xlarge", "us-east-1a", Fleet.tags("other", "prod", "h100", "x")));
+    Run r = drift(env(), SPEC.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("in sync"), r.out());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void missingWrongTypeOnDemandAndOutsideThePlacementGroupAreReported() {
+    List<Instance> fleet = fleet(12);
+    fleet.add(
+        Instance.of(
+                Fleet.id(12),
+                "p4d.24xlarge",
+                "us-east-1a",
+                Fleet.tags("h100-training", "prod", "h100", "wrong-type"))
+            .withSpot()
+            .withPlacementGroup(GROUP));
+    fleet.add(
+        Instance.of(
+                Fleet.id(13),
+                "p5.48xlarge",
+                "us-east-1a",
+                Fleet.tags("h100-training", "prod", "h100", "on-demand"))
+            .withPlacementGroup(GROUP));
+    fleet.add(node(14).withPlacementGroup(null));
+    standIn.addAll(fleet);
+    Run r = drift(env(), SPEC.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("4 difference(s)"), r.out());
+    assertTrue(
+        r.out().matches("(?s).*h100 +- +missing +expected 16 instances, found 15 instances.*"),
+        r.out());
+    assertTrue(
+        r.out()
+            .contains(Fleet.id(12) + "  instance-type    expected p5.48xlarge, found p4d.24xlarge"),
+        r.out());
+    assertTrue(
+        r.out().contains(Fleet.id(13) + "  market           expected spot, found on-demand"),
+        r.out());
+    assertTrue(
+        r.out().contains(Fleet.id(14) + "  placement-group  expected " + GROUP + ", found none"),
+        r.out());
+  }
+
+  @Test
+  void extraNodesAnUnknownPoolAndAWrongAmiAreReportedAsJson() throws Exception {
+    Path spec =
+        Files.writeString(
+            tmp.resolve("cluster.yaml"),
+            Files.readString(SPEC).replace("image: ubuntu-22.04", "image: ami-0fedcba9876543210"));
+    List<Instance> fleet = new ArrayList<>();
+    for (Instance i : fleet(17)) {
+      fleet.add(i.withImage("ami-0fedcba9876543210"));
+    }
+    fleet.set(3, fleet.get(3).withImage("ami-0123456789abcdef0"));
+    fleet.add(
+        Instance.of(
+                Fleet.id(50),
+                "p5.48xlarge",
+                "us-east-1a",
+                Fleet.tags("h100-training", "prod", "retired", "old"))
+            .withImage("ami-0fedcba9876543210"));
+    standIn.addAll(fleet);
+    Run r = drift(env(), spec.toString(), "--format", "json");
+    assertEquals(1, r.exit(), r.toString());
+    JsonNode doc = new ObjectMapper().readTree(r.out());
+    assertFalse(doc.get("inSync").asBoolean());
+    Map<String, String> kinds = new TreeMap<>();
+    doc.get("findings")
+        .forEach(
+            f ->
+                kinds.put(
+                    f.get("kind").asText(),
+                    f.get("host").asText() + " " + f.get("actual").asText()));
+    assertEquals(
+        Map.of(
+            "extra",
+            " 17 instances (1 extra: " + String.join(" ", ids(17)) + ")",
+            "ami",
+            Fleet.id(3) + " ami-0123456789abcdef0",
+            "unknown-pool",
+            Fleet.id(50) + " pool retired"),
+        kinds);
+  }
+
+  private static List<String> ids(int n) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ids.add(Fleet.id(i));
+    }
+    return ids;
+  }
+
+  @Test
+  void anUnreachableEndpointExitsThreeWithOneLine() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    Run r = drift(env("http://127.0.0.1:" + port), SPEC.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().startsWith("gpugen: drift: cannot ask EC2: "), r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+  }
+
+  @Test
+  void refusedCredentialsExitThree() {
+    standIn.acceptKeys("AKIDSOMEONEELSE");
+    Run r = drift(env(), SPEC.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals(1, r.err().lines().count(), r.err());
+  }
+
+  /** The facts `ansible -m setup -a filter=ansible_local --tree DIR` writes for one host. */
+  static String facts(String driver, String baselineNccl, String liveNccl, String specSha) {
+    return """
+        {"ansible_facts": {"ansible_local": {
+          "gpugen": {"gpugen_spec_sha256": "%s", "cluster": "h100-training", "environment": "prod",
+                     "pool": "h100", "driver": "%s", "cuda": "12.8", "container_toolkit": "1.17.8",
+                     "nccl_env_sha256": "%s"},
+          "gpugen_nccl": {"conf": "/etc/nccl.conf", "nccl_env_sha256": "%s"}}},
+         "changed": false}
+        """
+        .formatted(specSha, driver, baselineNccl, liveNccl);
+  }
+
+  @Test
+  void nodeFactsAreComparedWithTheSpec() throws Exception {
+    String nccl =
+        Drift.ncclEnvSha256(Map.of("NCCL_SOCKET_IFNAME", "^lo,docker", "NCCL_DEBUG", "WARN"));
+    String specSha =
+        Knowledge.gpugen()
+            .check(SPEC, "x", java.util.Optional.empty(), java.util.Set.of())
+            .spec()
+            .orElseThrow()
+            .fingerprint();
+    Path dir = Files.createDirectories(tmp.resolve("facts"));
+    Files.writeString(dir.resolve("node-a.json"), facts("580.95.05", nccl, nccl, specSha));
+    Run ok = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(0, ok.exit(), ok.toString());
+
+    String edited = Drift.ncclEnvSha256(Map.of("NCCL_DEBUG", "INFO"));
+    Files.writeString(dir.resolve("node-b.json"), facts("570.172.08", nccl, edited, specSha));
+    Files.writeString(dir.resolve("node-c"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("3 difference(s)"), r.out());
+    assertTrue(
+        r.out()
+            .contains("node-b               driver           expected 580.95.05, found 570.172.08"),
+        r.out());
+    assertTrue(r.out().contains("node-b               nccl-conf        expected " + nccl), r.out());
+    assertTrue(r.out().contains("node-c               baseline"), r.out());
+  }
+
+  @Test
+  void anEmptyFactsFolderIsNotInSync() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("empty"));
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(r.err().contains("no host facts"), r.err());
+  }
+
+  @Test
+  void theEnvironmentOverlayDecidesCountsMarketAndTags() {
+    // --env dev: two on-demand nodes tagged gpugen:environment=dev; prod's nodes are not extra.
+    standIn.addAll(fleet(16));
+    for (int i = 20; i < 22; i++) {
+      standIn.add(
+          Instance.of(
+                  Fleet.id(i),
+                  "p5.48xlarge",
+                  "us-east-1a",
+                  Fleet.tags("h100-training", "dev", "h100", "dev-" + i))
+              .withPlacementGroup("h100-training-dev-h100"));
+    }
+    Run r = drift(env(), SPEC.toString(), "--env", "dev");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("drift h100-training/dev (cloud: 2 instances"), r.out());
+  }
+}
