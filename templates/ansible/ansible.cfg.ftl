@@ -2,8 +2,13 @@
 # Run ansible-playbook from this folder so that this file applies (Ansible reads ./ansible.cfg).
 
 [defaults]
+<#if ansible.staticHosts>
+# The static inventory beside this file (the spec's hosts). Override with -i.
+inventory = inventory.yml
+<#else>
 # The dynamic inventory beside this file (EC2 tags). Override with -i.
 inventory = gpugen-inventory
+</#if>
 roles_path = roles
 forks = [=ansible.forks]
 # Facts are gathered once and cached per host; plays gather only the minimal subset

@@ -45,6 +45,7 @@ import dev.gpugen.lint.rules.NewFeatureBranchRule;
 import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
 import dev.gpugen.lint.rules.NumaBalancingRule;
 import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
+import dev.gpugen.lint.rules.PoolShapeRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
@@ -61,6 +62,7 @@ public final class Rules {
       List.of(
           // spec structure and cloud facts
           new DuplicatePoolRule(),
+          new PoolShapeRule(),
           new CloudLocationRule(),
           new NetworkSourceRule(),
           new CidrHostBitsRule(),

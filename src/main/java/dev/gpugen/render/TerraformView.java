@@ -82,6 +82,16 @@ public final class TerraformView {
     return spec.cloud().provider().equals("aws");
   }
 
+  /** Whether this spec renders Terraform for GCP (GKE node pools). */
+  public boolean gcp() {
+    return spec.cloud().provider().equals("gcp");
+  }
+
+  /** Whether this spec renders any Terraform: static hosts exist already. */
+  public boolean any() {
+    return aws() || gcp();
+  }
+
   /** The pools in spec order. */
   public List<Pool> pools() {
     List<Pool> out = new ArrayList<>();

@@ -151,7 +151,10 @@ public record ClusterSpec(
   /**
    * A node pool with its software resolved.
    *
+   * @param instanceType the EC2 instance type or GCP machine type; empty for static pools
    * @param market on-demand or spot
+   * @param gpu the GPUs of a static pool's hosts
+   * @param hosts a static pool's hosts
    */
   public record Pool(
       String name,
@@ -161,7 +164,9 @@ public record ClusterSpec(
       RootVolume rootVolume,
       SortedMap<String, String> labels,
       List<Taint> taints,
-      Software software) {
+      Software software,
+      Optional<StaticGpu> gpu,
+      List<Host> hosts) {
     public Pool {
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
@@ -170,10 +175,39 @@ public record ClusterSpec(
       labels = Maps.sorted(labels);
       taints = List.copyOf(taints);
       Objects.requireNonNull(software);
+      Objects.requireNonNull(gpu);
+      hosts = List.copyOf(hosts);
     }
 
     public boolean spot() {
       return market.equals("spot");
+    }
+  }
+
+  /**
+   * The GPUs of a static pool's hosts.
+   *
+   * @param model as written (h100); the compatibility table resolves aliases and case
+   * @param nvswitch as written; empty means implied by model and count
+   */
+  public record StaticGpu(String model, int count, Optional<Boolean> nvswitch) {
+    public StaticGpu {
+      Objects.requireNonNull(model);
+      Objects.requireNonNull(nvswitch);
+    }
+  }
+
+  /**
+   * A static host.
+   *
+   * @param address where Ansible connects
+   * @param vars extra host variables
+   */
+  public record Host(String name, String address, SortedMap<String, String> vars) {
+    public Host {
+      Objects.requireNonNull(name);
+      Objects.requireNonNull(address);
+      vars = Maps.sorted(vars);
     }
   }
 

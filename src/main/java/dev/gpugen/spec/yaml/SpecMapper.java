@@ -154,15 +154,33 @@ final class SpecMapper {
     for (Map<String, Object> t : list(p, "taints")) {
       taints.add(new Taint(str(t, "key"), opt(t, "value"), str(t, "effect")));
     }
+    Optional<ClusterSpec.StaticGpu> gpu = Optional.empty();
+    if (p.containsKey("gpu")) {
+      Map<String, Object> g = map(p, "gpu");
+      gpu =
+          Optional.of(
+              new ClusterSpec.StaticGpu(
+                  str(g, "model"),
+                  integer(g, "count"),
+                  Optional.ofNullable((Boolean) g.get("nvswitch"))));
+    }
+    List<ClusterSpec.Host> hosts = new ArrayList<>();
+    for (Map<String, Object> h : list(p, "hosts")) {
+      hosts.add(new ClusterSpec.Host(str(h, "name"), str(h, "address"), stringMap(h, "vars")));
+    }
+    // A static pool has as many nodes as hosts.
+    int count = p.containsKey("hosts") ? hosts.size() : integer(p, "count");
     return new Pool(
         str(p, "name"),
-        str(p, "instanceType"),
-        integer(p, "count"),
+        opt(p, "instanceType").orElse(""),
+        count,
         str(p, "market"),
         root,
         stringMap(p, "labels"),
         taints,
-        software(deepMerge(clusterSoftware, map(p, "software"))));
+        software(deepMerge(clusterSoftware, map(p, "software"))),
+        gpu,
+        hosts);
   }
 
   private static Software software(Map<String, Object> sw) {
