@@ -18,6 +18,7 @@ import dev.gpugen.lint.rules.EfaSocketTuningRule;
 import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
 import dev.gpugen.lint.rules.FabricNotOfferedRule;
 import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
+import dev.gpugen.lint.rules.GkeGpuDirectRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
 import dev.gpugen.lint.rules.GpuSupportEndedRule;
@@ -68,6 +69,7 @@ public final class Rules {
           new CidrHostBitsRule(),
           new SubnetOutsideVpcRule(),
           new CompatUnknownRule(),
+          new GkeGpuDirectRule(),
           // driver, CUDA and GPU (§11 DRV)
           new CudaBelowCompatFloorRule(),
           new CudaNeedsNewerDriverRule(),

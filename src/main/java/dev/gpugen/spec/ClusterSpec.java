@@ -75,8 +75,12 @@ public record ClusterSpec(
       Optional<String> availabilityZone,
       Optional<String> sshKeyName,
       String image,
-      Imds imds) {
+      Imds imds,
+      Optional<String> project,
+      Optional<Gke> gke) {
     public Cloud {
+      Objects.requireNonNull(project);
+      Objects.requireNonNull(gke);
       Objects.requireNonNull(provider);
       Objects.requireNonNull(region);
       Objects.requireNonNull(availabilityZone);
@@ -85,6 +89,27 @@ public record ClusterSpec(
       Objects.requireNonNull(imds);
     }
   }
+
+  /**
+   * GKE settings.
+   *
+   * @param cluster the cluster's name
+   * @param create whether Terraform creates the cluster
+   * @param gpuDriver operator (GKE's install disabled, the GPU Operator installs the driver) or gke
+   */
+  public record Gke(String cluster, boolean create, String gpuDriver) {
+    public Gke {
+      Objects.requireNonNull(cluster);
+      Objects.requireNonNull(gpuDriver);
+    }
+
+    public boolean operatorDriver() {
+      return gpuDriver.equals("operator");
+    }
+  }
+
+  /** GKE cluster autoscaler bounds. */
+  public record Autoscaling(int min, int max) {}
 
   /**
    * EC2 instance metadata service settings.
@@ -166,7 +191,8 @@ public record ClusterSpec(
       List<Taint> taints,
       Software software,
       Optional<StaticGpu> gpu,
-      List<Host> hosts) {
+      List<Host> hosts,
+      Optional<Autoscaling> autoscaling) {
     public Pool {
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
@@ -177,6 +203,7 @@ public record ClusterSpec(
       Objects.requireNonNull(software);
       Objects.requireNonNull(gpu);
       hosts = List.copyOf(hosts);
+      Objects.requireNonNull(autoscaling);
     }
 
     public boolean spot() {

@@ -1,5 +1,6 @@
 package dev.gpugen.lint.rules;
 
+import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.spec.ClusterSpec;
@@ -33,6 +34,7 @@ public final class PoolShapeRule extends Rule {
 
   @Override
   public void check(ClusterSpec spec, Findings findings) {
+    CompatTable table = CompatTable.load();
     boolean isStatic = spec.cloud().provider().equals("static");
     Map<String, String> names = new HashMap<>();
     Map<String, String> addresses = new HashMap<>();
@@ -47,6 +49,41 @@ public final class PoolShapeRule extends Rule {
               "pool " + p.name() + " needs an instanceType on provider " + spec.cloud().provider(),
               "add instanceType: p5.48xlarge (aws) or a3-highgpu-8g (gcp)");
         }
+        p.autoscaling()
+            .filter(a -> a.min() > a.max())
+            .ifPresent(
+                a ->
+                    findings.report(
+                        at.key("autoscaling"),
+                        "pool "
+                            + p.name()
+                            + " autoscales from "
+                            + a.min()
+                            + " to fewer, "
+                            + a.max(),
+                        "set autoscaling.min at most autoscaling.max"));
+        if (p.autoscaling().isPresent() && !spec.cloud().provider().equals("gcp")) {
+          findings.report(
+              at.key("autoscaling"),
+              "pool " + p.name() + " sets autoscaling, which only GKE node pools use",
+              "remove autoscaling, or set count");
+        }
+        if (spec.cloud().provider().equals("gcp")) {
+          table
+              .gcpMachine(p.instanceType())
+              .filter(m -> m.count().isEmpty())
+              .ifPresent(
+                  m ->
+                      findings.report(
+                          at.key("instanceType"),
+                          "gpugen's table gives no GPU count for "
+                              + p.instanceType()
+                              + " (the "
+                              + m.name()
+                              + " family), so the node pool's guest_accelerator cannot be filled",
+                          "use a machine type the table lists with its count (gpugen explain"
+                              + " gcp-machine-type-unknown)"));
+        }
         if (p.gpu().isPresent() || !p.hosts().isEmpty()) {
           findings.report(
               at,
@@ -54,6 +91,12 @@ public final class PoolShapeRule extends Rule {
               "remove gpu and hosts, or use cloud.provider: static");
         }
         continue;
+      }
+      if (p.autoscaling().isPresent()) {
+        findings.report(
+            at.key("autoscaling"),
+            "static pool " + p.name() + " sets autoscaling, which only GKE node pools use",
+            "remove autoscaling");
       }
       if (!p.instanceType().isEmpty()) {
         findings.report(

@@ -51,7 +51,8 @@ final class SpecMapper {
     Optional<String> region = opt(cl, "region");
     Optional<String> zone =
         opt(cl, "availabilityZone")
-            .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"));
+            .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"))
+            .or(() -> region.filter(r -> provider.equals("gcp")).map(r -> r + "-a"));
     Map<String, Object> imds = map(cl, "imds");
     Cloud cloud =
         new Cloud(
@@ -62,7 +63,15 @@ final class SpecMapper {
             opt(cl, "image").orElse(software.os()),
             new ClusterSpec.Imds(
                 imds.containsKey("httpTokens") ? str(imds, "httpTokens") : "required",
-                imds.containsKey("hopLimit") ? integer(imds, "hopLimit") : 1));
+                imds.containsKey("hopLimit") ? integer(imds, "hopLimit") : 1),
+            opt(cl, "project"),
+            cl.containsKey("gke")
+                ? Optional.of(
+                    new ClusterSpec.Gke(
+                        str(map(cl, "gke"), "cluster"),
+                        bool(map(cl, "gke"), "create"),
+                        str(map(cl, "gke"), "gpuDriver")))
+                : Optional.empty());
 
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
@@ -180,7 +189,12 @@ final class SpecMapper {
         taints,
         software(deepMerge(clusterSoftware, map(p, "software"))),
         gpu,
-        hosts);
+        hosts,
+        p.containsKey("autoscaling")
+            ? Optional.of(
+                new ClusterSpec.Autoscaling(
+                    integer(map(p, "autoscaling"), "min"), integer(map(p, "autoscaling"), "max")))
+            : Optional.empty());
   }
 
   private static Software software(Map<String, Object> sw) {

@@ -43,11 +43,15 @@ public final class SpecShape {
           31);
   // AWS regions have a '-' before the number (us-east-1), GCP regions do not (us-central1).
   static final Str REGION =
-      str("^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}$", "a region like us-east-1 or us-central1", 32);
+      str(
+          "^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}$",
+          "a region like us-east-1, us-central1 or europe-west4",
+          32);
   static final Str ZONE =
       str(
-          "^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$",
-          "a zone like us-east-1a or us-central1-a", 40);
+          "^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$",
+          "a zone like us-east-1a or us-central1-a",
+          40);
   static final Str KEY_PAIR =
       str(
           "^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$",
@@ -148,6 +152,13 @@ public final class SpecShape {
           true);
   static final Str GPU_MODEL =
       str("^[A-Za-z][A-Za-z0-9-]{0,31}$", "a GPU model like h100, a100-80gb or l4", 32);
+  static final Str GCP_PROJECT =
+      str("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", "a GCP project id like my-project-123", 30);
+  static final Str GKE_CLUSTER =
+      str(
+          "^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$",
+          "a GKE cluster name (1-40 chars: a-z, 0-9, '-')",
+          40);
   static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
 
   static final Obj SOFTWARE =
@@ -261,6 +272,13 @@ public final class SpecShape {
               null,
               "The hosts' GPUs (required for static, where no instance type says it)."),
           opt("hosts", new ListOf(HOST, 0, 10000), null, "The pool's hosts (static)."),
+          opt(
+              "autoscaling",
+              obj(
+                  req("min", new Int(0, 1000), "Fewest nodes."),
+                  req("max", new Int(1, 1000), "Most nodes.")),
+              null,
+              "GKE cluster autoscaler bounds (gcp); without it the pool has count nodes."),
           opt("count", new Int(0, 10000), 1L, "Number of nodes."),
           opt("market", new Enum(List.of("on-demand", "spot")), "on-demand", "Purchase option."),
           opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
@@ -356,6 +374,23 @@ public final class SpecShape {
                           null,
                           "The one zone all nodes run in (default: <region>a)."),
                       opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
+                      opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
+                      opt(
+                          "gke",
+                          obj(
+                              req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
+                              opt(
+                                  "create",
+                                  new Bool(),
+                                  true,
+                                  "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
+                              opt(
+                                  "gpuDriver",
+                                  new Enum(List.of("operator", "gke")),
+                                  "operator",
+                                  "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
+                          null,
+                          "GKE settings (gcp)."),
                       opt(
                           "imds",
                           obj(
