@@ -279,7 +279,11 @@ public final class SpecShape {
                   req("max", new Int(1, 1000), "Most nodes.")),
               null,
               "GKE cluster autoscaler bounds (gcp); without it the pool has count nodes."),
-          opt("count", new Int(0, 10000), 1L, "Number of nodes."),
+          opt(
+              "count",
+              new Int(0, 10000),
+              1L,
+              "Number of nodes (static: the number of hosts; gcp with autoscaling: ignored)."),
           opt("market", new Enum(List.of("on-demand", "spot")), "on-demand", "Purchase option."),
           opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
           opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
