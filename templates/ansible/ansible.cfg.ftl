@@ -2,8 +2,16 @@
 # Run ansible-playbook from this folder so that this file applies (Ansible reads ./ansible.cfg).
 
 [defaults]
+<#if ansible.staticHosts>
+# The static inventory beside this file (the spec's hosts). Override with -i.
+inventory = inventory.yml
+<#elseif ansible.provider == "gcp">
+# GKE nodes are managed by GKE and Terraform (node pools, GPU Operator, /etc/nccl.conf);
+# there is no host inventory. Pass -i to run the plays against hosts of your own.
+<#else>
 # The dynamic inventory beside this file (EC2 tags). Override with -i.
 inventory = gpugen-inventory
+</#if>
 roles_path = roles
 forks = [=ansible.forks]
 # Facts are gathered once and cached per host; plays gather only the minimal subset

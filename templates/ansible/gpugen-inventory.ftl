@@ -1,3 +1,4 @@
+<#if ansible.provider == "aws">
 #!/bin/sh
 [=header]
 #
@@ -16,3 +17,4 @@ if command -v gpugen >/dev/null 2>&1; then
 fi
 echo "gpugen-inventory: set GPUGEN_JAR to the gpugen jar, or put gpugen on PATH" >&2
 exit 3
+</#if>

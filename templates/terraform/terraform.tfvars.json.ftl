@@ -1,1 +1,3 @@
+<#if terraform.any>
 [=json(terraform.tfvars)]
+</#if>

@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
     name = "init",
     mixinStandardHelpOptions = true,
     description = {
-      "Write a commented starter spec for one GPU type: one pool of its usual AWS instance type,"
-          + " current software versions, and comments on what to change.",
+      "Write a commented starter spec for one GPU type: one pool of its usual AWS instance type"
+          + " (GKE machine type, or bare-metal hosts), current software versions, and comments on"
+          + " what to change.",
       "The spec validates with no findings; an existing file is kept unless --force."
     })
 final class InitCommand implements Callable<Integer> {
@@ -52,7 +53,7 @@ final class InitCommand implements Callable<Integer> {
       names = "--provider",
       paramLabel = "PROVIDER",
       converter = ProviderConverter.class,
-      description = "aws (default); gcp and static come with GKE and bare-metal support.")
+      description = "aws (default), gcp (a GKE node pool) or static (bare-metal hosts you list).")
   Provider provider = Provider.aws;
 
   @Option(
@@ -73,16 +74,14 @@ final class InitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws GpugenException {
     PrintWriter out = spec.commandLine().getOut();
-    if (provider != Provider.aws) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--provider "
-              + provider
-              + ": not yet; gpugen renders AWS clusters today, GKE node pools and static"
-              + " bare-metal hosts arrive with issue 8 (use --provider aws)");
-    }
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
-    String text = StarterSpec.text(gpu, clusterName);
+    String text;
+    try {
+      text = StarterSpec.text(gpu, clusterName, provider.toString());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--gpu " + gpu + " --provider " + provider + ": " + e.getMessage());
+    }
     check(text, clusterName);
     if (output.equals("-")) {
       out.print(text);
@@ -96,7 +95,9 @@ final class InitCommand implements Callable<Integer> {
             + file
             + " ("
             + gpu
-            + " on aws); next: gpugen validate "
+            + " on "
+            + provider
+            + "); next: gpugen validate "
             + file
             + " && gpugen render "
             + file);

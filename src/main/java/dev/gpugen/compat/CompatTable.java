@@ -291,6 +291,24 @@ public final class CompatTable {
     return gpus;
   }
 
+  /**
+   * Whether {@code count} GPUs of {@code model} in one host sit on an NVSwitch fabric, for hosts
+   * that have no instance type to look up (bare metal): yes for eight GPUs of a model that the
+   * table's EC2 rows show on NVSwitch (the HGX baseboards), else no.
+   */
+  public boolean impliedNvswitch(GpuModel model, int count) {
+    return count == 8
+        && awsInstances().stream()
+            .anyMatch(
+                a ->
+                    a.gpuCount() == 8
+                        && a.nvswitch().orElse(false)
+                        && gpu(a.gpu())
+                            .map(GpuModel::name)
+                            .filter(model.name()::equals)
+                            .isPresent());
+  }
+
   /** The EC2 instance type named exactly {@code instanceType}, e.g. {@code p5.48xlarge}. */
   public Optional<AwsInstanceType> awsInstance(String instanceType) {
     return Optional.ofNullable(awsByName.get(instanceType));

@@ -18,6 +18,7 @@ import dev.gpugen.lint.rules.EfaSocketTuningRule;
 import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
 import dev.gpugen.lint.rules.FabricNotOfferedRule;
 import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
+import dev.gpugen.lint.rules.GkeGpuDirectRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
 import dev.gpugen.lint.rules.GpuSupportEndedRule;
@@ -45,6 +46,7 @@ import dev.gpugen.lint.rules.NewFeatureBranchRule;
 import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
 import dev.gpugen.lint.rules.NumaBalancingRule;
 import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
+import dev.gpugen.lint.rules.PoolShapeRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
@@ -61,11 +63,13 @@ public final class Rules {
       List.of(
           // spec structure and cloud facts
           new DuplicatePoolRule(),
+          new PoolShapeRule(),
           new CloudLocationRule(),
           new NetworkSourceRule(),
           new CidrHostBitsRule(),
           new SubnetOutsideVpcRule(),
           new CompatUnknownRule(),
+          new GkeGpuDirectRule(),
           // driver, CUDA and GPU (§11 DRV)
           new CudaBelowCompatFloorRule(),
           new CudaNeedsNewerDriverRule(),

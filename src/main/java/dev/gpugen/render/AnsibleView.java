@@ -127,6 +127,72 @@ public final class AnsibleView {
     return c;
   }
 
+  /** A static host as inventory.yml lists it: its name and its variables, sorted. */
+  public record StaticHost(String name, List<Entry> vars) {}
+
+  /** An inventory group and its hosts, sorted. */
+  public record Group(String name, List<String> hosts) {}
+
+  /**
+   * Whether the nodes are static hosts listed in inventory.yml (no cloud, no dynamic inventory).
+   */
+  public boolean staticHosts() {
+    return spec.cloud().provider().equals("static");
+  }
+
+  /**
+   * The hosts of inventory.yml, with the {@code gpugen_*} variables gpugen-inventory gives EC2
+   * hosts where they apply to bare metal, then the spec's per-host vars. Empty unless static.
+   */
+  public List<StaticHost> inventoryHosts() {
+    List<StaticHost> out = new ArrayList<>();
+    if (!staticHosts()) {
+      return out;
+    }
+    for (Pool p : spec.pools()) {
+      for (ClusterSpec.Host h : p.hosts()) {
+        Map<String, String> vars = new TreeMap<>(h.vars());
+        vars.put("ansible_host", h.address());
+        vars.put("gpugen_cluster", spec.metadata().name());
+        spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
+        vars.put("gpugen_lifecycle", p.market());
+        vars.put("gpugen_name", h.name());
+        vars.put("gpugen_pool", p.name());
+        vars.put("gpugen_expected_driver", p.software().driver());
+        vars.put("gpugen_expected_cuda", p.software().cuda());
+        vars.put("gpugen_expected_container_toolkit", p.software().containerToolkit());
+        out.add(new StaticHost(h.name(), entries(vars)));
+      }
+    }
+    out.sort(java.util.Comparator.comparing(StaticHost::name));
+    return out;
+  }
+
+  /**
+   * The groups of inventory.yml: gpu_nodes, pool_NAME per pool, and on_demand or spot, as
+   * gpugen-inventory names them. Empty unless static; groups without hosts are left out.
+   */
+  public List<Group> inventoryGroups() {
+    Map<String, java.util.TreeSet<String>> groups = new TreeMap<>();
+    if (!staticHosts()) {
+      return List.of();
+    }
+    for (Pool p : spec.pools()) {
+      for (ClusterSpec.Host h : p.hosts()) {
+        groups.computeIfAbsent("gpu_nodes", k -> new java.util.TreeSet<>()).add(h.name());
+        groups
+            .computeIfAbsent("pool_" + Views.groupSafe(p.name()), k -> new java.util.TreeSet<>())
+            .add(h.name());
+        groups
+            .computeIfAbsent(p.spot() ? "spot" : "on_demand", k -> new java.util.TreeSet<>())
+            .add(h.name());
+      }
+    }
+    List<Group> out = new ArrayList<>();
+    groups.forEach((g, hosts) -> out.add(new Group(g, List.copyOf(hosts))));
+    return out;
+  }
+
   public List<PoolVars> pools() {
     List<PoolVars> out = new ArrayList<>();
     spec.pools().forEach(p -> out.add(pool(p)));

@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
@@ -29,6 +30,34 @@ public record PoolFacts(
 
   static PoolFacts of(ClusterSpec.Pool pool) {
     CompatTable table = CompatTable.load();
+    if (pool.gpu().isPresent()) {
+      // A static pool: the spec says what the hosts have.
+      ClusterSpec.StaticGpu declared = pool.gpu().get();
+      Optional<GpuModel> model = table.gpu(declared.model());
+      return new PoolFacts(
+          model.map(GpuModel::name).orElse(declared.model()),
+          declared.count(),
+          declared
+              .nvswitch()
+              .orElseGet(
+                  () -> model.map(m -> table.impliedNvswitch(m, declared.count())).orElse(false)),
+          0,
+          kernelModules(pool.software(), model, table),
+          model.flatMap(GpuModel::computeCapability).map(Version::toString).orElse(""));
+    }
+    Optional<GcpMachineType> gcp = table.gcpMachine(pool.instanceType());
+    if (gcp.isPresent()) {
+      Optional<GpuModel> model =
+          table.gcpAccelerator(gcp.get().accelerator()).flatMap(a -> table.gpu(a.gpu()));
+      int count = gcp.get().count().orElse(0);
+      return new PoolFacts(
+          model.map(GpuModel::name).orElse(""),
+          count,
+          model.map(m -> table.impliedNvswitch(m, count)).orElse(false),
+          0,
+          kernelModules(pool.software(), model, table),
+          model.flatMap(GpuModel::computeCapability).map(Version::toString).orElse(""));
+    }
     Optional<AwsInstanceType> aws = table.awsInstance(pool.instanceType());
     Optional<GpuModel> gpu = aws.flatMap(a -> table.gpu(a.gpu()));
     return new PoolFacts(

@@ -82,6 +82,16 @@ public final class TerraformView {
     return spec.cloud().provider().equals("aws");
   }
 
+  /** Whether this spec renders Terraform for GCP (GKE node pools). */
+  public boolean gcp() {
+    return spec.cloud().provider().equals("gcp");
+  }
+
+  /** Whether this spec renders any Terraform: static hosts exist already. */
+  public boolean any() {
+    return aws() || gcp();
+  }
+
   /** The pools in spec order. */
   public List<Pool> pools() {
     List<Pool> out = new ArrayList<>();
@@ -92,6 +102,105 @@ public final class TerraformView {
   /** The variable names per pool, e.g. h100_count: Terraform identifiers allow no '-'. */
   public List<String> poolPrefixes() {
     return pools().stream().map(Pool::var).toList();
+  }
+
+  /** Whether the GPU Operator installs the driver on GKE (else GKE installs its own). */
+  public boolean gkeOperatorDriver() {
+    return spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+  }
+
+  /**
+   * The GKE values of terraform.tfvars.json. The accelerator type and count of each pool come from
+   * gpugen's table ({@link CompatTable#gcpMachine}), never from the machine type's spelling.
+   */
+  private Map<String, Object> gcpTfvars() {
+    Map<String, Object> v = new TreeMap<>();
+    ClusterSpec.Cloud c = spec.cloud();
+    CompatTable table = CompatTable.load();
+    boolean operator = gkeOperatorDriver();
+    v.put("cluster_name", spec.metadata().name());
+    v.put("environment", spec.metadata().environment().orElse(null));
+    v.put("project", c.project().orElse(null));
+    v.put("region", c.region().orElse(null));
+    v.put("zone", c.availabilityZone().orElse(null));
+    v.put("gke_cluster_name", c.gke().map(ClusterSpec.Gke::cluster).orElse(null));
+    v.put("gke_create_cluster", c.gke().map(ClusterSpec.Gke::create).orElse(true));
+    // GKE installs no driver where the operator does; its own device plugin is then disabled by
+    // the node label below (GPU Operator on GKE).
+    v.put("gpu_driver_version", operator ? "INSTALLATION_DISABLED" : "DEFAULT");
+    v.put("node_image_type", operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD");
+    v.put("gpu_operator_enabled", operator);
+    v.put("gpu_operator_version", spec.software().gpuOperator().version());
+    v.put("gpu_operator_values", operatorValues());
+    v.put("nccl_env", spec.nccl().env());
+    for (ClusterSpec.Pool p : spec.pools()) {
+      String prefix = Views.groupSafe(p.name());
+      Optional<dev.gpugen.compat.GcpMachineType> m = table.gcpMachine(p.instanceType());
+      v.put(prefix + "_machine_type", p.instanceType());
+      v.put(
+          prefix + "_accelerator_type",
+          m.map(dev.gpugen.compat.GcpMachineType::accelerator).orElse(null));
+      v.put(
+          prefix + "_accelerator_count",
+          m.flatMap(
+                  t -> t.count().isPresent() ? Optional.of(t.count().getAsInt()) : Optional.empty())
+              .orElse(null));
+      v.put(prefix + "_count", p.count());
+      v.put(
+          prefix + "_autoscaling_min",
+          p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(null));
+      v.put(
+          prefix + "_autoscaling_max",
+          p.autoscaling().map(ClusterSpec.Autoscaling::max).orElse(null));
+      v.put(prefix + "_spot", p.spot());
+      v.put(prefix + "_disk_size_gb", p.rootVolume().sizeGiB());
+      // Compact placement: one spread-free group for multi-node training, as the EC2 cluster
+      // placement group; GKE offers it for the accelerator-optimized families.
+      v.put(
+          prefix + "_compact_placement",
+          spec.network().placement().equals("cluster") && m.isPresent() && p.count() > 1);
+      Map<String, String> labels = new TreeMap<>(p.labels());
+      labels.put("gpugen-pool", p.name());
+      if (operator) {
+        labels.put("gke-no-default-nvidia-gpu-device-plugin", "true");
+      }
+      v.put(prefix + "_labels", labels);
+      List<Map<String, String>> taints = new ArrayList<>();
+      for (ClusterSpec.Taint t : p.taints()) {
+        Map<String, String> taint = new TreeMap<>();
+        taint.put("key", t.key());
+        taint.put("value", t.value().orElse(""));
+        taint.put(
+            "effect",
+            switch (t.effect()) {
+              case "NoSchedule" -> "NO_SCHEDULE";
+              case "PreferNoSchedule" -> "PREFER_NO_SCHEDULE";
+              default -> "NO_EXECUTE";
+            });
+        taints.add(taint);
+      }
+      v.put(prefix + "_taints", taints);
+    }
+    return v;
+  }
+
+  /** The GPU Operator chart values on GKE (Ubuntu nodes, operator-installed driver). */
+  private Map<String, Object> operatorValues() {
+    ClusterSpec.Software sw = spec.software();
+    Map<String, Object> values = new TreeMap<>();
+    Map<String, Object> driver = new TreeMap<>();
+    driver.put("enabled", true);
+    driver.put("version", sw.driver());
+    driver.put("kernelModuleType", sw.kernelModules());
+    values.put("driver", driver);
+    Map<String, Object> toolkit = new TreeMap<>();
+    toolkit.put("enabled", true);
+    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
+    toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
+    values.put("toolkit", toolkit);
+    values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
+    values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
+    return values;
   }
 
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
@@ -186,6 +295,9 @@ public final class TerraformView {
 
   /** Every value of terraform.tfvars.json, sorted by name; null where the spec leaves it unset. */
   public Map<String, Object> tfvars() {
+    if (gcp()) {
+      return gcpTfvars();
+    }
     Map<String, Object> v = new TreeMap<>();
     ClusterSpec.Cloud c = spec.cloud();
     ClusterSpec.Network n = spec.network();

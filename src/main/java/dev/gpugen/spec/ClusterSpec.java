@@ -91,8 +91,12 @@ public record ClusterSpec(
       Optional<String> availabilityZone,
       Optional<String> sshKeyName,
       String image,
-      Imds imds) {
+      Imds imds,
+      Optional<String> project,
+      Optional<Gke> gke) {
     public Cloud {
+      Objects.requireNonNull(project);
+      Objects.requireNonNull(gke);
       Objects.requireNonNull(provider);
       Objects.requireNonNull(region);
       Objects.requireNonNull(availabilityZone);
@@ -101,6 +105,27 @@ public record ClusterSpec(
       Objects.requireNonNull(imds);
     }
   }
+
+  /**
+   * GKE settings.
+   *
+   * @param cluster the cluster's name
+   * @param create whether Terraform creates the cluster
+   * @param gpuDriver operator (GKE's install disabled, the GPU Operator installs the driver) or gke
+   */
+  public record Gke(String cluster, boolean create, String gpuDriver) {
+    public Gke {
+      Objects.requireNonNull(cluster);
+      Objects.requireNonNull(gpuDriver);
+    }
+
+    public boolean operatorDriver() {
+      return gpuDriver.equals("operator");
+    }
+  }
+
+  /** GKE cluster autoscaler bounds. */
+  public record Autoscaling(int min, int max) {}
 
   /**
    * EC2 instance metadata service settings.
@@ -167,7 +192,10 @@ public record ClusterSpec(
   /**
    * A node pool with its software resolved.
    *
+   * @param instanceType the EC2 instance type or GCP machine type; empty for static pools
    * @param market on-demand or spot
+   * @param gpu the GPUs of a static pool's hosts
+   * @param hosts a static pool's hosts
    */
   public record Pool(
       String name,
@@ -177,7 +205,10 @@ public record ClusterSpec(
       RootVolume rootVolume,
       SortedMap<String, String> labels,
       List<Taint> taints,
-      Software software) {
+      Software software,
+      Optional<StaticGpu> gpu,
+      List<Host> hosts,
+      Optional<Autoscaling> autoscaling) {
     public Pool {
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
@@ -186,10 +217,40 @@ public record ClusterSpec(
       labels = Maps.sorted(labels);
       taints = List.copyOf(taints);
       Objects.requireNonNull(software);
+      Objects.requireNonNull(gpu);
+      hosts = List.copyOf(hosts);
+      Objects.requireNonNull(autoscaling);
     }
 
     public boolean spot() {
       return market.equals("spot");
+    }
+  }
+
+  /**
+   * The GPUs of a static pool's hosts.
+   *
+   * @param model as written (h100); the compatibility table resolves aliases and case
+   * @param nvswitch as written; empty means implied by model and count
+   */
+  public record StaticGpu(String model, int count, Optional<Boolean> nvswitch) {
+    public StaticGpu {
+      Objects.requireNonNull(model);
+      Objects.requireNonNull(nvswitch);
+    }
+  }
+
+  /**
+   * A static host.
+   *
+   * @param address where Ansible connects
+   * @param vars extra host variables
+   */
+  public record Host(String name, String address, SortedMap<String, String> vars) {
+    public Host {
+      Objects.requireNonNull(name);
+      Objects.requireNonNull(address);
+      vars = Maps.sorted(vars);
     }
   }
 

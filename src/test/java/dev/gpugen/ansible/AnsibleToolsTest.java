@@ -98,6 +98,61 @@ class AnsibleToolsTest {
     assertTrue(r.output().contains("Passed with production profile"), r.output());
   }
 
+  /**
+   * A static spec's inventory.yml, read by Ansible itself through the rendered ansible.cfg: the
+   * groups and gpugen_* host variables gpugen-inventory gives EC2 hosts, the spec's host vars, and
+   * every value a plain string.
+   */
+  @Test
+  void staticInventoryGivesTheGroupsAndHostVarsOfTheEc2One() throws Exception {
+    Path dir = CASES.get("static-baremetal").ansible();
+    for (List<String> args :
+        List.of(
+            List.of("ansible-inventory", "--list"),
+            List.of("ansible-inventory", "-i", "inventory.yml", "--list"))) {
+      RealTools.Result r = RealTools.run(dir, LINT_TIMEOUT, Map.of(), args.toArray(String[]::new));
+      RenderedCase.assertExit(0, r);
+      com.fasterxml.jackson.databind.JsonNode list =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(r.output().substring(r.output().indexOf('{')));
+      assertEquals(
+          List.of("gpu-node-01", "gpu-node-02", "infer-01.lab.example.com"),
+          hosts(list, "gpu_nodes"));
+      assertEquals(List.of("gpu-node-01", "gpu-node-02"), hosts(list, "pool_h100"));
+      assertEquals(List.of("infer-01.lab.example.com"), hosts(list, "pool_l4_infer"));
+      assertEquals(
+          List.of("gpu-node-01", "gpu-node-02", "infer-01.lab.example.com"),
+          hosts(list, "on_demand"));
+      com.fasterxml.jackson.databind.JsonNode vars =
+          list.path("_meta").path("hostvars").path("gpu-node-02");
+      assertEquals("10.20.0.12", text(vars.path("ansible_host")));
+      assertEquals("ops", text(vars.path("ansible_user")));
+      assertEquals("onprem", text(vars.path("gpugen_cluster")));
+      assertEquals("prod", text(vars.path("gpugen_environment")));
+      assertEquals("h100", text(vars.path("gpugen_pool")));
+      assertEquals("580.95.05", text(vars.path("gpugen_expected_driver")));
+      assertEquals(
+          "570.195.03",
+          list.path("_meta")
+              .path("hostvars")
+              .path("infer-01.lab.example.com")
+              .path("gpugen_expected_driver")
+              .path("__ansible_unsafe")
+              .asText());
+    }
+  }
+
+  /** A host variable's text: ansible-inventory shows !unsafe values as {__ansible_unsafe: text}. */
+  private static String text(com.fasterxml.jackson.databind.JsonNode value) {
+    return value.has("__ansible_unsafe") ? value.path("__ansible_unsafe").asText() : value.asText();
+  }
+
+  private static List<String> hosts(com.fasterxml.jackson.databind.JsonNode list, String group) {
+    List<String> out = new java.util.ArrayList<>();
+    list.path(group).path("hosts").forEach(h -> out.add(h.asText()));
+    return out;
+  }
+
   /** ansible.cfg sets unparsed_is_failed: without it this run ends "no hosts matched", exit 0. */
   @Test
   void aFailingInventoryScriptFailsTheRun() throws Exception {

@@ -23,9 +23,11 @@ import java.util.TreeMap;
 record RenderedCase(String name, Path ansible) {
   /**
    * The reference spec of the issue, and a two-pool spec with a different driver per pool (whose
-   * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest).
+   * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest), and a
+   * static bare-metal spec whose static inventory.yml replaces the EC2 one, and a GKE spec (whose
+   * ansible.cfg names no inventory).
    */
-  static final List<String> CASES = List.of("reference", "two-pool");
+  static final List<String> CASES = List.of("reference", "two-pool", "static-baremetal", "gcp-gke");
 
   /** Files under {@code ansible/} that other issues own: the inventory launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");

@@ -62,8 +62,8 @@ class CliTest {
             "src/test/resources/diagnostics/spec-unknown-key/fires.yaml");
     assertEquals(1, r.exit(), r.toString());
     JsonNode root = JSON.readTree(r.out());
-    assertEquals(2, root.get("errors").asInt());
-    JsonNode d = root.get("diagnostics").get(1);
+    assertEquals(1, root.get("errors").asInt());
+    JsonNode d = root.get("diagnostics").get(0);
     assertEquals("spec-unknown-key", d.get("rule").asText());
     assertEquals(10, d.get("line").asInt());
     assertEquals(5, d.get("column").asInt());

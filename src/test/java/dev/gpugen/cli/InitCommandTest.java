@@ -96,16 +96,55 @@ class InitCommandTest {
     assertEquals("", r.err());
   }
 
+  /** Every GPU on gcp (but L4, whose G2 machines the table has no count for) and on static. */
+  @TestFactory
+  Stream<DynamicTest> gcpAndStaticStartersValidateCleanlyAndRender() {
+    return Stream.of("gcp", "static")
+        .flatMap(
+            provider ->
+                Arrays.stream(StarterSpec.Gpu.values())
+                    .filter(gpu -> !(provider.equals("gcp") && gpu == StarterSpec.Gpu.l4))
+                    .map(
+                        gpu ->
+                            DynamicTest.dynamicTest(
+                                "init --gpu " + gpu + " --provider " + provider,
+                                () -> {
+                                  Path spec = tmp.resolve(provider + "-" + gpu + "/cluster.yaml");
+                                  Cli init =
+                                      Cli.run(
+                                          "init",
+                                          "--gpu",
+                                          gpu.name(),
+                                          "--provider",
+                                          provider,
+                                          "-o",
+                                          spec.toString());
+                                  assertEquals(0, init.exit(), init.toString());
+                                  Gpugen.Checked c =
+                                      TestSpecs.gpugen()
+                                          .check(spec, spec.toString(), Optional.empty(), Set.of());
+                                  assertTrue(c.spec().isPresent(), c.diagnostics().toString());
+                                  assertEquals(java.util.List.of(), c.diagnostics());
+                                  assertEquals(provider, c.spec().get().cloud().provider());
+                                  Path out = tmp.resolve(provider + "-" + gpu + "/out");
+                                  Cli render =
+                                      Cli.run("render", spec.toString(), "-o", out.toString());
+                                  assertEquals(0, render.exit(), render.toString());
+                                  assertEquals(
+                                      provider.equals("gcp"),
+                                      Files.isRegularFile(
+                                          out.resolve("terraform/gke-node-pools.tf")));
+                                  assertEquals(
+                                      provider.equals("static"),
+                                      Files.isRegularFile(out.resolve("ansible/inventory.yml")));
+                                })));
+  }
+
   @Test
-  void gcpAndStaticAreRefusedUntilIssue8() {
-    for (String provider : new String[] {"gcp", "static"}) {
-      Path spec = tmp.resolve(provider + ".yaml");
-      Cli r = Cli.run("init", "--provider", provider, "-o", spec.toString());
-      assertEquals(2, r.exit(), r.toString());
-      assertTrue(r.err().contains("--provider " + provider + ": not yet"), r.err());
-      assertTrue(r.err().contains("issue 8"), r.err());
-      assertFalse(Files.exists(spec));
-    }
+  void unknownProvidersAndGpusAreRefused() {
+    Cli l4 = Cli.run("init", "--gpu", "l4", "--provider", "gcp", "-o", "-");
+    assertEquals(2, l4.exit(), l4.toString());
+    assertTrue(l4.err().contains("no GPU count"), l4.err());
     assertEquals(2, Cli.run("init", "--provider", "azure", "-o", "-").exit());
     assertEquals(2, Cli.run("init", "--gpu", "v100", "-o", "-").exit());
   }

@@ -84,14 +84,14 @@ class SeedSpecsTest {
         c.diagnostics().toString());
     assertEquals(
         List.of(
-            "38: driver branch R545 is a new-feature branch, not meant for production nodes"
+            "40: driver branch R545 is a new-feature branch, not meant for production nodes"
                 + " (environment dev)"),
         lines(c, "drv-new-feature-branch"));
     // 535.129.03 with CUDA 12.2 (Update 2 needs 535.104.05) is a sound pairing: no driver/CUDA
     // finding, whatever the article's own string comparison against "535.54.14" would say.
     assertTrue(ids(c).stream().noneMatch(id -> id.startsWith("drv-cuda")), ids(c).toString());
     assertEquals(
-        List.of("35: NCCL_IB_DISABLE=1 disables the roce fabric: NCCL falls back to TCP sockets"),
+        List.of("37: NCCL_IB_DISABLE=1 disables the roce fabric: NCCL falls back to TCP sockets"),
         lines(c, "nccl-ib-disabled-on-rdma-fabric"));
   }
 
@@ -102,7 +102,7 @@ class SeedSpecsTest {
     assertTrue(ids(c).stream().noneMatch(id -> id.startsWith("drv-cuda")), ids(c).toString());
     // 545.23.08 is written in environments.dev, and that is where the finding points.
     assertEquals(
-        List.of("38: driver branch R545 is a new-feature branch, not meant for production nodes"),
+        List.of("40: driver branch R545 is a new-feature branch, not meant for production nodes"),
         lines(c, "drv-new-feature-branch"));
   }
 }

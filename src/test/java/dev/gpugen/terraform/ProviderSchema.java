@@ -38,10 +38,54 @@ final class ProviderSchema {
   private final JsonNode dataSources;
   private final JsonNode provider;
 
+  private final String name;
+  private final Set<String> providers;
+
   private ProviderSchema(JsonNode resources, JsonNode dataSources, JsonNode provider) {
+    this(resources, dataSources, provider, "hashicorp/aws", Set.of("aws"));
+  }
+
+  private ProviderSchema(
+      JsonNode resources,
+      JsonNode dataSources,
+      JsonNode provider,
+      String name,
+      Set<String> providers) {
     this.resources = resources;
     this.dataSources = dataSources;
     this.provider = provider;
+    this.name = name;
+    this.providers = providers;
+  }
+
+  /**
+   * hashicorp/google, hashicorp/helm and hashicorp/kubernetes together (resource type names do not
+   * overlap: each starts with its provider's name). Their provider blocks are not in the files, so
+   * only their names are checked.
+   */
+  static ProviderSchema gke() {
+    try {
+      ObjectMapper m = new ObjectMapper();
+      ObjectNode resources = m.createObjectNode();
+      ObjectNode data = m.createObjectNode();
+      for (String p : List.of("google", "google_supplement", "helm", "kubernetes")) {
+        String file =
+            p.endsWith("_supplement")
+                ? p.replace("_supplement", "_provider_schema_supplement.json")
+                : p + "_provider_schema.json";
+        JsonNode schema = m.readTree(DIR.resolve(file).toFile());
+        schema.get("resource").properties().forEach(e -> resources.set(e.getKey(), e.getValue()));
+        schema.get("data").properties().forEach(e -> data.set(e.getKey(), e.getValue()));
+      }
+      return new ProviderSchema(
+          resources,
+          data,
+          null,
+          "hashicorp/google, helm or kubernetes",
+          Set.of("google", "helm", "kubernetes"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static ProviderSchema aws() {
@@ -74,7 +118,7 @@ final class ProviderSchema {
     for (Map.Entry<String, JsonNode> r : fields(body.path("resource"))) {
       String type = r.getKey();
       if (!resources.has(type)) {
-        problems.add(file + ": resource type " + type + " does not exist in hashicorp/aws");
+        problems.add(file + ": resource type " + type + " does not exist in " + name);
         continue;
       }
       for (Map.Entry<String, JsonNode> named : fields(r.getValue())) {
@@ -86,7 +130,7 @@ final class ProviderSchema {
     for (Map.Entry<String, JsonNode> d : fields(body.path("data"))) {
       String type = d.getKey();
       if (!dataSources.has(type)) {
-        problems.add(file + ": data source " + type + " does not exist in hashicorp/aws");
+        problems.add(file + ": data source " + type + " does not exist in " + name);
         continue;
       }
       for (Map.Entry<String, JsonNode> named : fields(d.getValue())) {
@@ -102,12 +146,15 @@ final class ProviderSchema {
       }
     }
     for (Map.Entry<String, JsonNode> p : fields(body.path("provider"))) {
-      if (!p.getKey().equals("aws")) {
-        problems.add(file + ": provider " + p.getKey() + " is not hashicorp/aws");
+      if (!providers.contains(p.getKey())) {
+        problems.add(file + ": provider " + p.getKey() + " is not " + name);
+        continue;
+      }
+      if (provider == null) {
         continue;
       }
       for (JsonNode block : p.getValue()) {
-        walk(file, "provider.aws", block, provider, false, problems);
+        walk(file, "provider." + p.getKey(), block, provider, false, problems);
       }
     }
     return problems;
@@ -165,7 +212,7 @@ final class ProviderSchema {
         continue;
       }
       if (!schema.has(name)) {
-        problems.add(file + ": " + at + " does not exist in hashicorp/aws");
+        problems.add(file + ": " + at + " does not exist in " + this.name);
         continue;
       }
       JsonNode child = schema.get(name);

@@ -32,6 +32,12 @@ public final class CloudLocationRule extends Rule {
           "add region: us-east-1 (or your region) under cloud");
       return;
     }
+    if (c.provider().equals("gcp") && (c.project().isEmpty() || c.gke().isEmpty())) {
+      findings.report(
+          SpecPath.of("cloud"),
+          "cloud.project and cloud.gke are required for provider gcp",
+          "add project: my-project and gke: {cluster: NAME} under cloud");
+    }
     String region = c.region().get();
     c.availabilityZone()
         .filter(z -> !z.startsWith(region))

@@ -17,12 +17,14 @@ import java.util.OptionalInt;
  * @param gcp the GCP machine type row (provider gcp)
  * @param gpu the GPU model
  * @param gpuCount GPUs per node, where known
+ * @param declaredNvswitch NVSwitch as a static pool declares it (or as its model and count imply)
  */
 record Hardware(
     Optional<AwsInstanceType> aws,
     Optional<GcpMachineType> gcp,
     Optional<GpuModel> gpu,
-    OptionalInt gpuCount) {
+    OptionalInt gpuCount,
+    boolean declaredNvswitch) {
 
   static Hardware of(ClusterSpec spec, ClusterSpec.Pool pool, CompatTable table) {
     String type = pool.instanceType();
@@ -33,7 +35,8 @@ record Hardware(
             aws,
             Optional.empty(),
             aws.flatMap(a -> table.gpu(a.gpu())),
-            aws.map(a -> OptionalInt.of(a.gpuCount())).orElse(OptionalInt.empty()));
+            aws.map(a -> OptionalInt.of(a.gpuCount())).orElse(OptionalInt.empty()),
+            false);
       }
       case "gcp" -> {
         Optional<GcpMachineType> gcp = table.gcpMachine(type);
@@ -42,18 +45,34 @@ record Hardware(
             gcp,
             gcp.flatMap(m -> table.gcpAccelerator(m.accelerator()))
                 .flatMap(a -> table.gpu(a.gpu())),
-            gcp.map(GcpMachineType::count).orElse(OptionalInt.empty()));
+            gcp.map(GcpMachineType::count).orElse(OptionalInt.empty()),
+            false);
       }
       default -> {
+        Optional<GpuModel> gpu = pool.gpu().flatMap(g -> table.gpu(g.model()));
+        boolean nvswitch =
+            pool.gpu()
+                .map(
+                    g ->
+                        g.nvswitch()
+                            .orElseGet(
+                                () ->
+                                    gpu.map(m -> table.impliedNvswitch(m, g.count()))
+                                        .orElse(false)))
+                .orElse(false);
         return new Hardware(
-            Optional.empty(), Optional.empty(), Optional.empty(), OptionalInt.empty());
+            Optional.empty(),
+            Optional.empty(),
+            gpu,
+            pool.gpu().map(g -> OptionalInt.of(g.count())).orElse(OptionalInt.empty()),
+            nvswitch);
       }
     }
   }
 
   /** True only when the table says the GPUs sit on an NVSwitch fabric (unknown is not a yes). */
   boolean nvswitch() {
-    return aws.flatMap(AwsInstanceType::nvswitch).orElse(false);
+    return declaredNvswitch || aws.flatMap(AwsInstanceType::nvswitch).orElse(false);
   }
 
   /** Network cards per node (AWS), 1 when unknown. */

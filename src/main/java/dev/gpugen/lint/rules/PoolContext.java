@@ -47,6 +47,10 @@ record PoolContext(
                             : "")
                         + g.name())
             .orElse("");
+    if (pool.instanceType().isEmpty()) {
+      // A static pool: no instance type, only the declared GPUs.
+      return "pool " + pool.name() + (gpu.isEmpty() ? "" : " (" + gpu.substring(2) + ")");
+    }
     return "pool " + pool.name() + " (" + pool.instanceType() + gpu + ")";
   }
 }

@@ -51,7 +51,8 @@ final class SpecMapper {
     Optional<String> region = opt(cl, "region");
     Optional<String> zone =
         opt(cl, "availabilityZone")
-            .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"));
+            .or(() -> region.filter(r -> provider.equals("aws")).map(r -> r + "a"))
+            .or(() -> region.filter(r -> provider.equals("gcp")).map(r -> r + "-a"));
     Map<String, Object> imds = map(cl, "imds");
     Cloud cloud =
         new Cloud(
@@ -62,7 +63,15 @@ final class SpecMapper {
             opt(cl, "image").orElse(software.os()),
             new ClusterSpec.Imds(
                 imds.containsKey("httpTokens") ? str(imds, "httpTokens") : "required",
-                imds.containsKey("hopLimit") ? integer(imds, "hopLimit") : 1));
+                imds.containsKey("hopLimit") ? integer(imds, "hopLimit") : 1),
+            opt(cl, "project"),
+            cl.containsKey("gke")
+                ? Optional.of(
+                    new ClusterSpec.Gke(
+                        str(map(cl, "gke"), "cluster"),
+                        bool(map(cl, "gke"), "create"),
+                        str(map(cl, "gke"), "gpuDriver")))
+                : Optional.empty());
 
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
@@ -154,15 +163,38 @@ final class SpecMapper {
     for (Map<String, Object> t : list(p, "taints")) {
       taints.add(new Taint(str(t, "key"), opt(t, "value"), str(t, "effect")));
     }
+    Optional<ClusterSpec.StaticGpu> gpu = Optional.empty();
+    if (p.containsKey("gpu")) {
+      Map<String, Object> g = map(p, "gpu");
+      gpu =
+          Optional.of(
+              new ClusterSpec.StaticGpu(
+                  str(g, "model"),
+                  integer(g, "count"),
+                  Optional.ofNullable((Boolean) g.get("nvswitch"))));
+    }
+    List<ClusterSpec.Host> hosts = new ArrayList<>();
+    for (Map<String, Object> h : list(p, "hosts")) {
+      hosts.add(new ClusterSpec.Host(str(h, "name"), str(h, "address"), stringMap(h, "vars")));
+    }
+    // A static pool has as many nodes as hosts.
+    int count = p.containsKey("hosts") ? hosts.size() : integer(p, "count");
     return new Pool(
         str(p, "name"),
-        str(p, "instanceType"),
-        integer(p, "count"),
+        opt(p, "instanceType").orElse(""),
+        count,
         str(p, "market"),
         root,
         stringMap(p, "labels"),
         taints,
-        software(deepMerge(clusterSoftware, map(p, "software"))));
+        software(deepMerge(clusterSoftware, map(p, "software"))),
+        gpu,
+        hosts,
+        p.containsKey("autoscaling")
+            ? Optional.of(
+                new ClusterSpec.Autoscaling(
+                    integer(map(p, "autoscaling"), "min"), integer(map(p, "autoscaling"), "max")))
+            : Optional.empty());
   }
 
   private static Software software(Map<String, Object> sw) {

@@ -43,11 +43,15 @@ public final class SpecShape {
           31);
   // AWS regions have a '-' before the number (us-east-1), GCP regions do not (us-central1).
   static final Str REGION =
-      str("^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}$", "a region like us-east-1 or us-central1", 32);
+      str(
+          "^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}$",
+          "a region like us-east-1, us-central1 or europe-west4",
+          32);
   static final Str ZONE =
       str(
-          "^[a-z]{2}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$",
-          "a zone like us-east-1a or us-central1-a", 40);
+          "^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$",
+          "a zone like us-east-1a or us-central1-a",
+          40);
   static final Str KEY_PAIR =
       str(
           "^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$",
@@ -122,6 +126,39 @@ public final class SpecShape {
           256,
           true);
   static final Str SIZE = str("^[1-9][0-9]{0,5}[KMG]?$", "a byte size like 8G, 512M or 1048576", 8);
+  // Static hosts: a DNS host name (RFC 1123 labels) and an address Ansible connects to.
+  static final Str HOST_NAME =
+      str(
+          "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+          "a host name of lower-case letters, digits, '-' and '.' (RFC 1123)",
+          253);
+  static final Str HOST_ADDRESS =
+      str(
+          "^((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}"
+              + "|[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}"
+              + "|[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$",
+          "an IPv4 address, an IPv6 address or a DNS name", 253);
+  // Ansible variable names; gpugen_* are gpugen's own and cannot be overridden per host.
+  static final Str HOST_VAR_KEY =
+      str(
+          "^(?!gpugen_)[a-z_][a-z0-9_]{0,63}$",
+          "an Ansible variable name like ansible_user (not gpugen_*)",
+          64);
+  static final Str HOST_VAR_VALUE =
+      new Str(
+          Pattern.compile("^[A-Za-z0-9._:,/@=+ -]{0,256}$"),
+          "a value of letters, digits, spaces and . _ : , / @ = + - (no quotes, braces or '$')",
+          256,
+          true);
+  static final Str GPU_MODEL =
+      str("^[A-Za-z][A-Za-z0-9-]{0,31}$", "a GPU model like h100, a100-80gb or l4", 32);
+  static final Str GCP_PROJECT =
+      str("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", "a GCP project id like my-project-123", 30);
+  static final Str GKE_CLUSTER =
+      str(
+          "^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$",
+          "a GKE cluster name (1-40 chars: a-z, 0-9, '-')",
+          40);
   static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
 
   static final Obj SOFTWARE =
@@ -198,14 +235,55 @@ public final class SpecShape {
               new Enum(List.of("NoSchedule", "PreferNoSchedule", "NoExecute")),
               "Taint effect."));
 
+  static final Obj HOST =
+      obj(
+          req("name", HOST_NAME, "Inventory host name."),
+          req("address", HOST_ADDRESS, "Where Ansible connects (ansible_host)."),
+          opt(
+              "vars",
+              new MapOf(HOST_VAR_KEY, HOST_VAR_VALUE, 64),
+              null,
+              "Extra host variables, e.g. ansible_user."));
+
+  static final Obj STATIC_GPU =
+      obj(
+          req("model", GPU_MODEL, "GPU model (h100, a100, l4, ...)."),
+          req("count", new Int(1, 16), "GPUs per host."),
+          opt(
+              "nvswitch",
+              new Bool(),
+              null,
+              "GPUs on an NVSwitch fabric (Fabric Manager); default: implied by model and count."));
+
   static final Obj POOL =
       obj(
           req(
               "name",
               POOL_NAME,
               "Pool name; the gpugen:pool tag and the inventory group pool_<name>."),
-          req("instanceType", INSTANCE_TYPE, "EC2 instance type or GCP machine type."),
-          opt("count", new Int(0, 10000), 1L, "Number of nodes."),
+          opt(
+              "instanceType",
+              INSTANCE_TYPE,
+              null,
+              "EC2 instance type or GCP machine type (required for aws and gcp)."),
+          opt(
+              "gpu",
+              STATIC_GPU,
+              null,
+              "The hosts' GPUs (required for static, where no instance type says it)."),
+          opt("hosts", new ListOf(HOST, 0, 10000), null, "The pool's hosts (static)."),
+          opt(
+              "autoscaling",
+              obj(
+                  req("min", new Int(0, 1000), "Fewest nodes."),
+                  req("max", new Int(1, 1000), "Most nodes.")),
+              null,
+              "GKE cluster autoscaler bounds (gcp); without it the pool has count nodes."),
+          opt(
+              "count",
+              new Int(0, 10000),
+              1L,
+              "Number of nodes (static: the number of hosts; gcp with autoscaling: ignored)."),
           opt("market", new Enum(List.of("on-demand", "spot")), "on-demand", "Purchase option."),
           opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
           opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
@@ -300,6 +378,23 @@ public final class SpecShape {
                           null,
                           "The one zone all nodes run in (default: <region>a)."),
                       opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
+                      opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
+                      opt(
+                          "gke",
+                          obj(
+                              req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
+                              opt(
+                                  "create",
+                                  new Bool(),
+                                  true,
+                                  "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
+                              opt(
+                                  "gpuDriver",
+                                  new Enum(List.of("operator", "gke")),
+                                  "operator",
+                                  "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
+                          null,
+                          "GKE settings (gcp)."),
                       opt(
                           "imds",
                           obj(

@@ -116,6 +116,100 @@ public final class StarterSpec {
     return text;
   }
 
+  /**
+   * The GKE machine type a GPU starts from on gcp (its accelerator type and count come from the
+   * compatibility table), or null where the table has no counted machine type (L4's G2 family).
+   */
+  static String gcpMachine(Gpu gpu) {
+    return switch (gpu) {
+      case h100 -> "a3-highgpu-8g";
+      case h200 -> "a3-ultragpu-8g";
+      case b200 -> "a4-highgpu-8g";
+      case a100 -> "a2-highgpu-8g";
+      case l4 -> null;
+    };
+  }
+
+  /**
+   * The starter for {@code provider}: the AWS text with its cloud, network and pool hardware
+   * swapped for GKE's (project, zone, cluster, a machine type) or bare metal's (declared GPUs and
+   * hosts). Everything else (software, kernel, NCCL, validation) is the same.
+   *
+   * @throws IllegalArgumentException for a GPU the provider's table cannot start from
+   */
+  public static String text(Gpu gpu, String name, String provider) {
+    String text = text(gpu, name);
+    if (provider.equals("aws")) {
+      return text;
+    }
+    int cloud = text.indexOf("cloud:\n");
+    int pools = text.indexOf("pools:\n");
+    int software = text.indexOf("software:\n");
+    String head = text.substring(0, cloud);
+    String poolHead = "pools:\n  - name: " + gpu.name() + "\n";
+    String labels = text.substring(text.indexOf("    labels:", pools), software);
+    String middle;
+    String pool;
+    if (provider.equals("gcp")) {
+      String machine = gcpMachine(gpu);
+      if (machine == null) {
+        throw new IllegalArgumentException(
+            "gpugen's table has no GPU count for the G2 machine types that carry the "
+                + gpu.model
+                + " on GKE; use --gpu h100, h200, b200 or a100");
+      }
+      // One A3 High node: more need GPUDirect-TCPX, which gpugen does not render yet.
+      int nodes = gpu == Gpu.h100 ? 1 : 2;
+      middle =
+          "cloud:\n"
+              + "  provider: gcp\n"
+              + "  project: my-project           # your GCP project id\n"
+              + "  region: us-central1\n"
+              + "  availabilityZone: us-central1-a   # all nodes in one zone; check that it offers "
+              + machine
+              + "\n"
+              + "  gke:\n"
+              + "    cluster: "
+              + name
+              + "\n"
+              + "    create: true               # false adds the node pool to an existing zonal cluster\n"
+              + "    gpuDriver: operator        # GKE's driver install off, the GPU Operator installs software.driver\n"
+              + "network:\n"
+              + "  placement: cluster             # compact placement for multi-node pools\n";
+      pool =
+          poolHead
+              + "    instanceType: "
+              + machine
+              + "   # accelerator type and count from gpugen's table\n"
+              + "    count: "
+              + nodes
+              + (nodes == 1
+                  ? "                     # more A3 High nodes need GPUDirect-TCPX\n"
+                  : "\n")
+              + "    # autoscaling: {min: 1, max: 4}   # GKE cluster autoscaler bounds instead of count\n"
+              + "    market: on-demand            # or spot\n";
+    } else {
+      middle =
+          "cloud:\n"
+              + "  provider: static               # servers you already have: no Terraform\n"
+              + "network:\n"
+              + "  fabric: "
+              + (gpu.training ? "infiniband" : "tcp")
+              + (gpu.training ? "             # the fabric between the servers\n" : "\n");
+      pool =
+          poolHead
+              + "    gpu: {model: "
+              + gpu.name()
+              + ", count: 8}   # what each host has"
+              + (gpu.training ? "; NVSwitch implied for 8 HGX GPUs" : "")
+              + "\n"
+              + "    hosts:                       # inventory name and the address Ansible uses\n"
+              + "      - {name: gpu-01, address: 192.0.2.11}\n"
+              + "      - {name: gpu-02, address: 192.0.2.12, vars: {ansible_user: ubuntu}}\n";
+    }
+    return head + middle + pool + labels + text.substring(software);
+  }
+
   /** {@code h100-cluster} and so on: a valid name to start from. */
   public static String defaultName(Gpu gpu) {
     return gpu.name().toLowerCase(Locale.ROOT) + "-cluster";

@@ -1,0 +1,57 @@
+<#if terraform.gcp>
+[=header]
+#
+# The NVIDIA GPU Operator, when it installs the driver (gpu_operator_enabled). Its pods run at
+# system-node-critical priority, which GKE admits outside kube-system only under a quota.
+
+resource "kubernetes_namespace_v1" "gpu_operator" {
+  count = var.gpu_operator_enabled ? 1 : 0
+
+  metadata {
+    name = "gpu-operator"
+  }
+}
+
+resource "kubernetes_resource_quota_v1" "gpu_operator" {
+  count = var.gpu_operator_enabled ? 1 : 0
+
+  metadata {
+    name      = "gpu-operator-quota"
+    namespace = kubernetes_namespace_v1.gpu_operator[0].metadata[0].name
+  }
+
+  spec {
+    hard = {
+      pods = "100"
+    }
+
+    scope_selector {
+      match_expression {
+        operator   = "In"
+        scope_name = "PriorityClass"
+        values     = ["system-node-critical", "system-cluster-critical"]
+      }
+    }
+  }
+}
+
+resource "helm_release" "gpu_operator" {
+  count = var.gpu_operator_enabled ? 1 : 0
+
+  name       = "gpu-operator"
+  namespace  = kubernetes_namespace_v1.gpu_operator[0].metadata[0].name
+  repository = "https://helm.ngc.nvidia.com/nvidia"
+  chart      = "gpu-operator"
+  version    = var.gpu_operator_version
+  values     = [yamlencode(var.gpu_operator_values)]
+  wait       = true
+  timeout    = 900
+
+  depends_on = [
+    kubernetes_resource_quota_v1.gpu_operator,
+<#list terraform.pools as pool>
+    google_container_node_pool.[=id(pool.var)],
+</#list>
+  ]
+}
+</#if>

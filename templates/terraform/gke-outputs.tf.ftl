@@ -1,0 +1,17 @@
+<#if terraform.gcp>
+[=header]
+
+output "gke_cluster_name" {
+  description = "The GKE cluster the node pools are in."
+  value       = local.gke_name
+}
+
+output "node_pools" {
+  description = "Node pool names by spec pool."
+  value = {
+<#list terraform.pools as pool>
+    [=hcl(pool.name)] = google_container_node_pool.[=id(pool.var)].name
+</#list>
+  }
+}
+</#if>
