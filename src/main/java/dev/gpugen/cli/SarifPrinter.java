@@ -8,15 +8,12 @@ import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.Sha256;
 import dev.gpugen.spec.yaml.ReaderRules;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +113,7 @@ final class SarifPrinter {
     o.putObject("partialFingerprints")
         .put(
             "gpugenFinding/v1",
-            sha256(d.ruleId() + "\n" + d.file() + "\n" + d.path() + "\n" + d.message()));
+            Sha256.hex(d.ruleId() + "\n" + d.file() + "\n" + d.path() + "\n" + d.message()));
   }
 
   static String level(Severity s) {
@@ -155,14 +152,5 @@ final class SarifPrinter {
   private static String firstSentence(String doc) {
     int dot = doc.indexOf(". ");
     return dot < 0 ? doc : doc.substring(0, dot + 1);
-  }
-
-  private static String sha256(String s) {
-    try {
-      byte[] h = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(h);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
   }
 }

@@ -6,15 +6,12 @@ import dev.gpugen.inventory.GpugenTags;
 import dev.gpugen.inventory.HostFacts;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
+import dev.gpugen.spec.Sha256;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,16 +30,7 @@ public final class Drift {
   public static String ncclEnvSha256(Map<String, String> env) {
     StringBuilder b = new StringBuilder();
     new TreeMap<>(env).forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return sha256(b.toString());
-  }
-
-  static String sha256(String text) {
-    try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(d.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.hex(b.toString());
   }
 
   /** The placement group Terraform creates for {@code pool}, or empty with placement none. */

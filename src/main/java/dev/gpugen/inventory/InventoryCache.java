@@ -1,6 +1,7 @@
 package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -13,12 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -147,8 +145,8 @@ public final class InventoryCache {
                 }
                 json.writeEndObject();
               });
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical));
-    } catch (IOException | NoSuchAlgorithmException e) {
+      return Sha256.hex(canonical);
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -60,14 +60,7 @@ public record ClusterSpec(
    * {@code gpugen_spec_sha256} on every node; {@code gpugen drift} compares against it.
    */
   public String fingerprint() {
-    try {
-      return java.util.HexFormat.of()
-          .formatHex(
-              java.security.MessageDigest.getInstance("SHA-256")
-                  .digest(toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
+    return Sha256.hex(toString());
   }
 
   /** Cluster identity. */
