@@ -54,7 +54,7 @@ nccl_network_env:
 nccl_network_env: {}
 </#if>
 
-# 05 validation
+# 05 validation (cluster default; a pool's file overrides the thresholds)
 validation_fabric: [=unsafe(ansible.fabric)]
 validation_expected_driver_version: [=unsafe(ansible.software.driver)]
 validation_expected_cuda_version: [=unsafe(ansible.software.cuda)]
@@ -62,8 +62,8 @@ validation_expected_container_toolkit_version: [=unsafe(ansible.software.contain
 validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
 validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
 validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
-<#if ansible.minBusBandwidthGBps?has_content>
-validation_nccl_min_bus_bandwidth_gbps: [=ansible.minBusBandwidthGBps]
+<#if ansible.validation.minBusBandwidthGBps?has_content>
+validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps]
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>

@@ -1,7 +1,7 @@
 [=header]
 ---
-# Values for the hosts of group [=id(pool.group)] (pool [=id(pool.name)]): the pool's own software,
-# resolved over the cluster's, and its Kubernetes labels and taints.
+# Values for the hosts of group [=id(pool.group)] (pool [=id(pool.name)]): the pool's own software and
+# validation thresholds, resolved over the cluster's, and its Kubernetes labels and taints.
 
 gpugen_pool: [=unsafe(pool.name)]
 gpugen_instance_type: [=unsafe(pool.instanceType)]
@@ -44,3 +44,11 @@ validation_efa_interfaces: [=pool.facts.efaInterfaces]
 validation_expected_driver_version: [=unsafe(pool.software.driver)]
 validation_expected_cuda_version: [=unsafe(pool.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(pool.software.containerToolkit)]
+validation_gpu_burn_seconds: [=pool.validation.gpuBurnSeconds]
+validation_dcgm_diag_level: [=pool.validation.dcgmDiagLevel]
+validation_nccl_max_bytes: [=unsafe(pool.validation.maxBytes)]
+<#if pool.validation.minBusBandwidthGBps?has_content>
+validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]
+<#else>
+validation_nccl_min_bus_bandwidth_gbps: null
+</#if>

@@ -55,8 +55,20 @@ public final class Findings {
    * {@code --env} overlay's value, or a default that points at the {@code software} section).
    */
   public SpecPath software(int pool, String... keys) {
-    SpecPath own = SpecPath.of("pools", pool, "software");
-    SpecPath cluster = SpecPath.of("software");
+    return resolved(pool, "software", keys);
+  }
+
+  /**
+   * Where pool {@code pool}'s resolved validation value {@code keys} was written: the pool's own
+   * {@code validation:} block when it sets the key, else the cluster-wide one.
+   */
+  public SpecPath validation(int pool, String... keys) {
+    return resolved(pool, "validation", keys);
+  }
+
+  private SpecPath resolved(int pool, String section, String... keys) {
+    SpecPath own = SpecPath.of("pools", pool, section);
+    SpecPath cluster = SpecPath.of(section);
     for (String k : keys) {
       own = own.key(k);
       cluster = cluster.key(k);

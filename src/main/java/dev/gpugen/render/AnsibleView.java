@@ -26,7 +26,10 @@ public final class AnsibleView {
   /** A key and its value, for templates that loop over sorted maps. */
   public record Entry(String key, String value) {}
 
-  /** The per-pool values, with the pool's software resolved over the cluster's. */
+  /**
+   * The per-pool values, with the pool's software and validation thresholds resolved over the
+   * cluster's.
+   */
   public record PoolVars(
       String name,
       String group,
@@ -35,6 +38,7 @@ public final class AnsibleView {
       boolean spot,
       PoolFacts facts,
       SoftwareVars software,
+      ValidationVars validation,
       List<Entry> labels,
       List<ClusterSpec.Taint> taints) {}
 
@@ -51,6 +55,15 @@ public final class AnsibleView {
       boolean dcgmExporter,
       boolean migManager,
       int timeSlicingReplicas) {}
+
+  /**
+   * Play 05's thresholds, under the validation role's variable names.
+   *
+   * @param minBusBandwidthGBps the threshold as YAML writes it; empty when none is set (play 05
+   *     then reports the bandwidth without failing on it)
+   */
+  public record ValidationVars(
+      int gpuBurnSeconds, int dcgmDiagLevel, String maxBytes, String minBusBandwidthGBps) {}
 
   public String cluster() {
     return spec.metadata().name();
@@ -84,13 +97,9 @@ public final class AnsibleView {
     return entries(spec.nccl().env());
   }
 
-  public ClusterSpec.Validation validation() {
-    return spec.validation();
-  }
-
-  /** Empty when no threshold is set: play 05 then reports bandwidth without failing on it. */
-  public String minBusBandwidthGBps() {
-    return spec.validation().minBusBandwidthGBps().map(AnsibleView::number).orElse("");
+  /** The cluster-wide thresholds; each pool's group vars carry its own resolved ones. */
+  public ValidationVars validation() {
+    return validation(spec.validation());
   }
 
   public int forks() {
@@ -208,6 +217,7 @@ public final class AnsibleView {
         p.spot(),
         PoolFacts.of(p),
         software(p.software()),
+        validation(p.validation()),
         entries(p.labels()),
         p.taints());
   }
@@ -230,6 +240,14 @@ public final class AnsibleView {
         s.gpuOperator().dcgmExporter(),
         s.gpuOperator().migManager(),
         s.devicePlugin().timeSlicingReplicas());
+  }
+
+  private static ValidationVars validation(ClusterSpec.Validation v) {
+    return new ValidationVars(
+        v.gpuBurnSeconds(),
+        v.dcgmDiagLevel(),
+        v.maxBytes(),
+        v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
   }
 
   private static List<Entry> entries(Map<String, String> m) {

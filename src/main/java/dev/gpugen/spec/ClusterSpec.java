@@ -17,7 +17,7 @@ import java.util.SortedMap;
  * @param software cluster-wide software (each pool carries its own resolved copy)
  * @param kernel kernel settings
  * @param nccl NCCL environment
- * @param validation validation thresholds
+ * @param validation cluster-wide validation thresholds (each pool carries its own resolved copy)
  * @param ansible Ansible settings
  * @param lint linter settings
  * @param environments the names of the overlays the spec declares, sorted
@@ -199,6 +199,7 @@ public record ClusterSpec(
       SortedMap<String, String> labels,
       List<Taint> taints,
       Software software,
+      Validation validation,
       Optional<StaticGpu> gpu,
       List<Host> hosts,
       Optional<Autoscaling> autoscaling) {
@@ -210,6 +211,7 @@ public record ClusterSpec(
       labels = Maps.sorted(labels);
       taints = List.copyOf(taints);
       Objects.requireNonNull(software);
+      Objects.requireNonNull(validation);
       Objects.requireNonNull(gpu);
       hosts = List.copyOf(hosts);
       Objects.requireNonNull(autoscaling);
@@ -318,7 +320,13 @@ public record ClusterSpec(
     }
   }
 
-  /** Validation thresholds for play 05. */
+  /**
+   * Validation thresholds for play 05.
+   *
+   * @param minBusBandwidthGBps the single-node all-reduce bus bandwidth a node must reach; empty:
+   *     reported, not judged
+   * @param maxBytes the largest all-reduce message (nccl-tests size: 8G, 512M, ...)
+   */
   public record Validation(
       int gpuBurnSeconds,
       int dcgmDiagLevel,

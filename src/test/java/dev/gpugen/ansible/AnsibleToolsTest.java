@@ -364,8 +364,94 @@ class AnsibleToolsTest {
     }
   }
 
-  /** Puts the stand-ins of src/test/resources/ansible-stand-ins into a test root. */
+  /**
+   * Per-pool thresholds reach the nodes through each pool's group vars: with the aws-mixed
+   * example's A100 pool at 200 GB/s and H100 pool at 350 GB/s, two stand-in nodes that both measure
+   * 280 GB/s get opposite verdicts, each with its own pool's threshold in the report and message.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void eachPoolsNodeIsJudgedOnItsOwnPoolsBandwidthThreshold() throws Exception {
+    Path dir = RenderedCase.render("aws-mixed", tmp.resolve("render")).ansible();
+    Path a100 = RealTools.copyTestRoot(tmp.resolve("a100"));
+    Path h100 = RealTools.copyTestRoot(tmp.resolve("h100"));
+    try {
+      installStandIns(a100, "280.00", 4); // p4d.24xlarge: 4 EFA network cards
+      installStandIns(h100, "280.00", 32); // p5.48xlarge: 32
+      Path inventory =
+          Files.writeString(
+              tmp.resolve("inventory.ini"),
+              "[gpu_nodes]\n"
+                  + "a100-node ansible_connection=community.general.chroot ansible_host="
+                  + a100
+                  + " gpugen_live_host=true\n"
+                  + "h100-node ansible_connection=community.general.chroot ansible_host="
+                  + h100
+                  + " gpugen_live_host=true\n"
+                  + "[pool_a100]\na100-node\n[pool_h100]\nh100-node\n");
+      RealTools.Result r =
+          RealTools.run(
+              dir,
+              RUN_TIMEOUT,
+              Map.of(),
+              List.of(
+                  "ansible-playbook",
+                  "-i",
+                  inventory.toString(),
+                  "--skip-tags",
+                  "network,reboot,kubernetes,helm",
+                  // Two hosts would also run all_reduce_perf across them over MPI, which needs
+                  // real nodes that reach each other; this test is about the single-node verdict.
+                  "-e",
+                  "validation_nccl_multi_node=false",
+                  "05-validation.yml"));
+      assertNotEquals(0, r.exitCode(), r.output());
+      assertEquals(0, RealTools.recap(r.output(), "a100-node").get("failed"), r.output());
+      assertEquals(1, RealTools.recap(r.output(), "h100-node").get("failed"), r.output());
+      assertTrue(
+          r.output()
+              .contains(
+                  "nccl_all_reduce: measured 280.0 GB/s busbw at 8589934592 B, 0 wrong (exit 0),"
+                      + " expected busbw >= 350 GB/s at 8G, network Libfabric."),
+          r.output());
+
+      JsonNode passed = new ObjectMapper().readTree(dir.resolve("reports/a100-node.json").toFile());
+      assertTrue(passed.get("passed").asBoolean(), passed::toString);
+      JsonNode a100Check = passed.get("checks").get("nccl_all_reduce");
+      assertEquals("pass", a100Check.get("status").asText(), a100Check::toString);
+      assertTrue(
+          a100Check.get("expected").asText().startsWith("busbw >= 200 GB/s"), a100Check::toString);
+      assertEquals("pass", passed.get("checks").get("efa_interfaces").get("status").asText());
+
+      JsonNode failed = new ObjectMapper().readTree(dir.resolve("reports/h100-node.json").toFile());
+      assertFalse(failed.get("passed").asBoolean(), failed::toString);
+      JsonNode h100Check = failed.get("checks").get("nccl_all_reduce");
+      assertEquals("fail", h100Check.get("status").asText(), h100Check::toString);
+      assertEquals(280.0, h100Check.get("busbw_gbps").asDouble(), 1e-9);
+      assertTrue(
+          h100Check.get("expected").asText().startsWith("busbw >= 350 GB/s"), h100Check::toString);
+      // Only the node that passed records its validation time.
+      String fact = "etc/ansible/facts.d/gpugen.fact";
+      assertTrue(
+          new ObjectMapper().readTree(a100.resolve(fact).toFile()).has("validated_at"),
+          "the A100 node passed");
+      assertFalse(Files.exists(h100.resolve(fact)), "the H100 node failed");
+    } finally {
+      RealTools.deleteTestRoot(a100);
+      RealTools.deleteTestRoot(h100);
+    }
+  }
+
+  /** Puts the stand-ins of an 8 x H100 node (32 EFA devices) into a test root. */
   private static void installStandIns(Path root, String busbw) throws Exception {
+    installStandIns(root, busbw, 32);
+  }
+
+  /**
+   * Puts the stand-ins of src/test/resources/ansible-stand-ins into a test root: eight GPUs on
+   * driver 580.95.05, the given all-reduce bus bandwidth, and {@code efaDevices} EFA devices.
+   */
+  private static void installStandIns(Path root, String busbw, int efaDevices) throws Exception {
     Path src = Golden.repo().resolve("src/test/resources/ansible-stand-ins");
     Path work = root.resolve("var/cache/gpugen/validation");
     executable(
@@ -392,7 +478,7 @@ class AnsibleToolsTest {
           root.resolve("var/lib/dpkg/status"),
           status.stripTrailing() + "\n" + Files.readString(src.resolve("dpkg-status")));
     }
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < efaDevices; i++) {
       Files.createDirectories(root.resolve("sys/class/infiniband/rdmap" + i));
     }
   }

@@ -33,9 +33,12 @@ record RenderedCase(String name, Path ansible) {
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");
 
   static Path spec(String name) {
-    return name.equals("reference")
-        ? Golden.repo().resolve("examples/aws-h100/cluster.yaml")
-        : Golden.repo().resolve("src/test/resources/golden/" + name + "/spec.yaml");
+    return switch (name) {
+      case "reference" -> Golden.repo().resolve("examples/aws-h100/cluster.yaml");
+      // The three-pool example with a bandwidth threshold per pool (A100 200, H100 350 GB/s).
+      case "aws-mixed" -> Golden.repo().resolve("examples/aws-mixed/cluster.yaml");
+      default -> Golden.repo().resolve("src/test/resources/golden/" + name + "/spec.yaml");
+    };
   }
 
   /** Renders case {@code name} into {@code dir} (which must not exist yet or be empty). */

@@ -106,4 +106,30 @@ class LinterTest {
     assertEquals(16, ds.get(0).position().line(), "the cluster-wide driver is the one too old");
     assertTrue(ds.get(0).message().contains("CUDA 13.0"), ds.get(0).message());
   }
+
+  @Test
+  void aPoolThresholdFromAnOverlayIsJudgedForThatPoolAtTheOverlaysLine() {
+    String tail =
+        """
+        validation: {ncclAllReduce: {minBusBandwidthGBps: 350}}
+        environments:
+          dev:
+            pools:
+              b: {validation: {ncclAllReduce: {minBusBandwidthGBps: 200}}}
+        """;
+    String yaml = SPEC.formatted("580.95.05", "580.95.05", "12.8", tail);
+    // 350 fits both 8x H100 pools; only dev's pool b is judged on its own 200 (validate without
+    // --env checks every environment and says which one a finding belongs to).
+    List<Diagnostic> all =
+        of(check(yaml, Optional.empty(), Set.of()), "val-busbw-threshold-implausible");
+    assertEquals(1, all.size(), all.toString());
+    assertTrue(all.get(0).message().endsWith("(environment dev)"), all.get(0).message());
+    Gpugen.Checked dev = check(yaml, Optional.of("dev"), Set.of());
+    List<Diagnostic> ds = of(dev, "val-busbw-threshold-implausible");
+    assertEquals(1, ds.size(), dev.diagnostics().toString());
+    assertTrue(ds.get(0).message().contains("(pool b)"), ds.get(0).message());
+    assertEquals(24, ds.get(0).position().line(), "environments.dev.pools.b.validation");
+    assertEquals(
+        "pools[1].validation.ncclAllReduce.minBusBandwidthGBps", ds.get(0).path().toString());
+  }
 }

@@ -65,4 +65,66 @@ class DefaultsTest {
     assertEquals(
         "tcp", s.network().fabric(), "g6.12xlarge has no EFA, so the cluster falls back to tcp");
   }
+
+  @Test
+  void aPoolValidationBlockOverridesOnlyTheKeysItNames() {
+    String yaml =
+        MINIMAL
+            .replace(
+                "pools: [{name: gpu, instanceType: p4d.24xlarge}]",
+                """
+                pools:
+                  - {name: gpu, instanceType: p4d.24xlarge}
+                  - name: inf
+                    instanceType: g6.48xlarge
+                    validation: {dcgmDiagLevel: 3, ncclAllReduce: {maxBytes: 1G}}
+                """)
+            .concat(
+                """
+                validation:
+                  gpuBurnSeconds: 300
+                  ncclAllReduce: {minBusBandwidthGBps: 200, maxBytes: 8G}
+                """);
+    ClusterSpec s = TestSpecs.parse(yaml);
+    assertEquals(
+        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8G"),
+        s.pools().get(0).validation(),
+        "no block: the cluster's values");
+    assertEquals(
+        new ClusterSpec.Validation(300, 3, Optional.of(200.0), "1G"),
+        s.pools().get(1).validation(),
+        "its own level and size; burn-in time and threshold inherited (deep merge)");
+    assertEquals(
+        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8G"),
+        s.validation(),
+        "the cluster-wide block is unchanged");
+  }
+
+  @Test
+  void anEnvironmentOverlaySetsAPoolsValidationByPoolName() throws Exception {
+    String yaml =
+        MINIMAL.concat(
+            """
+            validation: {ncclAllReduce: {minBusBandwidthGBps: 200}}
+            environments:
+              prod:
+                pools:
+                  gpu: {validation: {gpuBurnSeconds: 600, ncclAllReduce: {minBusBandwidthGBps: 210}}}
+            """);
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("overlay", ".yaml");
+    try {
+      java.nio.file.Files.writeString(file, yaml);
+      ClusterSpec base = TestSpecs.read(file, Optional.empty());
+      assertEquals(
+          new ClusterSpec.Validation(120, 1, Optional.of(200.0), "8G"),
+          base.pools().get(0).validation());
+      ClusterSpec prod = TestSpecs.read(file, Optional.of("prod"));
+      assertEquals(
+          new ClusterSpec.Validation(600, 1, Optional.of(210.0), "8G"),
+          prod.pools().get(0).validation());
+      assertEquals(Optional.of(200.0), prod.validation().minBusBandwidthGBps());
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
+  }
 }

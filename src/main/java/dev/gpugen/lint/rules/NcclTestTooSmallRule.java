@@ -1,13 +1,14 @@
 package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
-import dev.gpugen.lint.Rule;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
-import dev.gpugen.spec.SpecPath;
 
-/** Bus bandwidth is judged at the largest message; small messages never reach the peak. */
-public final class NcclTestTooSmallRule extends Rule {
+/**
+ * Bus bandwidth is judged at the largest message; small messages never reach the peak. Judged per
+ * pool on its effective maxBytes and threshold.
+ */
+public final class NcclTestTooSmallRule extends PoolRule {
   static final long ONE_GIB = 1L << 30;
 
   public NcclTestTooSmallRule() {
@@ -19,21 +20,23 @@ public final class NcclTestTooSmallRule extends Rule {
             + " validation.ncclAllReduce.minBusBandwidthGBps. Messages below 1 GiB do not reach the"
             + " hardware's peak - on H100 \"256M is too small to reach peak\" - so a healthy node"
             + " fails the threshold, or the threshold gets lowered until it passes broken ones."
-            + " Run to 1G-8G (maxBytes: 8G, the default). domain-facts §11 VAL-002."
+            + " Run to 1G-8G (maxBytes: 8G, the default). Each pool is judged on its own"
+            + " maxBytes and threshold (pools[].validation overrides the cluster-wide"
+            + " validation). domain-facts §11 VAL-002."
             + " Sources: https://github.com/NVIDIA/nccl-tests/issues/212 ,"
             + " https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md");
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    ClusterSpec.Validation v = spec.validation();
+  void check(PoolContext p, Findings findings) {
+    ClusterSpec.Validation v = p.pool().validation();
     if (v.minBusBandwidthGBps().isEmpty()) {
       return;
     }
     long bytes = bytes(v.maxBytes());
     if (bytes < ONE_GIB) {
       findings.report(
-          SpecPath.of("validation", "ncclAllReduce", "maxBytes"),
+          findings.validation(p.index(), "ncclAllReduce", "maxBytes"),
           "maxBytes "
               + v.maxBytes()
               + " is too small to reach peak bus bandwidth, yet minBusBandwidthGBps judges it",

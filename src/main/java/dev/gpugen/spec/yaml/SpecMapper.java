@@ -73,9 +73,10 @@ final class SpecMapper {
                         str(map(cl, "gke"), "gpuDriver")))
                 : Optional.empty());
 
+    Map<String, Object> v = map(root, "validation");
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
-      pools.add(pool(p, sw));
+      pools.add(pool(p, sw, v));
     }
 
     Map<String, Object> net = map(root, "network");
@@ -121,14 +122,7 @@ final class SpecMapper {
     Kernel kernel = new Kernel(bool(k, "blacklistNouveau"), stringMap(k, "sysctl"));
     Nccl nccl = new Nccl(stringMap(map(root, "nccl"), "env"));
 
-    Map<String, Object> v = map(root, "validation");
-    Map<String, Object> ar = map(v, "ncclAllReduce");
-    Validation validation =
-        new Validation(
-            integer(v, "gpuBurnSeconds"),
-            integer(v, "dcgmDiagLevel"),
-            Optional.ofNullable((Double) ar.get("minBusBandwidthGBps")),
-            str(ar, "maxBytes"));
+    Validation validation = validation(v);
 
     Ansible ansible = new Ansible(integer(map(root, "ansible"), "forks"));
     Map<String, Object> li = map(root, "lint");
@@ -150,7 +144,10 @@ final class SpecMapper {
         env);
   }
 
-  private static Pool pool(Map<String, Object> p, Map<String, Object> clusterSoftware) {
+  private static Pool pool(
+      Map<String, Object> p,
+      Map<String, Object> clusterSoftware,
+      Map<String, Object> clusterValidation) {
     Map<String, Object> rv = map(p, "rootVolume");
     RootVolume root =
         new RootVolume(
@@ -188,6 +185,7 @@ final class SpecMapper {
         stringMap(p, "labels"),
         taints,
         software(deepMerge(clusterSoftware, map(p, "software"))),
+        validation(deepMerge(clusterValidation, map(p, "validation"))),
         gpu,
         hosts,
         p.containsKey("autoscaling")
@@ -208,6 +206,15 @@ final class SpecMapper {
         str(sw, "kernelModules"),
         new GpuOperator(str(op, "version"), bool(op, "dcgmExporter"), bool(op, "migManager")),
         new DevicePlugin(integer(dp, "timeSlicingReplicas")));
+  }
+
+  private static Validation validation(Map<String, Object> v) {
+    Map<String, Object> ar = map(v, "ncclAllReduce");
+    return new Validation(
+        integer(v, "gpuBurnSeconds"),
+        integer(v, "dcgmDiagLevel"),
+        Optional.ofNullable((Double) ar.get("minBusBandwidthGBps")),
+        str(ar, "maxBytes"));
   }
 
   @SuppressWarnings("unchecked")

@@ -210,6 +210,22 @@ public final class SpecShape {
               null,
               "Kubernetes device plugin settings."));
 
+  static final Obj VALIDATION =
+      obj(
+          opt("gpuBurnSeconds", new Int(0, 86400), 120L, "gpu-burn duration per node; 0 skips it."),
+          opt("dcgmDiagLevel", new Int(1, 4), 1L, "dcgmi diag run level."),
+          opt(
+              "ncclAllReduce",
+              obj(
+                  opt(
+                      "minBusBandwidthGBps",
+                      new Num(0.1, 100000),
+                      null,
+                      "Fail validation below this all-reduce bus bandwidth (GB/s)."),
+                  opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
+              null,
+              "nccl-tests all_reduce_perf settings."));
+
   static final Obj ROOT_VOLUME =
       obj(
           opt(
@@ -292,7 +308,12 @@ public final class SpecShape {
               "software",
               SOFTWARE.allOptional(),
               null,
-              "Per-pool overrides of the cluster-wide software keys."));
+              "Per-pool overrides of the cluster-wide software keys."),
+          opt(
+              "validation",
+              VALIDATION.allOptional(),
+              null,
+              "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type)."));
 
   static final Obj NETWORK =
       obj(
@@ -455,28 +476,7 @@ public final class SpecShape {
                           "NCCL environment, written to /etc/nccl.conf and the environment.")),
                   null,
                   "NCCL settings."),
-              opt(
-                  "validation",
-                  obj(
-                      opt(
-                          "gpuBurnSeconds",
-                          new Int(0, 86400),
-                          120L,
-                          "gpu-burn duration per node; 0 skips it."),
-                      opt("dcgmDiagLevel", new Int(1, 4), 1L, "dcgmi diag run level."),
-                      opt(
-                          "ncclAllReduce",
-                          obj(
-                              opt(
-                                  "minBusBandwidthGBps",
-                                  new Num(0.1, 100000),
-                                  null,
-                                  "Fail validation below this all-reduce bus bandwidth (GB/s)."),
-                              opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
-                          null,
-                          "nccl-tests all_reduce_perf settings.")),
-                  null,
-                  "Validation thresholds (play 05)."),
+              opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
               opt(
                   "ansible",
                   obj(opt("forks", new Int(1, 1000), 50L, "Ansible forks.")),
