@@ -214,3 +214,70 @@ variable "h100_taints" {
   }))
   default = []
 }
+
+variable "l4_machine_type" {
+  description = "Machine type of pool l4."
+  type        = string
+}
+
+variable "l4_accelerator_type" {
+  description = "Accelerator type of pool l4 (gpugen's table for the machine type)."
+  type        = string
+}
+
+variable "l4_accelerator_count" {
+  description = "Accelerators per node of pool l4 (gpugen's table)."
+  type        = number
+}
+
+variable "l4_count" {
+  description = "Nodes of pool l4 without autoscaling."
+  type        = number
+  default     = 0
+}
+
+variable "l4_autoscaling_min" {
+  description = "Fewest nodes of pool l4; null without autoscaling."
+  type        = number
+  default     = null
+}
+
+variable "l4_autoscaling_max" {
+  description = "Most nodes of pool l4; null without autoscaling."
+  type        = number
+  default     = null
+}
+
+variable "l4_spot" {
+  description = "Spot VMs for pool l4."
+  type        = bool
+  default     = false
+}
+
+variable "l4_disk_size_gb" {
+  description = "Boot disk size of pool l4 in GB."
+  type        = number
+  default     = 200
+}
+
+variable "l4_compact_placement" {
+  description = "Compact placement for pool l4."
+  type        = bool
+  default     = false
+}
+
+variable "l4_labels" {
+  description = "Kubernetes node labels of pool l4."
+  type        = map(string)
+  default     = {}
+}
+
+variable "l4_taints" {
+  description = "Kubernetes node taints of pool l4 (GKE effect names)."
+  type = list(object({
+    key    = string
+    value  = string
+    effect = string
+  }))
+  default = []
+}

@@ -75,13 +75,7 @@ final class InitCommand implements Callable<Integer> {
   public Integer call() throws GpugenException {
     PrintWriter out = spec.commandLine().getOut();
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
-    String text;
-    try {
-      text = StarterSpec.text(gpu, clusterName, provider.toString());
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--gpu " + gpu + " --provider " + provider + ": " + e.getMessage());
-    }
+    String text = StarterSpec.text(gpu, clusterName, provider.toString());
     check(text, clusterName);
     if (output.equals("-")) {
       out.print(text);

@@ -321,7 +321,7 @@ public final class CompatTable {
 
   /**
    * The GCP machine type {@code machineType}: its exact row, or else the family pattern with the
-   * longest matching prefix ({@code g2-standard-8} finds {@code g2-standard-*}, which has no
+   * longest matching prefix ({@code a3-highgpu-4g} finds {@code a3-highgpu-*}, which has no
    * accelerator count).
    */
   public Optional<GcpMachineType> gcpMachine(String machineType) {

@@ -163,8 +163,33 @@ class CompatTableTest {
   }
 
   @Test
+  void g2SizesCarryGcpsL4CountsWhichTheNameDoesNotSay() {
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    counts.put("g2-standard-4", 1);
+    counts.put("g2-standard-8", 1);
+    counts.put("g2-standard-12", 1);
+    counts.put("g2-standard-16", 1);
+    counts.put("g2-standard-24", 2);
+    counts.put("g2-standard-32", 1);
+    counts.put("g2-standard-48", 4);
+    counts.put("g2-standard-96", 8);
+    counts.forEach(
+        (machine, count) -> {
+          GcpMachineType m = TABLE.gcpMachine(machine).orElseThrow();
+          assertEquals(machine, m.name(), "an exact row, not the family pattern");
+          assertEquals("nvidia-l4", m.accelerator(), machine);
+          assertEquals(OptionalInt.of(count), m.count(), machine);
+          assertEquals(
+              List.of(
+                  "https://cloud.google.com/compute/docs/accelerator-optimized-machines#g2-vms"),
+              m.sources(),
+              machine);
+        });
+  }
+
+  @Test
   void familyPatternsMatchSizesWithoutInventingCounts() {
-    GcpMachineType g2 = TABLE.gcpMachine("g2-standard-8").orElseThrow();
+    GcpMachineType g2 = TABLE.gcpMachine("g2-standard-64").orElseThrow();
     assertEquals("g2-standard-*", g2.name());
     assertEquals("nvidia-l4", g2.accelerator());
     assertEquals(OptionalInt.empty(), g2.count());

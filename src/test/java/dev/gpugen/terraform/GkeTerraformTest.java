@@ -112,6 +112,16 @@ class GkeTerraformTest {
   }
 
   @Test
+  void aG2PoolGetsItsL4CountFromTheTableAndCompactPlacement() {
+    JsonNode v = all().toList().get(0).tfvars();
+    assertEquals("g2-standard-24", v.path("l4_infer_machine_type").asText());
+    assertEquals("nvidia-l4", v.path("l4_infer_accelerator_type").asText());
+    assertEquals(2, v.path("l4_infer_accelerator_count").asInt(), "two L4s; the name says 24");
+    assertTrue(v.path("l4_infer_compact_placement").asBoolean(), "G2 supports compact placement");
+    assertEquals("INSTALLATION_DISABLED", v.path("gpu_driver_version").asText());
+  }
+
+  @Test
   void theMegaMachineGetsItsOwnAcceleratorNotOneSlicedFromItsName() {
     Rendered r = all().toList().get(1);
     assertEquals("nvidia-h100-mega-80gb", r.tfvars().path("h100_mega_accelerator_type").asText());

@@ -118,7 +118,7 @@ public final class StarterSpec {
 
   /**
    * The GKE machine type a GPU starts from on gcp (its accelerator type and count come from the
-   * compatibility table), or null where the table has no counted machine type (L4's G2 family).
+   * compatibility table); for L4 the G2 size with eight, like the AWS starter's g6.48xlarge.
    */
   static String gcpMachine(Gpu gpu) {
     return switch (gpu) {
@@ -126,7 +126,7 @@ public final class StarterSpec {
       case h200 -> "a3-ultragpu-8g";
       case b200 -> "a4-highgpu-8g";
       case a100 -> "a2-highgpu-8g";
-      case l4 -> null;
+      case l4 -> "g2-standard-96";
     };
   }
 
@@ -134,8 +134,6 @@ public final class StarterSpec {
    * The starter for {@code provider}: the AWS text with its cloud, network and pool hardware
    * swapped for GKE's (project, zone, cluster, a machine type) or bare metal's (declared GPUs and
    * hosts). Everything else (software, kernel, NCCL, validation) is the same.
-   *
-   * @throws IllegalArgumentException for a GPU the provider's table cannot start from
    */
   public static String text(Gpu gpu, String name, String provider) {
     String text = text(gpu, name);
@@ -152,12 +150,6 @@ public final class StarterSpec {
     String pool;
     if (provider.equals("gcp")) {
       String machine = gcpMachine(gpu);
-      if (machine == null) {
-        throw new IllegalArgumentException(
-            "gpugen's table has no GPU count for the G2 machine types that carry the "
-                + gpu.model
-                + " on GKE; use --gpu h100, h200, b200 or a100");
-      }
       // One A3 High node: more need GPUDirect-TCPX, which gpugen does not render yet.
       int nodes = gpu == Gpu.h100 ? 1 : 2;
       middle =

@@ -50,5 +50,6 @@ resource "helm_release" "gpu_operator" {
     kubernetes_resource_quota_v1.gpu_operator,
     google_container_node_pool.h100,
     google_container_node_pool.a100_spot,
+    google_container_node_pool.l4_infer,
   ]
 }

@@ -156,3 +156,80 @@ resource "google_container_node_pool" "a100_spot" {
     }
   }
 }
+
+resource "google_container_node_pool" "l4_infer" {
+  project  = var.project
+  location = var.zone
+  cluster  = local.gke_name
+  name     = "l4-infer"
+
+  node_count         = var.l4_infer_autoscaling_max == null ? var.l4_infer_count : null
+  initial_node_count = var.l4_infer_autoscaling_max == null ? null : var.l4_infer_autoscaling_min
+
+  dynamic "autoscaling" {
+    for_each = var.l4_infer_autoscaling_max == null ? [] : [1]
+    content {
+      min_node_count = var.l4_infer_autoscaling_min
+      max_node_count = var.l4_infer_autoscaling_max
+    }
+  }
+
+  # The driver and CUDA stack are pinned: no node upgrade may replace them behind a job.
+  management {
+    auto_repair  = true
+    auto_upgrade = false
+  }
+
+  dynamic "placement_policy" {
+    for_each = var.l4_infer_compact_placement ? [1] : []
+    content {
+      type = "COMPACT"
+    }
+  }
+
+  node_config {
+    machine_type = var.l4_infer_machine_type
+    image_type   = var.node_image_type
+    disk_size_gb = var.l4_infer_disk_size_gb
+    spot         = var.l4_infer_spot
+    labels       = var.l4_infer_labels
+    oauth_scopes = ["https://www.googleapis.com/auth/cloud-platform"]
+
+    metadata = {
+      disable-legacy-endpoints = "true"
+    }
+
+    resource_labels = {
+      gpugen-cluster = var.cluster_name
+      gpugen-pool    = "l4-infer"
+    }
+
+    guest_accelerator {
+      type  = var.l4_infer_accelerator_type
+      count = var.l4_infer_accelerator_count
+
+      # INSTALLATION_DISABLED when the GPU Operator installs the driver (the pool then carries
+      # gke-no-default-nvidia-gpu-device-plugin=true), DEFAULT when GKE does.
+      gpu_driver_installation_config {
+        gpu_driver_version = var.gpu_driver_version
+      }
+    }
+
+    workload_metadata_config {
+      mode = "GKE_METADATA"
+    }
+
+    shielded_instance_config {
+      enable_integrity_monitoring = true
+    }
+
+    dynamic "taint" {
+      for_each = var.l4_infer_taints
+      content {
+        key    = taint.value.key
+        value  = taint.value.value
+        effect = taint.value.effect
+      }
+    }
+  }
+}

@@ -10,5 +10,6 @@ output "node_pools" {
   value = {
     "h100" = google_container_node_pool.h100.name
     "a100-spot" = google_container_node_pool.a100_spot.name
+    "l4-infer" = google_container_node_pool.l4_infer.name
   }
 }

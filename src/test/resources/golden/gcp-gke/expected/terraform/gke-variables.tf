@@ -214,3 +214,70 @@ variable "a100_spot_taints" {
   }))
   default = []
 }
+
+variable "l4_infer_machine_type" {
+  description = "Machine type of pool l4-infer."
+  type        = string
+}
+
+variable "l4_infer_accelerator_type" {
+  description = "Accelerator type of pool l4-infer (gpugen's table for the machine type)."
+  type        = string
+}
+
+variable "l4_infer_accelerator_count" {
+  description = "Accelerators per node of pool l4-infer (gpugen's table)."
+  type        = number
+}
+
+variable "l4_infer_count" {
+  description = "Nodes of pool l4-infer without autoscaling."
+  type        = number
+  default     = 0
+}
+
+variable "l4_infer_autoscaling_min" {
+  description = "Fewest nodes of pool l4-infer; null without autoscaling."
+  type        = number
+  default     = null
+}
+
+variable "l4_infer_autoscaling_max" {
+  description = "Most nodes of pool l4-infer; null without autoscaling."
+  type        = number
+  default     = null
+}
+
+variable "l4_infer_spot" {
+  description = "Spot VMs for pool l4-infer."
+  type        = bool
+  default     = false
+}
+
+variable "l4_infer_disk_size_gb" {
+  description = "Boot disk size of pool l4-infer in GB."
+  type        = number
+  default     = 200
+}
+
+variable "l4_infer_compact_placement" {
+  description = "Compact placement for pool l4-infer."
+  type        = bool
+  default     = false
+}
+
+variable "l4_infer_labels" {
+  description = "Kubernetes node labels of pool l4-infer."
+  type        = map(string)
+  default     = {}
+}
+
+variable "l4_infer_taints" {
+  description = "Kubernetes node taints of pool l4-infer (GKE effect names)."
+  type = list(object({
+    key    = string
+    value  = string
+    effect = string
+  }))
+  default = []
+}
