@@ -292,6 +292,105 @@ class AnsibleToolsTest {
   }
 
   /**
+   * The static bare-metal tree as rendered, unedited: its inventory.yml supplies the hosts, groups
+   * and gpugen_* vars, and a second inventory source only points one host of each pool at its own
+   * chroot root (Ansible merges hosts of the same name across sources, the later source's vars
+   * winning). site.yml runs with the same skipped tags as the AWS runs; each pool's files land on
+   * its node, and the second run changes nothing.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void theStaticTreeRunsUneditedAgainstChrootHosts() throws Exception {
+    Path dir = RenderedCase.render("static-baremetal", tmp.resolve("render")).ansible();
+    Map<String, byte[]> before = Golden.read(dir);
+    Path h100 = RealTools.copyTestRoot(tmp.resolve("h100"));
+    Path l4 = RealTools.copyTestRoot(tmp.resolve("l4"));
+    try {
+      Path chroots =
+          Files.writeString(
+              tmp.resolve("chroots.yml"),
+              "all:\n  hosts:\n"
+                  + "    gpu-node-01:\n"
+                  + "      ansible_connection: community.general.chroot\n"
+                  + "      ansible_host: "
+                  + h100
+                  + "\n"
+                  + "    infer-01.lab.example.com:\n"
+                  + "      ansible_connection: community.general.chroot\n"
+                  + "      ansible_host: "
+                  + l4
+                  + "\n");
+      List<String> cmd =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              "inventory.yml",
+              "-i",
+              chroots.toString(),
+              "--limit",
+              "gpu-node-01,infer-01.lab.example.com",
+              "--skip-tags",
+              SKIPPED_TAGS,
+              "site.yml");
+      RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      RenderedCase.assertExit(0, first);
+      for (String host : List.of("gpu-node-01", "infer-01.lab.example.com")) {
+        Map<String, Integer> recap = RealTools.recap(first.output(), host);
+        assertEquals(0, recap.get("failed"), host + ": " + recap);
+        assertTrue(recap.get("changed") > 0, host + ": " + recap);
+      }
+      assertFalse(first.output().contains("gpu-node-02"), "--limit kept the third host out");
+      RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      RenderedCase.assertExit(0, second);
+      for (String host : List.of("gpu-node-01", "infer-01.lab.example.com")) {
+        assertEquals(
+            0, RealTools.recap(second.output(), host).get("changed"), host + " changed again");
+      }
+
+      // Each pool's software on its own node: the h100 pool the cluster's driver and CUDA, the
+      // l4-infer pool its own, and each node's baseline fact naming its pool.
+      String pin = "etc/apt/preferences.d/gpugen-nvidia-driver.pref";
+      assertTrue(settings(h100.resolve(pin)).contains("Pin: version 580.95.05-*"));
+      assertTrue(settings(l4.resolve(pin)).contains("Pin: version 570.195.03-*"));
+      String fact = "etc/ansible/facts.d/gpugen.fact";
+      JsonNode h100Fact = new ObjectMapper().readTree(h100.resolve(fact).toFile());
+      JsonNode l4Fact = new ObjectMapper().readTree(l4.resolve(fact).toFile());
+      assertEquals("h100", h100Fact.get("pool").asText(), h100Fact::toString);
+      assertEquals("12.8", h100Fact.get("cuda").asText(), h100Fact::toString);
+      assertEquals("l4-infer", l4Fact.get("pool").asText(), l4Fact::toString);
+      assertEquals("570.195.03", l4Fact.get("driver").asText(), l4Fact::toString);
+      assertEquals("12.6", l4Fact.get("cuda").asText(), l4Fact::toString);
+      for (Path root : List.of(h100, l4)) {
+        assertEquals(
+            "onprem",
+            new ObjectMapper().readTree(root.resolve(fact).toFile()).get("cluster").asText());
+        assertEquals(
+            List.of("NCCL_DEBUG=WARN", "NCCL_SOCKET_IFNAME==eth0"),
+            settings(root.resolve("etc/nccl.conf")));
+        // fabric: infiniband, so GPUDirect RDMA's module loads at boot.
+        assertEquals(
+            List.of("nvidia-peermem"),
+            settings(root.resolve("etc/modules-load.d/nvidia-peermem.conf")));
+        assertTrue(
+            settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
+                .contains("Pin: version 1.18.1-*"));
+      }
+      assertTrue(Files.exists(dir.resolve("reports/gpu-node-01.json")));
+      assertTrue(Files.exists(dir.resolve("reports/infer-01.lab.example.com.json")));
+
+      // The rendered files are as gpugen wrote them: the runs only added reports/ and .cache/.
+      Map<String, byte[]> after = Golden.read(dir);
+      after.keySet().removeIf(p -> p.startsWith("reports/") || p.startsWith(".cache/"));
+      assertEquals(before.keySet(), after.keySet());
+      before.forEach(
+          (path, bytes) -> assertTrue(java.util.Arrays.equals(bytes, after.get(path)), path));
+    } finally {
+      RealTools.deleteTestRoot(h100);
+      RealTools.deleteTestRoot(l4);
+    }
+  }
+
+  /**
    * Play 05 for real, on a root where stand-ins play an 8 x H100 node (nvidia-smi, dcgmi, gpu-burn,
    * all_reduce_perf, the packages in dpkg's status, 32 EFA devices in /sys): the report, the
    * comparisons and the failure path run through Ansible. Below the spec's 350 GB/s the node must
