@@ -35,6 +35,32 @@ resource "kubernetes_resource_quota_v1" "gpu_operator" {
   }
 }
 
+# Device-plugin time-slicing per pool, in NVIDIA's k8s-device-plugin config schema (v1): one
+# entry per pool that shares its GPUs, chosen on each node by the nvidia.com/device-plugin.config
+# label its node pool carries; nodes without the label keep whole GPUs.
+resource "kubernetes_config_map_v1" "time_slicing" {
+  count = var.gpu_operator_enabled && length(var.time_slicing_replicas) > 0 ? 1 : 0
+
+  metadata {
+    name      = "time-slicing-config"
+    namespace = kubernetes_namespace_v1.gpu_operator[0].metadata[0].name
+  }
+
+  data = {
+    for pool, replicas in var.time_slicing_replicas : pool => yamlencode({
+      version = "v1"
+      flags   = { migStrategy = "none" }
+      sharing = {
+        timeSlicing = {
+          renameByDefault            = false
+          failRequestsGreaterThanOne = true
+          resources                  = [{ name = "nvidia.com/gpu", replicas = replicas }]
+        }
+      }
+    })
+  }
+}
+
 resource "helm_release" "gpu_operator" {
   count = var.gpu_operator_enabled ? 1 : 0
 
@@ -49,6 +75,7 @@ resource "helm_release" "gpu_operator" {
 
   depends_on = [
     kubernetes_resource_quota_v1.gpu_operator,
+    kubernetes_config_map_v1.time_slicing,
 <#list terraform.pools as pool>
     google_container_node_pool.[=id(pool.var)],
 </#list>

@@ -61,6 +61,16 @@ resource "google_container_node_pool" "[=id(pool.var)]" {
       gpu_driver_installation_config {
         gpu_driver_version = var.gpu_driver_version
       }
+
+      # Time-slicing through GKE's device plugin (gpuDriver: gke); under the GPU Operator the
+      # operator's device plugin slices instead (gke-gpu-operator.tf).
+      dynamic "gpu_sharing_config" {
+        for_each = var.[=id(pool.var)]_time_sharing_clients == null ? [] : [1]
+        content {
+          gpu_sharing_strategy       = "TIME_SHARING"
+          max_shared_clients_per_gpu = var.[=id(pool.var)]_time_sharing_clients
+        }
+      }
     }
 
     workload_metadata_config {

@@ -81,6 +81,12 @@ variable "nccl_env" {
   type        = map(string)
   default     = {}
 }
+
+variable "time_slicing_replicas" {
+  description = "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the pool's nodes carry nvidia.com/device-plugin.config=<pool>)."
+  type        = map(number)
+  default     = {}
+}
 <#list terraform.pools as pool>
 
 variable "[=id(pool.var)]_machine_type" {
@@ -132,6 +138,12 @@ variable "[=id(pool.var)]_compact_placement" {
   description = [=hcl("Compact placement for pool " + pool.name + ".")]
   type        = bool
   default     = false
+}
+
+variable "[=id(pool.var)]_time_sharing_clients" {
+  description = [=hcl("GKE GPU time-sharing clients per GPU of pool " + pool.name + " (GKE's device plugin); null: no sharing.")]
+  type        = number
+  default     = null
 }
 
 variable "[=id(pool.var)]_labels" {

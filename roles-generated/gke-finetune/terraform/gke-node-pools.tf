@@ -59,6 +59,16 @@ resource "google_container_node_pool" "a100" {
       gpu_driver_installation_config {
         gpu_driver_version = var.gpu_driver_version
       }
+
+      # Time-slicing through GKE's device plugin (gpuDriver: gke); under the GPU Operator the
+      # operator's device plugin slices instead (gke-gpu-operator.tf).
+      dynamic "gpu_sharing_config" {
+        for_each = var.a100_time_sharing_clients == null ? [] : [1]
+        content {
+          gpu_sharing_strategy       = "TIME_SHARING"
+          max_shared_clients_per_gpu = var.a100_time_sharing_clients
+        }
+      }
     }
 
     workload_metadata_config {
@@ -136,6 +146,16 @@ resource "google_container_node_pool" "h100" {
       gpu_driver_installation_config {
         gpu_driver_version = var.gpu_driver_version
       }
+
+      # Time-slicing through GKE's device plugin (gpuDriver: gke); under the GPU Operator the
+      # operator's device plugin slices instead (gke-gpu-operator.tf).
+      dynamic "gpu_sharing_config" {
+        for_each = var.h100_time_sharing_clients == null ? [] : [1]
+        content {
+          gpu_sharing_strategy       = "TIME_SHARING"
+          max_shared_clients_per_gpu = var.h100_time_sharing_clients
+        }
+      }
     }
 
     workload_metadata_config {
@@ -212,6 +232,16 @@ resource "google_container_node_pool" "l4" {
       # gke-no-default-nvidia-gpu-device-plugin=true), DEFAULT when GKE does.
       gpu_driver_installation_config {
         gpu_driver_version = var.gpu_driver_version
+      }
+
+      # Time-slicing through GKE's device plugin (gpuDriver: gke); under the GPU Operator the
+      # operator's device plugin slices instead (gke-gpu-operator.tf).
+      dynamic "gpu_sharing_config" {
+        for_each = var.l4_time_sharing_clients == null ? [] : [1]
+        content {
+          gpu_sharing_strategy       = "TIME_SHARING"
+          max_shared_clients_per_gpu = var.l4_time_sharing_clients
+        }
       }
     }
 

@@ -81,6 +81,12 @@ variable "nccl_env" {
   default     = {}
 }
 
+variable "time_slicing_replicas" {
+  description = "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the pool's nodes carry nvidia.com/device-plugin.config=<pool>)."
+  type        = map(number)
+  default     = {}
+}
+
 variable "a100_machine_type" {
   description = "Machine type of pool a100."
   type        = string
@@ -130,6 +136,12 @@ variable "a100_compact_placement" {
   description = "Compact placement for pool a100."
   type        = bool
   default     = false
+}
+
+variable "a100_time_sharing_clients" {
+  description = "GKE GPU time-sharing clients per GPU of pool a100 (GKE's device plugin); null: no sharing."
+  type        = number
+  default     = null
 }
 
 variable "a100_labels" {
@@ -199,6 +211,12 @@ variable "h100_compact_placement" {
   default     = false
 }
 
+variable "h100_time_sharing_clients" {
+  description = "GKE GPU time-sharing clients per GPU of pool h100 (GKE's device plugin); null: no sharing."
+  type        = number
+  default     = null
+}
+
 variable "h100_labels" {
   description = "Kubernetes node labels of pool h100."
   type        = map(string)
@@ -264,6 +282,12 @@ variable "l4_compact_placement" {
   description = "Compact placement for pool l4."
   type        = bool
   default     = false
+}
+
+variable "l4_time_sharing_clients" {
+  description = "GKE GPU time-sharing clients per GPU of pool l4 (GKE's device plugin); null: no sharing."
+  type        = number
+  default     = null
 }
 
 variable "l4_labels" {

@@ -131,8 +131,22 @@ public final class TerraformView {
     v.put("node_image_type", operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD");
     v.put("gpu_operator_enabled", operator);
     v.put("gpu_operator_version", spec.software().gpuOperator().version());
-    v.put("gpu_operator_values", operatorValues());
+    v.put(
+        "gpu_operator_values",
+        operatorValues(
+            spec.pools().stream()
+                .anyMatch(p -> p.software().devicePlugin().timeSlicingReplicas() > 1)));
     v.put("nccl_env", spec.nccl().env());
+    // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the operator's
+    // device-plugin config, one entry per sharing pool, picked by a node label.
+    Map<String, Integer> slicing = new TreeMap<>();
+    for (ClusterSpec.Pool p : spec.pools()) {
+      int replicas = p.software().devicePlugin().timeSlicingReplicas();
+      if (operator && replicas > 1) {
+        slicing.put(p.name(), replicas);
+      }
+    }
+    v.put("time_slicing_replicas", slicing);
     for (ClusterSpec.Pool p : spec.pools()) {
       String prefix = Views.groupSafe(p.name());
       Optional<dev.gpugen.compat.GcpMachineType> m = table.gcpMachine(p.instanceType());
@@ -159,10 +173,15 @@ public final class TerraformView {
       v.put(
           prefix + "_compact_placement",
           spec.network().placement().equals("cluster") && m.isPresent() && p.count() > 1);
+      int replicas = p.software().devicePlugin().timeSlicingReplicas();
+      v.put(prefix + "_time_sharing_clients", !operator && replicas > 1 ? replicas : null);
       Map<String, String> labels = new TreeMap<>(p.labels());
       labels.put("gpugen-pool", p.name());
       if (operator) {
         labels.put("gke-no-default-nvidia-gpu-device-plugin", "true");
+      }
+      if (slicing.containsKey(p.name())) {
+        labels.put("nvidia.com/device-plugin.config", p.name());
       }
       v.put(prefix + "_labels", labels);
       List<Map<String, String>> taints = new ArrayList<>();
@@ -184,8 +203,11 @@ public final class TerraformView {
     return v;
   }
 
-  /** The GPU Operator chart values on GKE (Ubuntu nodes, operator-installed driver). */
-  private Map<String, Object> operatorValues() {
+  /**
+   * The GPU Operator chart values on GKE (Ubuntu nodes, operator-installed driver); with {@code
+   * timeSlicing}, the device plugin reads the time-slicing ConfigMap (gke-gpu-operator.tf).
+   */
+  private Map<String, Object> operatorValues(boolean timeSlicing) {
     ClusterSpec.Software sw = spec.software();
     Map<String, Object> values = new TreeMap<>();
     Map<String, Object> driver = new TreeMap<>();
@@ -200,6 +222,9 @@ public final class TerraformView {
     values.put("toolkit", toolkit);
     values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
     values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
+    if (timeSlicing) {
+      values.put("devicePlugin", Map.of("config", Map.of("name", "time-slicing-config")));
+    }
     return values;
   }
 

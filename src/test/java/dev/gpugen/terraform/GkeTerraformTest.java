@@ -40,6 +40,9 @@ class GkeTerraformTest {
           instanceType: a2-highgpu-1g
           count: 1
         - {name: h100-mega, instanceType: a3-megagpu-8g, count: 2}
+        - name: g2
+          instanceType: g2-standard-8
+          software: {devicePlugin: {timeSlicingReplicas: 3}}
       software: {driver: "580.95.05", cuda: "12.8"}
       """;
 
@@ -119,6 +122,36 @@ class GkeTerraformTest {
     assertEquals(2, v.path("l4_infer_accelerator_count").asInt(), "two L4s; the name says 24");
     assertTrue(v.path("l4_infer_compact_placement").asBoolean(), "G2 supports compact placement");
     assertEquals("INSTALLATION_DISABLED", v.path("gpu_driver_version").asText());
+  }
+
+  @Test
+  void timeSlicingIsTheOperatorsPerPoolConfigOrGkesOwnGpuSharing() {
+    // Under the operator: one ConfigMap entry per sharing pool, picked by its nodes' label.
+    Rendered operator = all().toList().get(0);
+    JsonNode v = operator.tfvars();
+    assertEquals(4, v.path("time_slicing_replicas").path("l4-infer").asInt());
+    assertEquals(1, v.path("time_slicing_replicas").size(), "only the pool that shares");
+    assertEquals(
+        "l4-infer", v.path("l4_infer_labels").path("nvidia.com/device-plugin.config").asText());
+    assertFalse(v.path("h100_labels").has("nvidia.com/device-plugin.config"));
+    assertEquals(
+        "time-slicing-config",
+        v.path("gpu_operator_values").path("devicePlugin").path("config").path("name").asText());
+    assertTrue(v.path("l4_infer_time_sharing_clients").isNull(), "GKE's plugin is off here");
+    JsonNode cm =
+        operator
+            .parsed()
+            .get("gke-gpu-operator.tf")
+            .path("resource")
+            .path("kubernetes_config_map_v1")
+            .path("time_slicing");
+    assertFalse(cm.isMissingNode(), "the ConfigMap is rendered");
+    // With GKE's device plugin: GKE's time-sharing on that pool's accelerator, no ConfigMap entry.
+    JsonNode gke = all().toList().get(1).tfvars();
+    assertEquals(3, gke.path("g2_time_sharing_clients").asInt());
+    assertTrue(gke.path("l4_time_sharing_clients").isNull());
+    assertEquals(0, gke.path("time_slicing_replicas").size());
+    assertEquals(1, gke.path("g2_accelerator_count").asInt());
   }
 
   @Test
