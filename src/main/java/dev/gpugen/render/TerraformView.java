@@ -131,11 +131,6 @@ public final class TerraformView {
     v.put("node_image_type", operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD");
     v.put("gpu_operator_enabled", operator);
     v.put("gpu_operator_version", spec.software().gpuOperator().version());
-    v.put(
-        "gpu_operator_values",
-        operatorValues(
-            spec.pools().stream()
-                .anyMatch(p -> p.software().devicePlugin().timeSlicingReplicas() > 1)));
     v.put("nccl_env", spec.nccl().env());
     // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the operator's
     // device-plugin config, one entry per sharing pool, picked by a node label.
@@ -147,6 +142,7 @@ public final class TerraformView {
       }
     }
     v.put("time_slicing_replicas", slicing);
+    v.put("gpu_operator_values", operatorValues(!slicing.isEmpty()));
     for (ClusterSpec.Pool p : spec.pools()) {
       String prefix = Views.groupSafe(p.name());
       Optional<dev.gpugen.compat.GcpMachineType> m = table.gcpMachine(p.instanceType());

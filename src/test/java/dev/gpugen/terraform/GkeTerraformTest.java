@@ -151,6 +151,7 @@ class GkeTerraformTest {
     assertEquals(3, gke.path("g2_time_sharing_clients").asInt());
     assertTrue(gke.path("l4_time_sharing_clients").isNull());
     assertEquals(0, gke.path("time_slicing_replicas").size());
+    assertTrue(gke.path("gpu_operator_values").path("devicePlugin").isMissingNode());
     assertEquals(1, gke.path("g2_accelerator_count").asInt());
   }
 
