@@ -48,6 +48,7 @@ import dev.gpugen.lint.rules.NumaBalancingRule;
 import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
 import dev.gpugen.lint.rules.PoolShapeRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
+import dev.gpugen.lint.rules.SingleGpuThresholdRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
 import dev.gpugen.lint.rules.SubnetOutsideVpcRule;
@@ -116,6 +117,7 @@ public final class Rules {
           // validation and sysctl (§11 VAL, SYS)
           new NcclTestTooSmallRule(),
           new BusBandwidthThresholdRule(),
+          new SingleGpuThresholdRule(),
           new NumaBalancingRule(),
           new MaxMapCountRule(),
           // security (reliability.md)

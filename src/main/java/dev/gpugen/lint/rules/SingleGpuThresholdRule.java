@@ -1,0 +1,43 @@
+package dev.gpugen.lint.rules;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.spec.Severity;
+import java.util.OptionalInt;
+
+/**
+ * A bus-bandwidth threshold on single-GPU nodes: a one-rank all-reduce moves nothing between GPUs,
+ * so nccl-tests reports a bus bandwidth of 0 and every healthy node fails play 05.
+ */
+public final class SingleGpuThresholdRule extends PoolRule {
+
+  public SingleGpuThresholdRule() {
+    super(
+        "val-busbw-single-gpu",
+        Severity.ERROR,
+        "a bus-bandwidth threshold judges nodes with one GPU",
+        "nccl-tests computes an all-reduce's bus bandwidth as algbw * 2(n-1)/n for n ranks; play 05"
+            + " runs one rank per GPU of the node, so on a single-GPU node n = 1 and busbw is 0."
+            + " A minBusBandwidthGBps that applies to such a pool fails every healthy node. A pool"
+            + " cannot unset the cluster-wide threshold, so set it in the validation: block of"
+            + " each pool with several GPUs per node instead."
+            + " Source: https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md");
+  }
+
+  @Override
+  void check(PoolContext p, Findings findings) {
+    OptionalInt gpus = p.hardware().gpuCount();
+    if (p.pool().validation().minBusBandwidthGBps().isEmpty()
+        || gpus.isEmpty()
+        || gpus.getAsInt() != 1) {
+      return;
+    }
+    findings.report(
+        findings.validation(p.index(), "ncclAllReduce", "minBusBandwidthGBps"),
+        "pool "
+            + p.pool().name()
+            + " has one GPU per node: its single-node all-reduce reports 0 GB/s bus bandwidth,"
+            + " so this threshold fails every node",
+        "move minBusBandwidthGBps into the validation: block of the pools with several GPUs per"
+            + " node");
+  }
+}
