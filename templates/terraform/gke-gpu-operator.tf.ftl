@@ -35,6 +35,10 @@ resource "kubernetes_resource_quota_v1" "gpu_operator" {
   }
 }
 
+<#if argocd.enabled>
+# The chart itself is ArgoCD's (gitops.argocd: argocd/apps/gpu-operator.yaml); Terraform keeps the
+# namespace and the quota it needs.
+<#else>
 resource "helm_release" "gpu_operator" {
   count = var.gpu_operator_enabled ? 1 : 0
 
@@ -54,4 +58,5 @@ resource "helm_release" "gpu_operator" {
 </#list>
   ]
 }
+</#if>
 </#if>

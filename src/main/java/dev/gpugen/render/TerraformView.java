@@ -131,7 +131,7 @@ public final class TerraformView {
     v.put("node_image_type", operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD");
     v.put("gpu_operator_enabled", operator);
     v.put("gpu_operator_version", spec.software().gpuOperator().version());
-    v.put("gpu_operator_values", operatorValues());
+    v.put("gpu_operator_values", GpuOperatorValues.of(spec));
     v.put("nccl_env", spec.nccl().env());
     for (ClusterSpec.Pool p : spec.pools()) {
       String prefix = Views.groupSafe(p.name());
@@ -182,25 +182,6 @@ public final class TerraformView {
       v.put(prefix + "_taints", taints);
     }
     return v;
-  }
-
-  /** The GPU Operator chart values on GKE (Ubuntu nodes, operator-installed driver). */
-  private Map<String, Object> operatorValues() {
-    ClusterSpec.Software sw = spec.software();
-    Map<String, Object> values = new TreeMap<>();
-    Map<String, Object> driver = new TreeMap<>();
-    driver.put("enabled", true);
-    driver.put("version", sw.driver());
-    driver.put("kernelModuleType", sw.kernelModules());
-    values.put("driver", driver);
-    Map<String, Object> toolkit = new TreeMap<>();
-    toolkit.put("enabled", true);
-    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
-    toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
-    values.put("toolkit", toolkit);
-    values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
-    values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
-    return values;
   }
 
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
