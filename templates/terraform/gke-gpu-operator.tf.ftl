@@ -61,6 +61,10 @@ resource "kubernetes_config_map_v1" "time_slicing" {
   }
 }
 
+<#if argocd.enabled>
+# The chart itself is ArgoCD's (gitops.argocd: argocd/apps/gpu-operator.yaml); Terraform keeps the
+# namespace, the quota and the time-slicing ConfigMap the chart's values name.
+<#else>
 resource "helm_release" "gpu_operator" {
   count = var.gpu_operator_enabled ? 1 : 0
 
@@ -81,4 +85,5 @@ resource "helm_release" "gpu_operator" {
 </#list>
   ]
 }
+</#if>
 </#if>

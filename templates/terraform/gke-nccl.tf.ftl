@@ -1,4 +1,5 @@
-<#if terraform.gcp>
+<#-- With gitops.argocd, ArgoCD owns the ConfigMap and the DaemonSet (argocd/manifests/nccl-config/). -->
+<#if terraform.gcp && !argocd.enabled>
 [=header]
 #
 # /etc/nccl.conf on every GPU node: a ConfigMap with the spec's NCCL environment, and a DaemonSet

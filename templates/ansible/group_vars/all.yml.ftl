@@ -39,9 +39,20 @@ container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 
 # 03 GPU operator
 gpu_operator_version: [=unsafe(ansible.software.gpuOperatorVersion)]
-gpu_operator_dcgm_exporter: [=ansible.software.dcgmExporter?c]
-gpu_operator_mig_manager: [=ansible.software.migManager?c]
 gpu_operator_time_slicing_replicas: [=ansible.software.timeSlicingReplicas]
+<#if argocd.enabled>
+# GitOps (gitops.argocd): ArgoCD installs the operator from argocd/; play 03 only checks that
+# these Applications are Synced and Healthy.
+gpu_operator_argocd_namespace: [=unsafe(argocd.namespace)]
+gpu_operator_argocd_applications:
+<#list argocd.applicationNames as a>
+  - [=unsafe(a)]
+</#list>
+<#else>
+# The chart values; argocd/apps/gpu-operator.yaml carries the same tree when GitOps is on.
+gpu_operator_values:
+[=unsafeTree(argocd.operatorValues, 2)]
+</#if>
 
 # 04 NCCL network
 nccl_network_fabric: [=unsafe(ansible.fabric)]

@@ -12,11 +12,11 @@ gpu_operator_chart_repo_name: nvidia
 gpu_operator_chart_repo_url: https://helm.ngc.nvidia.com/nvidia
 gpu_operator_helm_wait_timeout: 15m
 
-# Chart values. driver.enabled is always false: the driver comes from play 01.
-# toolkit.enabled is false because play 02 installs and configures the toolkit on the host.
-gpu_operator_toolkit_enabled: false
-gpu_operator_dcgm_exporter: true
-gpu_operator_mig_manager: false
+# Chart values (a mapping), written from the spec into group_vars/all.yml by gpugen: the driver
+# and the container toolkit stay disabled (plays 01 and 02 install them on the host). With GitOps
+# on, ArgoCD's Application carries the same values and this role installs nothing.
+gpu_operator_values: {}
+
 # More than 1: every GPU is advertised that many times (device-plugin time-slicing, no memory
 # or fault isolation between the sharing pods).
 gpu_operator_time_slicing_replicas: 1
@@ -26,6 +26,15 @@ gpu_operator_time_slicing_config_name: time-slicing-config
 # for review and for `helm get values` comparisons.
 gpu_operator_values_dir: "{{ playbook_dir }}/reports"
 
+<#if argocd.enabled>
+# GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait
+# for each to be Synced and Healthy (retries x delay seconds).
+gpu_operator_argocd_namespace: argocd
+gpu_operator_argocd_applications: []
+gpu_operator_argocd_retries: 60
+gpu_operator_argocd_delay: 10
+
+</#if>
 # Kubernetes access from the controller; "" uses kubernetes.core's default (K8S_AUTH_KUBECONFIG
 # or ~/.kube/config).
 gpu_operator_kubeconfig: ""

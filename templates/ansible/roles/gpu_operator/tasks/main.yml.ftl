@@ -1,11 +1,67 @@
 [=header]
 ---
+<#if argocd.enabled>
+- name: Check the ArgoCD settings
+  ansible.builtin.assert:
+    that:
+      - gpu_operator_argocd_applications | length > 0
+      - gpu_operator_argocd_retries | int >= 1
+    fail_msg: gpu_operator_argocd_applications must list the gpugen Applications (group_vars/all.yml)
+    quiet: true
+
+# ArgoCD owns the chart and its configuration (argocd/ in the render): this play installs nothing,
+# so the two never fight. It waits until every gpugen Application is Synced and Healthy.
+- name: Check the ArgoCD Applications
+  delegate_to: localhost
+  run_once: true
+  become: false
+  tags: [kubernetes, network]
+  block:
+    - name: Wait for each gpugen Application to be Synced and Healthy
+      kubernetes.core.k8s_info:
+        api_version: argoproj.io/v1alpha1
+        kind: Application
+        name: "{{ item }}"
+        namespace: "{{ gpu_operator_argocd_namespace }}"
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+      loop: "{{ gpu_operator_argocd_applications }}"
+      register: gpu_operator_argocd_apps
+      until: >-
+        (gpu_operator_argocd_apps.resources | default([]) | length == 1)
+        and (gpu_operator_argocd_apps.resources[0].status.sync.status | default('')) == 'Synced'
+        and (gpu_operator_argocd_apps.resources[0].status.health.status | default('')) == 'Healthy'
+      retries: "{{ gpu_operator_argocd_retries | int }}"
+      delay: "{{ gpu_operator_argocd_delay | int }}"
+      # The next task fails with each Application's name and status instead.
+      failed_when: false
+
+    - name: Fail unless every gpugen Application is Synced and Healthy
+      ansible.builtin.assert:
+        that:
+          - item.resources | default([]) | length == 1
+          - (item.resources[0].status.sync.status | default('')) == 'Synced'
+          - (item.resources[0].status.health.status | default('')) == 'Healthy'
+        fail_msg: >-
+          ArgoCD Application {{ gpu_operator_argocd_namespace }}/{{ item.item }} is
+          {{ 'missing' if (item.resources | default([]) | length == 0) else
+             'sync ' ~ (item.resources[0].status.sync.status | default('unknown')) ~
+             ', health ' ~ (item.resources[0].status.health.status | default('unknown')) }}
+          (want Synced and Healthy){{ ': ' ~ item.msg if item.msg is defined else '' }}
+        quiet: true
+      loop: "{{ gpu_operator_argocd_apps.results }}"
+      loop_control:
+        label: "{{ item.item }}"
+
+<#else>
 - name: Check the GPU Operator settings
   ansible.builtin.assert:
     that:
       - gpu_operator_version is match('^v[0-9]+[.][0-9]+[.][0-9]+$')
       - gpu_operator_time_slicing_replicas | int >= 1
-    fail_msg: gpu_operator_version must be a chart version with its leading v (e.g. v25.3.0)
+      - gpu_operator_values | length > 0
+    fail_msg: >-
+      gpu_operator_version must be a chart version with its leading v (e.g. v25.3.0), and
+      gpu_operator_values the chart values (group_vars/all.yml)
     quiet: true
 
 - name: Write the chart's values and manifests on the controller
@@ -71,6 +127,7 @@
         wait_timeout: "{{ gpu_operator_helm_wait_timeout }}"
         kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
 
+</#if>
 - name: Label and taint the node
   delegate_to: localhost
   become: false

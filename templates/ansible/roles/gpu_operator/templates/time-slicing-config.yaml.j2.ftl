@@ -1,3 +1,4 @@
+<#if !argocd.enabled>
 [=jinjaHeader]
 # Managed by Ansible (gpugen role gpu_operator): device-plugin time-slicing, in the schema of
 # NVIDIA's k8s-device-plugin (version v1, sharing.timeSlicing.resources[]).
@@ -18,3 +19,4 @@ data:
         resources:
           - name: nvidia.com/gpu
             replicas: {{ gpu_operator_time_slicing_replicas | int }}
+</#if>

@@ -18,6 +18,8 @@ import dev.gpugen.lint.rules.EfaSocketTuningRule;
 import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
 import dev.gpugen.lint.rules.FabricNotOfferedRule;
 import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
+import dev.gpugen.lint.rules.GitOpsRepoCredentialsRule;
+import dev.gpugen.lint.rules.GitOpsUnpinnedRevisionRule;
 import dev.gpugen.lint.rules.GkeGpuDirectRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
@@ -124,7 +126,10 @@ public final class Rules {
           new SshOpenToWorldRule(),
           new UnencryptedStorageRule(),
           new ImdsV1Rule(),
-          new SecretInSpecRule());
+          new SecretInSpecRule(),
+          // GitOps hand-off
+          new GitOpsRepoCredentialsRule(),
+          new GitOpsUnpinnedRevisionRule());
 
   private Rules() {}
 

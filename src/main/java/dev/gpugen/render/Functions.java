@@ -43,7 +43,30 @@ final class Functions {
                 throw new TemplateModelException("json(): " + e.getMessage(), e);
               }
             });
+    m.put("yamlTree", tree(false));
+    m.put("unsafeTree", tree(true));
     return m;
+  }
+
+  /** {@code [=yamlTree(x, indent)]}: block YAML of a computed tree; see {@link YamlTree}. */
+  @SuppressWarnings("rawtypes")
+  private static TemplateMethodModelEx tree(boolean unsafe) {
+    return args -> {
+      if (args.size() != 2) {
+        throw new TemplateModelException("expected a tree and an indent, got " + args.size());
+      }
+      Object value = DeepUnwrap.unwrap((TemplateModel) args.get(0));
+      Object indent = DeepUnwrap.unwrap((TemplateModel) args.get(1));
+      if (!(indent instanceof Number n)) {
+        throw new TemplateModelException("the indent must be a number, got " + indent);
+      }
+      try {
+        return GeneratedOutputFormat.INSTANCE.fromMarkup(
+            YamlTree.write(value, n.intValue(), unsafe));
+      } catch (IllegalArgumentException e) {
+        throw new TemplateModelException(e.getMessage(), e);
+      }
+    };
   }
 
   private static TemplateMethodModelEx text(Function<String, String> escaper) {

@@ -134,15 +134,9 @@ public final class TerraformView {
     v.put("nccl_env", spec.nccl().env());
     // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the operator's
     // device-plugin config, one entry per sharing pool, picked by a node label.
-    Map<String, Integer> slicing = new TreeMap<>();
-    for (ClusterSpec.Pool p : spec.pools()) {
-      int replicas = p.software().devicePlugin().timeSlicingReplicas();
-      if (operator && replicas > 1) {
-        slicing.put(p.name(), replicas);
-      }
-    }
+    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(spec);
     v.put("time_slicing_replicas", slicing);
-    v.put("gpu_operator_values", operatorValues(!slicing.isEmpty()));
+    v.put("gpu_operator_values", GpuOperatorValues.of(spec));
     for (ClusterSpec.Pool p : spec.pools()) {
       String prefix = Views.groupSafe(p.name());
       Optional<dev.gpugen.compat.GcpMachineType> m = table.gcpMachine(p.instanceType());
@@ -197,31 +191,6 @@ public final class TerraformView {
       v.put(prefix + "_taints", taints);
     }
     return v;
-  }
-
-  /**
-   * The GPU Operator chart values on GKE (Ubuntu nodes, operator-installed driver); with {@code
-   * timeSlicing}, the device plugin reads the time-slicing ConfigMap (gke-gpu-operator.tf).
-   */
-  private Map<String, Object> operatorValues(boolean timeSlicing) {
-    ClusterSpec.Software sw = spec.software();
-    Map<String, Object> values = new TreeMap<>();
-    Map<String, Object> driver = new TreeMap<>();
-    driver.put("enabled", true);
-    driver.put("version", sw.driver());
-    driver.put("kernelModuleType", sw.kernelModules());
-    values.put("driver", driver);
-    Map<String, Object> toolkit = new TreeMap<>();
-    toolkit.put("enabled", true);
-    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
-    toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
-    values.put("toolkit", toolkit);
-    values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
-    values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
-    if (timeSlicing) {
-      values.put("devicePlugin", Map.of("config", Map.of("name", "time-slicing-config")));
-    }
-    return values;
   }
 
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */

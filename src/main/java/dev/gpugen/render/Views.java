@@ -30,6 +30,7 @@ final class Views {
                 + "; DO NOT EDIT."));
     m.put("ansible", new AnsibleView(spec));
     m.put("terraform", new TerraformView(spec));
+    m.put("argocd", new ArgoCdView(spec));
     return m;
   }
 

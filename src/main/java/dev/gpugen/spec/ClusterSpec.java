@@ -17,6 +17,7 @@ import java.util.SortedMap;
  * @param software cluster-wide software (each pool carries its own resolved copy)
  * @param kernel kernel settings
  * @param nccl NCCL environment
+ * @param gitops the GitOps hand-off, when the spec turns it on
  * @param validation cluster-wide validation thresholds (each pool carries its own resolved copy)
  * @param ansible Ansible settings
  * @param lint linter settings
@@ -32,6 +33,7 @@ public record ClusterSpec(
     Software software,
     Kernel kernel,
     Nccl nccl,
+    Optional<GitOps> gitops,
     Validation validation,
     Ansible ansible,
     Lint lint,
@@ -47,6 +49,7 @@ public record ClusterSpec(
     Objects.requireNonNull(software);
     Objects.requireNonNull(kernel);
     Objects.requireNonNull(nccl);
+    Objects.requireNonNull(gitops);
     Objects.requireNonNull(validation);
     Objects.requireNonNull(ansible);
     Objects.requireNonNull(lint);
@@ -335,6 +338,46 @@ public record ClusterSpec(
     public Validation {
       Objects.requireNonNull(minBusBandwidthGBps);
       Objects.requireNonNull(maxBytes);
+    }
+  }
+
+  /**
+   * The GitOps hand-off: ArgoCD owns the cluster-side components.
+   *
+   * @param argocd where ArgoCD reads the rendered Applications and manifests from
+   */
+  public record GitOps(ArgoCd argocd) {
+    public GitOps {
+      Objects.requireNonNull(argocd);
+    }
+  }
+
+  /**
+   * ArgoCD settings.
+   *
+   * @param repoUrl the Git repository holding the rendered argocd/ folder
+   * @param targetRevision the branch, tag or commit ArgoCD syncs
+   * @param path the argocd/ folder's path in that repository
+   * @param namespace ArgoCD's namespace, where the Applications live
+   * @param project the ArgoCD project
+   * @param server the destination cluster's API server
+   * @param automated automated sync with prune and selfHeal
+   */
+  public record ArgoCd(
+      String repoUrl,
+      String targetRevision,
+      String path,
+      String namespace,
+      String project,
+      String server,
+      boolean automated) {
+    public ArgoCd {
+      Objects.requireNonNull(repoUrl);
+      Objects.requireNonNull(targetRevision);
+      Objects.requireNonNull(path);
+      Objects.requireNonNull(namespace);
+      Objects.requireNonNull(project);
+      Objects.requireNonNull(server);
     }
   }
 

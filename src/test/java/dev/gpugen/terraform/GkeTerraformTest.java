@@ -46,10 +46,61 @@ class GkeTerraformTest {
       software: {driver: "580.95.05", cuda: "12.8"}
       """;
 
+  /** The golden GKE spec with its cluster-side components handed to ArgoCD. */
+  static final String GKE_GITOPS =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: gke-ft}
+      cloud:
+        provider: gcp
+        project: ml-finetune-1
+        region: us-central1
+        gke: {cluster: ft, gpuDriver: operator}
+      pools:
+        - {name: a100, instanceType: a2-ultragpu-8g, count: 2}
+      software: {driver: "580.95.05", cuda: "12.8"}
+      nccl:
+        env: {NCCL_DEBUG: WARN}
+      gitops:
+        argocd: {repoURL: "https://git.example.com/ml/gke-ft.git", targetRevision: v1.0.0}
+      """;
+
   static Stream<Rendered> all() {
     return Stream.of(
         Rendered.of(Path.of("src/test/resources/golden/gcp-gke/spec.yaml")),
-        Rendered.of("gke-driver-existing-cluster", GKE_DRIVER.getBytes(StandardCharsets.UTF_8)));
+        Rendered.of("gke-driver-existing-cluster", GKE_DRIVER.getBytes(StandardCharsets.UTF_8)),
+        Rendered.of("gke-gitops", GKE_GITOPS.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * With gitops.argocd, ArgoCD installs the chart and writes nccl.conf (argocd/ in the render), so
+   * Terraform must not: no helm_release, no NCCL ConfigMap or DaemonSet; it keeps the operator's
+   * namespace, quota and time-slicing ConfigMap. Without it, Terraform has both, so this can fail.
+   */
+  @Test
+  void withGitOpsTerraformLeavesTheOperatorAndNcclToArgoCd() {
+    Rendered gitops = Rendered.of("gke-gitops", GKE_GITOPS.getBytes(StandardCharsets.UTF_8));
+    Rendered push =
+        Rendered.of(
+            "gke-push",
+            GKE_GITOPS.replaceAll("(?s)gitops:.*", "").getBytes(StandardCharsets.UTF_8));
+    assertTrue(push.tf().get("gke-gpu-operator.tf").contains("resource \"helm_release\""));
+    assertTrue(push.tf().containsKey("gke-nccl.tf"));
+    String operator = gitops.tf().get("gke-gpu-operator.tf");
+    assertFalse(operator.contains("helm_release"), operator);
+    assertTrue(operator.contains("resource \"kubernetes_resource_quota_v1\" \"gpu_operator\""));
+    assertFalse(gitops.tf().containsKey("gke-nccl.tf"), gitops.tf().keySet().toString());
+    for (String tf : gitops.tf().values()) {
+      assertFalse(tf.contains("kubernetes_daemon_set_v1"), tf);
+      // The NCCL ConfigMap is ArgoCD's; only the time-slicing one (count 0 without sharing
+      // pools), which the chart's values name, stays Terraform's.
+      assertFalse(
+          tf.replace("resource \"kubernetes_config_map_v1\" \"time_slicing\"", "")
+              .replace("kubernetes_config_map_v1.time_slicing", "")
+              .contains("kubernetes_config_map_v1"),
+          tf);
+    }
   }
 
   @TestFactory

@@ -121,6 +121,7 @@ final class SpecMapper {
     Map<String, Object> k = map(root, "kernel");
     Kernel kernel = new Kernel(bool(k, "blacklistNouveau"), stringMap(k, "sysctl"));
     Nccl nccl = new Nccl(stringMap(map(root, "nccl"), "env"));
+    Optional<ClusterSpec.GitOps> gitops = gitops(map(root, "gitops"), metadata.name(), env);
 
     Validation validation = validation(v);
 
@@ -137,11 +138,32 @@ final class SpecMapper {
         software,
         kernel,
         nccl,
+        gitops,
         validation,
         ansible,
         lint,
         envNames(root),
         env);
+  }
+
+  /** The argocd/ folder defaults to where gpugen render writes it from the repository root. */
+  private static Optional<ClusterSpec.GitOps> gitops(
+      Map<String, Object> g, String name, Optional<String> env) {
+    if (!g.containsKey("argocd")) {
+      return Optional.empty();
+    }
+    Map<String, Object> a = map(g, "argocd");
+    String folder = "roles-generated/" + name + env.map(e -> "-" + e).orElse("");
+    return Optional.of(
+        new ClusterSpec.GitOps(
+            new ClusterSpec.ArgoCd(
+                str(a, "repoURL"),
+                str(a, "targetRevision"),
+                opt(a, "path").orElse(folder + "/argocd"),
+                str(a, "namespace"),
+                str(a, "project"),
+                str(a, "server"),
+                bool(a, "automated"))));
   }
 
   private static Pool pool(

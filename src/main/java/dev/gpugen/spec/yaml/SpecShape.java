@@ -161,6 +161,78 @@ public final class SpecShape {
           40);
   static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
 
+  // A Git URL ArgoCD can clone: https://host[:port]/path or ssh (ssh://user@host/path,
+  // user@host:path).
+  // User info is allowed by the grammar so that gitops-repo-credentials can point at a token.
+  static final Str GIT_URL =
+      str(
+          "^(https://([A-Za-z0-9._~%+-]+(:[A-Za-z0-9._~%+-]*)?@)?[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%+-]+)+/?"
+              + "|ssh://([A-Za-z0-9._~%+-]+(:[A-Za-z0-9._~%+-]*)?@)?[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%+-]+)+/?"
+              + "|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[A-Za-z0-9._~%+-]+(/[A-Za-z0-9._~%+-]+)*)$",
+          "a Git URL like https://git.example.com/infra.git or git@git.example.com:infra.git", 512);
+  // A branch, tag or commit as git check-ref-format allows (a subset: no '..', '@{', spaces,
+  // '~^:?*[\\').
+  static final Str GIT_REVISION =
+      str(
+          "^(?!.*\\.\\.)(?!.*/\\.)(?!.*\\.lock(/|$))[A-Za-z0-9_][A-Za-z0-9._/+-]{0,127}(?<![./])$",
+          "a Git branch, tag or commit like main, v1.4.0 or a 40-hex commit",
+          128);
+  // A path inside the Git repository: relative, no '..', no leading or trailing '/'.
+  static final Str REPO_PATH =
+      str(
+          "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+          "a relative path in the repository like clusters/prod/argocd (no '..')",
+          255);
+  // Kubernetes namespace and ArgoCD project names (DNS-1123 labels).
+  static final Str K8S_NAME =
+      str(
+          "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$",
+          "a Kubernetes name (DNS-1123 label: a-z, 0-9, '-')",
+          63);
+  static final Str K8S_SERVER =
+      str(
+          "^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~-]+)*/?$",
+          "a Kubernetes API server URL like https://kubernetes.default.svc",
+          255);
+
+  static final Obj GITOPS =
+      obj(
+          opt(
+              "argocd",
+              obj(
+                  req(
+                      "repoURL",
+                      GIT_URL,
+                      "The Git repository ArgoCD reads the rendered argocd/ folder from (https or ssh; credentials go in an ArgoCD repository secret, never here)."),
+                  opt(
+                      "targetRevision",
+                      GIT_REVISION,
+                      "HEAD",
+                      "The branch, tag or commit ArgoCD syncs; a tag or commit pins the cluster (gitops-unpinned-revision)."),
+                  opt(
+                      "path",
+                      REPO_PATH,
+                      null,
+                      "Where the rendered argocd/ folder is in that repository (default: roles-generated/<name>[-<env>]/argocd)."),
+                  opt(
+                      "namespace",
+                      K8S_NAME,
+                      "argocd",
+                      "The namespace ArgoCD runs in; the Applications are created there."),
+                  opt("project", K8S_NAME, "default", "The ArgoCD project of the Applications."),
+                  opt(
+                      "server",
+                      K8S_SERVER,
+                      "https://kubernetes.default.svc",
+                      "The destination cluster's API server as ArgoCD knows it (default: the cluster ArgoCD runs in)."),
+                  opt(
+                      "automated",
+                      new Bool(),
+                      true,
+                      "Automated sync with prune and selfHeal; false leaves syncing to a person (play 03 then waits for it).")),
+              null,
+              "ArgoCD takes over the cluster-side components: gpugen render writes argocd/ and play 03 only checks the Applications."));
+
   static final Obj SOFTWARE =
       obj(
           opt(
@@ -476,6 +548,7 @@ public final class SpecShape {
                           "NCCL environment, written to /etc/nccl.conf and the environment.")),
                   null,
                   "NCCL settings."),
+              opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components."),
               opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
               opt(
                   "ansible",

@@ -1,0 +1,133 @@
+package dev.gpugen.render;
+
+import dev.gpugen.spec.ClusterSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The NVIDIA GPU Operator chart values, computed once from the spec. Play 03 (through {@code
+ * gpu_operator_values} in group_vars), the ArgoCD Application ({@code valuesObject}) and the GKE
+ * {@code helm_release} all render this one tree, so the three can never disagree.
+ */
+public final class GpuOperatorValues {
+  /** The device plugin's time-slicing ConfigMap, in the operator's namespace. */
+  public static final String TIME_SLICING_CONFIG = "time-slicing-config";
+
+  /** The namespace the operator (and its time-slicing ConfigMap) run in. */
+  public static final String NAMESPACE = "gpu-operator";
+
+  private GpuOperatorValues() {}
+
+  /**
+   * The values for the spec's provider: on GKE with {@code gpuDriver: operator} the operator
+   * installs the driver and toolkit; everywhere else plays 01 and 02 installed them on the host.
+   */
+  public static Map<String, Object> of(ClusterSpec spec) {
+    return spec.cloud().provider().equals("gcp") ? gke(spec) : hostInstalled(spec);
+  }
+
+  /**
+   * On GKE with the operator's device plugin: the pools that share their GPUs, with their replicas.
+   * Each gets an entry in the time-slicing ConfigMap (gke-gpu-operator.tf), picked by a node label.
+   * Where GKE runs its own device plugin, its gpu_sharing_config does this instead.
+   */
+  public static Map<String, Integer> gkeTimeSlicing(ClusterSpec spec) {
+    Map<String, Integer> slicing = new TreeMap<>();
+    boolean operator = spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+    for (ClusterSpec.Pool p : spec.pools()) {
+      int replicas = p.software().devicePlugin().timeSlicingReplicas();
+      if (operator && replicas > 1) {
+        slicing.put(p.name(), replicas);
+      }
+    }
+    return slicing;
+  }
+
+  /** Whether the device plugin shares each GPU between pods (needs the time-slicing ConfigMap). */
+  public static boolean timeSlicing(ClusterSpec spec) {
+    return !spec.cloud().provider().equals("gcp")
+        && spec.software().devicePlugin().timeSlicingReplicas() > 1;
+  }
+
+  /**
+   * The device plugin's config file (NVIDIA k8s-device-plugin schema v1) held by the ConfigMap
+   * under the key {@code any}: every GPU advertised {@code replicas} times. No final newline, as
+   * the role's {@code |-} block writes it.
+   */
+  public static String timeSlicingConfig(int replicas) {
+    return "version: v1\n"
+        + "flags:\n"
+        + "  migStrategy: none\n"
+        + "sharing:\n"
+        + "  timeSlicing:\n"
+        + "    renameByDefault: false\n"
+        + "    failRequestsGreaterThanOne: true\n"
+        + "    resources:\n"
+        + "      - name: nvidia.com/gpu\n"
+        + "        replicas: "
+        + replicas;
+  }
+
+  // Driver and toolkit on the host (plays 01 and 02): the operator must not install them again.
+  private static Map<String, Object> hostInstalled(ClusterSpec spec) {
+    ClusterSpec.Software sw = spec.software();
+    Map<String, Object> v = new TreeMap<>();
+    v.put("driver", Map.of("enabled", false));
+    v.put("toolkit", Map.of("enabled", false));
+    v.put("operator", Map.of("defaultRuntime", "containerd"));
+    v.put("nfd", Map.of("enabled", true));
+    v.put("gfd", Map.of("enabled", true));
+    // The Prometheus exporter. (dcgm.enabled is a standalone host engine, not the exporter.)
+    v.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
+    v.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
+    Map<String, Object> devicePlugin = new TreeMap<>();
+    devicePlugin.put("enabled", true);
+    if (timeSlicing(spec)) {
+      devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", "any"));
+    }
+    v.put("devicePlugin", devicePlugin);
+    return sortedMap(v);
+  }
+
+  // GKE (Ubuntu nodes, operator-installed driver).
+  private static Map<String, Object> gke(ClusterSpec spec) {
+    ClusterSpec.Software sw = spec.software();
+    Map<String, Object> values = new TreeMap<>();
+    Map<String, Object> driver = new TreeMap<>();
+    driver.put("enabled", true);
+    driver.put("version", sw.driver());
+    driver.put("kernelModuleType", sw.kernelModules());
+    values.put("driver", driver);
+    Map<String, Object> toolkit = new TreeMap<>();
+    toolkit.put("enabled", true);
+    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
+    toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
+    values.put("toolkit", toolkit);
+    values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
+    values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
+    if (!gkeTimeSlicing(spec).isEmpty()) {
+      values.put("devicePlugin", Map.of("config", Map.of("name", TIME_SLICING_CONFIG)));
+    }
+    return sortedMap(values);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> sortedMap(Map<String, Object> m) {
+    return (Map<String, Object>) sorted(m);
+  }
+
+  // Deterministic output: every map sorted by key, also inside lists (Map.of has no order).
+  @SuppressWarnings("unchecked")
+  private static Object sorted(Object v) {
+    if (v instanceof Map<?, ?> m) {
+      Map<String, Object> out = new TreeMap<>();
+      ((Map<String, Object>) m).forEach((k, x) -> out.put(k, sorted(x)));
+      return out;
+    }
+    if (v instanceof List<?> l) {
+      return l.stream().map(GpuOperatorValues::sorted).toList();
+    }
+    return v;
+  }
+}
