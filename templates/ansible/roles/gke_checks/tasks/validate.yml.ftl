@@ -1,0 +1,167 @@
+[=header]
+---
+# Play 05 on GKE, per node pool: a Job pinned to the pool (nodeSelector on its node pool, the
+# tolerations of its taints, all of a node's GPUs) runs nvidia-smi and dcgmi diag at the spec's
+# level, then nccl-tests' all_reduce_perf on one node; its logs are checked here, the measured
+# bus bandwidth against the spec's threshold. The Job is deleted afterwards.
+- name: Validate the pool with a Job on one of its nodes
+  module_defaults:
+    group/kubernetes.core.k8s:
+      kubeconfig: "{{ gke_checks_kubeconfig }}"
+      context: "{{ gke_checks_context }}"
+  block:
+    - name: Remove the validation Job of an earlier run
+      kubernetes.core.k8s:
+        state: absent
+        api_version: batch/v1
+        kind: Job
+        namespace: "{{ gke_checks_validation_namespace }}"
+        name: "{{ gke_checks_job_name }}"
+        delete_options:
+          propagationPolicy: Foreground
+        wait: true
+        wait_timeout: "{{ gke_checks_wait_seconds | int }}"
+
+    - name: Run the validation Job and wait for it to complete
+      kubernetes.core.k8s:
+        state: present
+        wait: true
+        wait_condition:
+          type: Complete
+          status: "True"
+        wait_timeout: "{{ gke_checks_job_timeout_seconds | int }}"
+        definition:
+          apiVersion: batch/v1
+          kind: Job
+          metadata:
+            name: "{{ gke_checks_job_name }}"
+            namespace: "{{ gke_checks_validation_namespace }}"
+            labels:
+              app.kubernetes.io/managed-by: gpugen
+              gpugen-pool: "{{ gke_checks_node_pool }}"
+          spec:
+            backoffLimit: 0
+            ttlSecondsAfterFinished: "{{ gke_checks_job_ttl_seconds | int }}"
+            template:
+              metadata:
+                labels:
+                  app.kubernetes.io/managed-by: gpugen
+                  gpugen-pool: "{{ gke_checks_node_pool }}"
+              spec:
+                restartPolicy: Never
+                nodeSelector:
+                  cloud.google.com/gke-nodepool: "{{ gke_checks_node_pool }}"
+                tolerations: "{{ gke_checks_tolerations }}"
+                # Each step prints its exit status and the container exits 0, so the checks below
+                # see every figure; a Job that does not complete is a failure of its own.
+                initContainers:
+                  - name: gpu-diag
+                    image: "{{ gke_checks_dcgm_image }}"
+                    command:
+                      - /bin/sh
+                      - -c
+                      - >-
+                        nvidia-smi -L; echo "gpugen: nvidia-smi exit $?";
+                        nv-hostengine >/dev/null 2>&1;
+                        dcgmi diag -r "$GPUGEN_DCGM_DIAG_LEVEL"; echo "gpugen: dcgmi exit $?"
+                    env:
+                      - name: GPUGEN_DCGM_DIAG_LEVEL
+                        value: "{{ validation_dcgm_diag_level | string }}"
+                    resources:
+                      limits:
+                        nvidia.com/gpu: "{{ validation_gpu_count | string }}"
+                containers:
+                  - name: nccl
+                    image: "{{ gke_checks_nccl_image }}"
+                    command:
+                      - /bin/sh
+                      - -c
+                      - >-
+                        "$GPUGEN_NCCL_TESTS" -b 8 -e "$GPUGEN_NCCL_MAX_BYTES" -f 2 -g "$GPUGEN_GPUS";
+                        echo "gpugen: all_reduce_perf exit $?"
+                    env:
+                      - name: GPUGEN_NCCL_TESTS
+                        value: "{{ gke_checks_nccl_tests_binary }}"
+                      - name: GPUGEN_NCCL_MAX_BYTES
+                        value: "{{ validation_nccl_max_bytes }}"
+                      - name: GPUGEN_GPUS
+                        value: "{{ validation_gpu_count | string }}"
+                    resources:
+                      limits:
+                        nvidia.com/gpu: "{{ validation_gpu_count | string }}"
+
+    - name: Read the GPU diagnostics log
+      kubernetes.core.k8s_log:
+        api_version: batch/v1
+        kind: Job
+        namespace: "{{ gke_checks_validation_namespace }}"
+        name: "{{ gke_checks_job_name }}"
+        container: gpu-diag
+      register: gke_checks_diag_log
+
+    - name: Read the NCCL test log
+      kubernetes.core.k8s_log:
+        api_version: batch/v1
+        kind: Job
+        namespace: "{{ gke_checks_validation_namespace }}"
+        name: "{{ gke_checks_job_name }}"
+        container: nccl
+      register: gke_checks_nccl_log
+
+    - name: Take the figures from the logs
+      ansible.builtin.set_fact:
+        gke_checks_gpus_seen: "{{ gke_checks_diag_log.log_lines | select('match', '^GPU [0-9]+: ') | list | length }}"
+        gke_checks_smi_exit: "{{ gke_checks_diag_log.log | regex_findall('gpugen: nvidia-smi exit ([0-9]+)') | first | default('none') }}"
+        gke_checks_dcgm_exit: "{{ gke_checks_diag_log.log | regex_findall('gpugen: dcgmi exit ([0-9]+)') | first | default('none') }}"
+        gke_checks_nccl_exit: "{{ gke_checks_nccl_log.log | regex_findall('gpugen: all_reduce_perf exit ([0-9]+)') | first | default('none') }}"
+        gke_checks_nccl_row: >-
+          {{ gke_checks_nccl_log.log_lines | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
+
+    - name: Check that the pod saw all of the node's GPUs
+      ansible.builtin.assert:
+        that:
+          - gke_checks_smi_exit | string == '0'
+          - gke_checks_gpus_seen | int == validation_gpu_count | int
+        fail_msg: >-
+          node pool {{ gke_checks_node_pool }}: nvidia-smi listed {{ gke_checks_gpus_seen }} GPU(s)
+          (exit {{ gke_checks_smi_exit }}), expected {{ validation_gpu_count }}
+        quiet: true
+
+    - name: Check that dcgmi diag passed
+      ansible.builtin.assert:
+        that: gke_checks_dcgm_exit | string == '0'
+        fail_msg: >-
+          node pool {{ gke_checks_node_pool }}: dcgmi diag -r {{ validation_dcgm_diag_level }} exited
+          {{ gke_checks_dcgm_exit }}: {{ gke_checks_diag_log.log_lines | select('search', 'Fail') | join('; ') }}
+        quiet: true
+
+    - name: Check the NCCL all-reduce bus bandwidth
+      ansible.builtin.assert:
+        that:
+          - gke_checks_nccl_exit | string == '0'
+          - gke_checks_nccl_row | length > 8
+          - gke_checks_nccl_row[8] in ['0', 'N/A']
+          - validation_nccl_min_bus_bandwidth_gbps is none
+            or gke_checks_nccl_row[7] | float >= validation_nccl_min_bus_bandwidth_gbps | float
+        fail_msg: >-
+          node pool {{ gke_checks_node_pool }}: nccl all_reduce_perf measured
+          {{ (gke_checks_nccl_row[7] ~ ' GB/s busbw at ' ~ gke_checks_nccl_row[0] ~ ' B, '
+              ~ gke_checks_nccl_row[8] ~ ' wrong') if gke_checks_nccl_row | length > 8 else 'no result rows' }}
+          (exit {{ gke_checks_nccl_exit }}), expected busbw >=
+          {{ validation_nccl_min_bus_bandwidth_gbps if validation_nccl_min_bus_bandwidth_gbps is not none else '(no threshold)' }}
+          GB/s at {{ validation_nccl_max_bytes }}
+        success_msg: >-
+          node pool {{ gke_checks_node_pool }}: {{ gke_checks_gpus_seen }} GPUs, dcgmi diag
+          -r {{ validation_dcgm_diag_level }} passed, all_reduce busbw {{ gke_checks_nccl_row[7] }} GB/s
+          at {{ gke_checks_nccl_row[0] }} B
+
+  always:
+    - name: Delete the validation Job
+      kubernetes.core.k8s:
+        state: absent
+        api_version: batch/v1
+        kind: Job
+        namespace: "{{ gke_checks_validation_namespace }}"
+        name: "{{ gke_checks_job_name }}"
+        delete_options:
+          propagationPolicy: Foreground
