@@ -30,65 +30,7 @@
           type: Complete
           status: "True"
         wait_timeout: "{{ gke_checks_job_timeout_seconds | int }}"
-        definition:
-          apiVersion: batch/v1
-          kind: Job
-          metadata:
-            name: "{{ gke_checks_job_name }}"
-            namespace: "{{ gke_checks_validation_namespace }}"
-            labels:
-              app.kubernetes.io/managed-by: gpugen
-              gpugen-pool: "{{ gke_checks_node_pool }}"
-          spec:
-            backoffLimit: 0
-            ttlSecondsAfterFinished: "{{ gke_checks_job_ttl_seconds | int }}"
-            template:
-              metadata:
-                labels:
-                  app.kubernetes.io/managed-by: gpugen
-                  gpugen-pool: "{{ gke_checks_node_pool }}"
-              spec:
-                restartPolicy: Never
-                nodeSelector:
-                  cloud.google.com/gke-nodepool: "{{ gke_checks_node_pool }}"
-                tolerations: "{{ gke_checks_tolerations }}"
-                # Each step prints its exit status and the container exits 0, so the checks below
-                # see every figure; a Job that does not complete is a failure of its own.
-                initContainers:
-                  - name: gpu-diag
-                    image: "{{ gke_checks_dcgm_image }}"
-                    command:
-                      - /bin/sh
-                      - -c
-                      - >-
-                        nvidia-smi -L; echo "gpugen: nvidia-smi exit $?";
-                        nv-hostengine >/dev/null 2>&1;
-                        dcgmi diag -r "$GPUGEN_DCGM_DIAG_LEVEL"; echo "gpugen: dcgmi exit $?"
-                    env:
-                      - name: GPUGEN_DCGM_DIAG_LEVEL
-                        value: "{{ validation_dcgm_diag_level | string }}"
-                    resources:
-                      limits:
-                        nvidia.com/gpu: "{{ validation_gpu_count | string }}"
-                containers:
-                  - name: nccl
-                    image: "{{ gke_checks_nccl_image }}"
-                    command:
-                      - /bin/sh
-                      - -c
-                      - >-
-                        "$GPUGEN_NCCL_TESTS" -b 8 -e "$GPUGEN_NCCL_MAX_BYTES" -f 2 -g "$GPUGEN_GPUS";
-                        echo "gpugen: all_reduce_perf exit $?"
-                    env:
-                      - name: GPUGEN_NCCL_TESTS
-                        value: "{{ gke_checks_nccl_tests_binary }}"
-                      - name: GPUGEN_NCCL_MAX_BYTES
-                        value: "{{ validation_nccl_max_bytes }}"
-                      - name: GPUGEN_GPUS
-                        value: "{{ validation_gpu_count | string }}"
-                    resources:
-                      limits:
-                        nvidia.com/gpu: "{{ validation_gpu_count | string }}"
+        template: validation-job.yaml.j2
 
     - name: Read the GPU diagnostics log
       kubernetes.core.k8s_log:
@@ -136,6 +78,13 @@
         quiet: true
 
     - name: Check the NCCL all-reduce bus bandwidth
+      vars:
+        gke_checks_nccl_measured: >-
+          {{ (gke_checks_nccl_row[7] ~ ' GB/s busbw at ' ~ gke_checks_nccl_row[0] ~ ' B, ' ~ gke_checks_nccl_row[8] ~ ' wrong')
+          if gke_checks_nccl_row | length > 8 else 'no result rows' }}
+        gke_checks_nccl_expected: >-
+          {{ ('busbw >= ' ~ validation_nccl_min_bus_bandwidth_gbps ~ ' GB/s')
+          if validation_nccl_min_bus_bandwidth_gbps is not none else 'a result (no threshold)' }}
       ansible.builtin.assert:
         that:
           - gke_checks_nccl_exit | string == '0'
@@ -144,12 +93,8 @@
           - validation_nccl_min_bus_bandwidth_gbps is none
             or gke_checks_nccl_row[7] | float >= validation_nccl_min_bus_bandwidth_gbps | float
         fail_msg: >-
-          node pool {{ gke_checks_node_pool }}: nccl all_reduce_perf measured
-          {{ (gke_checks_nccl_row[7] ~ ' GB/s busbw at ' ~ gke_checks_nccl_row[0] ~ ' B, '
-              ~ gke_checks_nccl_row[8] ~ ' wrong') if gke_checks_nccl_row | length > 8 else 'no result rows' }}
-          (exit {{ gke_checks_nccl_exit }}), expected busbw >=
-          {{ validation_nccl_min_bus_bandwidth_gbps if validation_nccl_min_bus_bandwidth_gbps is not none else '(no threshold)' }}
-          GB/s at {{ validation_nccl_max_bytes }}
+          node pool {{ gke_checks_node_pool }}: nccl all_reduce_perf measured {{ gke_checks_nccl_measured }}
+          (exit {{ gke_checks_nccl_exit }}), expected {{ gke_checks_nccl_expected }} at {{ validation_nccl_max_bytes }}
         success_msg: >-
           node pool {{ gke_checks_node_pool }}: {{ gke_checks_gpus_seen }} GPUs, dcgmi diag
           -r {{ validation_dcgm_diag_level }} passed, all_reduce busbw {{ gke_checks_nccl_row[7] }} GB/s

@@ -1,0 +1,324 @@
+package dev.gpugen.ansible;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gpugen.Cli;
+import dev.gpugen.testing.RealTools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The GKE Ansible tree run for real: ansible-playbook and kubernetes.core (with the Python
+ * kubernetes client) against {@link KubernetesStandIn}, a Kubernetes API on 127.0.0.1, through a
+ * kubeconfig the test writes and the KUBECONFIG variable the role's default reads. The spec is the
+ * gcp-gke golden spec plus an all-reduce threshold of 350 GB/s; the stand-in starts as a healthy
+ * cluster and each test breaks one thing.
+ */
+class GkeAnsibleTest {
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The context `gcloud container clusters get-credentials` writes for the spec's cluster. */
+  private static final String CONTEXT = "gke_ml-platform-prod_us-central1-a_gke-train";
+
+  /** Fast polling for the tests: a broken cluster fails in seconds, not minutes. */
+  private static final List<String> FAST =
+      List.of(
+          "-e",
+          "gke_checks_retries=1",
+          "-e",
+          "gke_checks_delay=0",
+          "-e",
+          "gke_checks_wait_seconds=2");
+
+  @TempDir static Path rendered;
+  private static Path dir;
+
+  @TempDir Path tmp;
+  private KubernetesStandIn kube;
+  private Path kubeconfig;
+
+  @BeforeAll
+  static void render() throws Exception {
+    RenderedCase.requireTool("ansible-playbook");
+    // The inventory runs modules with Ansible's own Python (ansible_playbook_python): it must have
+    // the kubernetes client (Debian package python3-kubernetes).
+    RealTools.run(
+            rendered,
+            RUN_TIMEOUT,
+            Map.of(),
+            "ansible",
+            "localhost",
+            "-c",
+            "local",
+            "-e",
+            "ansible_python_interpreter={{ ansible_playbook_python }}",
+            "-m",
+            "ansible.builtin.command",
+            "-a",
+            "{{ ansible_playbook_python }} -c 'import kubernetes'")
+        .assertOk();
+    Path spec =
+        Files.writeString(
+            rendered.resolve("spec.yaml"),
+            Files.readString(RenderedCase.spec("gcp-gke"))
+                + "validation:\n  ncclAllReduce: {minBusBandwidthGBps: 350}\n");
+    Cli cli = Cli.run("render", spec.toString(), "-o", rendered.resolve("out").toString());
+    assertEquals(0, cli.exit(), cli.toString());
+    dir = rendered.resolve("out/ansible");
+  }
+
+  @BeforeEach
+  void healthyCluster() throws Exception {
+    kube = new KubernetesStandIn();
+    kubeconfig = kube.writeKubeconfig(tmp.resolve("kubeconfig"), CONTEXT);
+    for (String pool : List.of("h100", "a100-spot")) {
+      for (int i = 0; i < 2; i++) {
+        kube.put(node("gke-gke-train-" + pool + "-" + i, pool, "8"));
+      }
+    }
+    kube.put(workload("Deployment", "gpu-operator", "gpu-operator", 0));
+    for (String ds :
+        List.of(
+            "nvidia-driver-daemonset",
+            "nvidia-container-toolkit-daemonset",
+            "nvidia-device-plugin-daemonset",
+            "nvidia-dcgm-exporter")) {
+      kube.put(workload("DaemonSet", "gpu-operator", ds, 4));
+    }
+    ObjectNode policy = object("ClusterPolicy", null, "cluster-policy");
+    policy.putObject("status").put("state", "ready");
+    kube.put(policy);
+    ObjectNode cm = object("ConfigMap", "kube-system", "gpugen-nccl-conf");
+    cm.putObject("data").put("nccl.conf", "NCCL_DEBUG=WARN\n");
+    kube.put(cm);
+    kube.put(workload("DaemonSet", "kube-system", "gpugen-nccl-conf", 4));
+  }
+
+  @AfterEach
+  void stop() {
+    kube.close();
+  }
+
+  @Test
+  void theInventoryGivesEachPoolHostItsPoolsGroupVars() throws Exception {
+    RealTools.Result r =
+        RealTools.run(dir, RUN_TIMEOUT, Map.of(), "ansible-inventory", "--list").assertOk();
+    JsonNode list = JSON.readTree(r.output().substring(r.output().indexOf('{')));
+    assertEquals("gke_cluster", list.path("ungrouped").path("hosts").path(0).asText(), r.output());
+    JsonNode vars = list.path("_meta").path("hostvars");
+    assertEquals(
+        8, vars.path("gke_nodepool_a100_spot").path("gke_checks_allocatable_gpus").asInt());
+    assertEquals(2, vars.path("gke_nodepool_h100").path("gke_checks_min_nodes").asInt());
+    assertEquals("local", vars.path("gke_cluster").path("ansible_connection").asText());
+    // Group pool_h100 holds exactly the host that stands for the pool.
+    assertEquals("gke_nodepool_h100", list.path("pool_h100").path("hosts").path(0).asText());
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aHealthyClusterPassesPlays03To05AndTheJobsAreGone() throws Exception {
+    RealTools.Result r = play("site.yml");
+    RenderedCase.assertExit(0, r);
+    for (String host : List.of("gke_cluster", "gke_nodepool_h100", "gke_nodepool_a100_spot")) {
+      assertEquals(0, RealTools.recap(r.output(), host).get("failed"), r.output());
+    }
+    assertTrue(
+        r.output()
+            .contains(
+                "node pool h100: 8 GPUs, dcgmi diag -r 1 passed, all_reduce busbw"
+                    + " 400.00 GB/s at 8589934592 B"),
+        r.output());
+
+    // One Job per pool, pinned to it, asking for all of a node's GPUs, tolerating its taints.
+    assertEquals(2, kube.createdJobs.size(), kube.createdJobs::toString);
+    for (JsonNode job : kube.createdJobs) {
+      JsonNode pod = job.path("spec").path("template").path("spec");
+      String pool = pod.path("nodeSelector").path("cloud.google.com/gke-nodepool").asText();
+      assertEquals("gpugen-validate-" + pool, job.path("metadata").path("name").asText());
+      assertEquals(
+          "8",
+          pod.path("containers")
+              .path(0)
+              .path("resources")
+              .path("limits")
+              .path("nvidia.com/gpu")
+              .asText(),
+          job::toString);
+      assertEquals(
+          "1",
+          pod.path("initContainers").path(0).path("env").path(0).path("value").asText(),
+          job::toString);
+      assertEquals(0, job.path("spec").path("backoffLimit").asInt(-1));
+      assertTrue(job.path("spec").path("ttlSecondsAfterFinished").isInt(), job::toString);
+      if (pool.equals("h100")) {
+        JsonNode toleration = pod.path("tolerations").path(0);
+        assertEquals("nvidia.com/gpu", toleration.path("key").asText(), job::toString);
+        assertEquals("Equal", toleration.path("operator").asText());
+        assertEquals("present", toleration.path("value").asText());
+        assertEquals("NoSchedule", toleration.path("effect").asText());
+      } else {
+        assertEquals("a100-spot", pool);
+        assertEquals(0, pod.path("tolerations").size(), job::toString);
+      }
+    }
+    assertTrue(kube.all("Job").isEmpty(), "the Jobs are deleted afterwards");
+    assertTrue(kube.all("Pod").isEmpty(), "and their pods with them");
+    // Discovery, then the calls: the client really spoke the API.
+    assertTrue(
+        kube.requests.contains("GET /apis/nvidia.com/v1/clusterpolicies"), kube.requests::toString);
+    assertTrue(kube.requests.contains("POST /apis/batch/v1/namespaces/default/jobs"));
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aPoolAdvertisingFewerGpusFailsPlay03NamingThePool() throws Exception {
+    kube.put(node("gke-gke-train-a100-spot-1", "a100-spot", "4"));
+    RealTools.Result r = play("03-gpu-operator.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    String flat = r.output().replaceAll("\\s+", " ");
+    assertTrue(
+        flat.contains(
+            "node pool a100-spot: every node must advertise 8 nvidia.com/gpu allocatable (8 GPUs x"
+                + " 1 time-slicing replicas), at least 2 node(s); found 2 node(s):"
+                + " gke-gke-train-a100-spot-0 advertises 8, gke-gke-train-a100-spot-1 advertises"
+                + " 4"),
+        r.output());
+    assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
+    assertEquals(0, RealTools.recap(r.output(), "gke_nodepool_h100").get("failed"));
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aClusterPolicyNotReadyFailsPlay03() throws Exception {
+    ObjectNode policy = object("ClusterPolicy", null, "cluster-policy");
+    policy.putObject("status").put("state", "notReady");
+    kube.put(policy);
+    RealTools.Result r = play("03-gpu-operator.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output().replaceAll("\\s+", " ").contains("ClusterPolicy cluster-policy state notReady"),
+        r.output());
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aHandEditedNcclConfigMapFailsPlay04() throws Exception {
+    ObjectNode cm = object("ConfigMap", "kube-system", "gpugen-nccl-conf");
+    cm.putObject("data").put("nccl.conf", "NCCL_DEBUG=INFO\n");
+    kube.put(cm);
+    RealTools.Result r = play("04-network-tuning.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                // As Ansible prints the message: JSON, so quotes and the newline are escaped.
+                "ConfigMap kube-system/gpugen-nccl-conf key nccl.conf is \\\"NCCL_DEBUG=INFO\\\\n\\\","
+                    + " the spec's nccl.env gives \\\"NCCL_DEBUG=WARN\\\\n\\\""),
+        r.output());
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void anNcclDaemonSetMissingANodeFailsPlay04() throws Exception {
+    kube.put(workload("DaemonSet", "kube-system", "gpugen-nccl-conf", 3));
+    RealTools.Result r = play("04-network-tuning.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                "DaemonSet kube-system/gpugen-nccl-conf is ready on 3 and up to date on 3 of 3"
+                    + " scheduled node(s), for 4 GPU node(s)"),
+        r.output());
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aJobBelowTheBandwidthThresholdFailsPlay05WithTheFigure() throws Exception {
+    kube.busBandwidth.put("h100", "312.40");
+    RealTools.Result r = play("05-validation.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                "node pool h100: nccl all_reduce_perf measured 312.40 GB/s busbw at 8589934592 B,"
+                    + " 0 wrong (exit 0), expected busbw >= 350 GB/s at 8G"),
+        r.output());
+    assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_h100").get("failed"));
+    assertEquals(0, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
+    assertTrue(kube.all("Job").isEmpty(), "a failed validation deletes its Job too");
+  }
+
+  /** Runs a playbook from the rendered folder with KUBECONFIG pointing at the stand-in. */
+  private RealTools.Result play(String playbook) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("ansible-playbook"));
+    cmd.addAll(FAST);
+    cmd.add(playbook);
+    return RealTools.run(dir, RUN_TIMEOUT, Map.of("KUBECONFIG", kubeconfig.toString()), cmd);
+  }
+
+  private static ObjectNode object(String kind, String namespace, String name) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("kind", kind);
+    ObjectNode meta = o.putObject("metadata");
+    meta.put("name", name);
+    if (namespace != null) {
+      meta.put("namespace", namespace);
+    }
+    return o;
+  }
+
+  /** A GKE GPU node of {@code pool} advertising {@code gpus} allocatable nvidia.com/gpu. */
+  private static ObjectNode node(String name, String pool, String gpus) {
+    ObjectNode n = object("Node", null, name);
+    ObjectNode labels = ((ObjectNode) n.get("metadata")).putObject("labels");
+    labels.put("cloud.google.com/gke-nodepool", pool);
+    labels.put(
+        "cloud.google.com/gke-accelerator",
+        pool.equals("h100") ? "nvidia-h100-80gb" : "nvidia-a100-80gb");
+    ObjectNode status = n.putObject("status");
+    status.putObject("allocatable").put("cpu", "207").put("nvidia.com/gpu", gpus);
+    status.putObject("capacity").put("cpu", "208").put("nvidia.com/gpu", "8");
+    return n;
+  }
+
+  /**
+   * A rolled-out Deployment (one replica) or a DaemonSet that is ready on {@code nodes} nodes; a
+   * DaemonSet of the NCCL settings with fewer nodes than GPU nodes is what a broken roll-out looks
+   * like.
+   */
+  private static ObjectNode workload(String kind, String namespace, String name, int nodes) {
+    ObjectNode o = object(kind, namespace, name);
+    ObjectNode status = o.putObject("status");
+    status.put("observedGeneration", 1);
+    if (kind.equals("Deployment")) {
+      o.putObject("spec").put("replicas", 1);
+      status.put("replicas", 1).put("availableReplicas", 1).put("updatedReplicas", 1);
+      status.put("readyReplicas", 1);
+    } else {
+      status.put("desiredNumberScheduled", nodes).put("currentNumberScheduled", nodes);
+      status.put("numberReady", nodes).put("updatedNumberScheduled", nodes);
+      status.put("numberAvailable", nodes);
+    }
+    return o;
+  }
+}
