@@ -1,6 +1,7 @@
 package dev.gpugen.ansible;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,9 @@ class GkeAnsibleTest {
   @TempDir static Path rendered;
   private static Path dir;
 
+  /** The same spec with GKE's own driver and device plugin (no GPU Operator). */
+  private static Path gkeDriverDir;
+
   @TempDir Path tmp;
   private KubernetesStandIn kube;
   private Path kubeconfig;
@@ -82,6 +86,12 @@ class GkeAnsibleTest {
     Cli cli = Cli.run("render", spec.toString(), "-o", rendered.resolve("out").toString());
     assertEquals(0, cli.exit(), cli.toString());
     dir = rendered.resolve("out/ansible");
+    String gkeDriver = Files.readString(spec).replace("gpuDriver: operator", "gpuDriver: gke");
+    assertNotEquals(Files.readString(spec), gkeDriver);
+    Path gkeSpec = Files.writeString(rendered.resolve("gke-driver.yaml"), gkeDriver);
+    cli = Cli.run("render", gkeSpec.toString(), "-o", rendered.resolve("gke-driver").toString());
+    assertEquals(0, cli.exit(), cli.toString());
+    gkeDriverDir = rendered.resolve("gke-driver/ansible");
   }
 
   @BeforeEach
@@ -129,6 +139,83 @@ class GkeAnsibleTest {
     assertEquals("local", vars.path("gke_cluster").path("ansible_connection").asText());
     // Group pool_h100 holds exactly the host that stands for the pool.
     assertEquals("gke_nodepool_h100", list.path("pool_h100").path("hosts").path(0).asText());
+  }
+
+  /**
+   * The names the role looks for are the ones the Terraform creates, and the NCCL content it
+   * expects is what gke-nccl.tf's {@code join} makes of the tfvars' nccl_env (read back with
+   * HashiCorp's parser and through Ansible itself).
+   */
+  @Test
+  void theChecksLookWhereTheTerraformPutsThings() throws Exception {
+    Path tf = dir.resolveSibling("terraform");
+    JsonNode nccl = hcl(tf.resolve("gke-nccl.tf")).path("resource");
+    JsonNode cm = nccl.path("kubernetes_config_map_v1").path("nccl").path(0);
+    JsonNode ds = nccl.path("kubernetes_daemon_set_v1").path("nccl_conf").path(0);
+    JsonNode operator =
+        hcl(tf.resolve("gke-gpu-operator.tf"))
+            .path("resource")
+            .path("kubernetes_namespace_v1")
+            .path("gpu_operator")
+            .path(0);
+    String defaults = Files.readString(dir.resolve("roles/gke_checks/defaults/main.yml"));
+    for (String line :
+        List.of(
+            "gke_checks_nccl_name: " + cm.path("metadata").path(0).path("name").asText(),
+            "gke_checks_nccl_name: " + ds.path("metadata").path(0).path("name").asText(),
+            "gke_checks_nccl_namespace: " + cm.path("metadata").path(0).path("namespace").asText(),
+            "gke_checks_nccl_key: " + cm.path("data").fieldNames().next(),
+            "gke_checks_gpu_operator_namespace: "
+                + operator.path("metadata").path(0).path("name").asText())) {
+      assertTrue(defaults.contains("\n" + line + "\n"), line + " in\n" + defaults);
+    }
+    StringBuilder conf = new StringBuilder();
+    new java.util.TreeMap<String, String>(
+            JSON.convertValue(
+                JSON.readTree(tf.resolve("terraform.tfvars.json").toFile()).path("nccl_env"),
+                new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}))
+        .forEach((k, v) -> conf.append(k).append('=').append(v).append('\n'));
+    RealTools.Result r =
+        RealTools.run(dir, RUN_TIMEOUT, Map.of(), "ansible-inventory", "--host", "gke_cluster")
+            .assertOk();
+    JsonNode vars = JSON.readTree(r.output().substring(r.output().indexOf('{')));
+    assertEquals(
+        conf.toString(), vars.path("gke_checks_nccl_conf").path("__ansible_unsafe").asText());
+    assertEquals(CONTEXT, vars.path("gke_checks_context").path("__ansible_unsafe").asText());
+  }
+
+  /** With GKE's own driver there is no GPU Operator to check; the GPUs still are. */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void withGkesDriverPlay03ChecksOnlyTheGpus() throws Exception {
+    for (ObjectNode o : kube.all("DaemonSet")) {
+      if (o.path("metadata").path("namespace").asText().equals("gpu-operator")) {
+        kube.remove(o);
+      }
+    }
+    kube.remove(kube.all("Deployment").get(0));
+    kube.remove(kube.all("ClusterPolicy").get(0));
+    RealTools.Result r = play(gkeDriverDir, "03-gpu-operator.yml");
+    RenderedCase.assertExit(0, r);
+    assertFalse(kube.requests.contains("GET /apis/nvidia.com/v1/clusterpolicies"), r.output());
+    kube.put(node("gke-gke-train-h100-1", "h100", "0"));
+    r = play(gkeDriverDir, "03-gpu-operator.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output().replaceAll("\\s+", " ").contains("gke-gke-train-h100-1 advertises 0"),
+        r.output());
+  }
+
+  private static JsonNode hcl(Path file) throws Exception {
+    return JSON.readTree(
+        RealTools.run(
+                file.getParent(),
+                RUN_TIMEOUT,
+                Map.of(),
+                RealTools.hcl2json().toString(),
+                file.toString())
+            .assertOk()
+            .output());
   }
 
   @Test
@@ -270,10 +357,14 @@ class GkeAnsibleTest {
 
   /** Runs a playbook from the rendered folder with KUBECONFIG pointing at the stand-in. */
   private RealTools.Result play(String playbook) throws Exception {
+    return play(dir, playbook);
+  }
+
+  private RealTools.Result play(Path ansibleDir, String playbook) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("ansible-playbook"));
     cmd.addAll(FAST);
     cmd.add(playbook);
-    return RealTools.run(dir, RUN_TIMEOUT, Map.of("KUBECONFIG", kubeconfig.toString()), cmd);
+    return RealTools.run(ansibleDir, RUN_TIMEOUT, Map.of("KUBECONFIG", kubeconfig.toString()), cmd);
   }
 
   private static ObjectNode object(String kind, String namespace, String name) {

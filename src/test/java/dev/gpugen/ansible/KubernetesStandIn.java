@@ -137,6 +137,12 @@ final class KubernetesStandIn implements AutoCloseable {
         .put(key(kind, object), object);
   }
 
+  /** Removes an object (as {@link #all} or {@link #get} returned it). */
+  void remove(ObjectNode object) {
+    Kind kind = kindOf(object.path("kind").asText()).orElseThrow();
+    objects.getOrDefault(kind.plural(), Map.of()).remove(key(kind, object));
+  }
+
   /** An object as the stand-in holds it now, if any. */
   Optional<ObjectNode> get(String kind, String namespace, String name) {
     Kind k = kindOf(kind).orElseThrow();
