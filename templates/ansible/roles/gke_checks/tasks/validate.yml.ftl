@@ -23,14 +23,33 @@
         wait_timeout: "{{ gke_checks_wait_seconds | int }}"
 
     - name: Run the validation Job and wait for it to complete
-      kubernetes.core.k8s:
-        state: present
-        wait: true
-        wait_condition:
-          type: Complete
-          status: "True"
-        wait_timeout: "{{ gke_checks_job_timeout_seconds | int }}"
-        template: validation-job.yaml.j2
+      block:
+        - name: Run the validation Job and wait for it to complete
+          kubernetes.core.k8s:
+            state: present
+            wait: true
+            wait_condition:
+              type: Complete
+              status: "True"
+            wait_timeout: "{{ gke_checks_job_timeout_seconds | int }}"
+            template: validation-job.yaml.j2
+
+      rescue:
+        - name: Read the Job's state for the failure message
+          kubernetes.core.k8s_info:
+            api_version: batch/v1
+            kind: Job
+            namespace: "{{ gke_checks_validation_namespace }}"
+            name: "{{ gke_checks_job_name }}"
+          register: gke_checks_job_state
+
+        - name: Fail naming the pool
+          ansible.builtin.fail:
+            msg: >-
+              node pool {{ gke_checks_node_pool }}: validation Job
+              {{ gke_checks_validation_namespace }}/{{ gke_checks_job_name }} did not complete within
+              {{ gke_checks_job_timeout_seconds }} s ({{ ansible_failed_result.msg | default('') }});
+              status {{ (gke_checks_job_state.resources | default([]) | first | default({})).status | default({}) | to_json }}
 
     - name: Read the GPU diagnostics log
       kubernetes.core.k8s_log:

@@ -355,6 +355,27 @@ class GkeAnsibleTest {
     assertTrue(kube.all("Job").isEmpty(), "a failed validation deletes its Job too");
   }
 
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aJobThatDoesNotCompleteFailsPlay05NamingThePool() throws Exception {
+    kube.completeJobs = false;
+    List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "--limit", "pool_h100"));
+    cmd.addAll(FAST);
+    cmd.addAll(List.of("-e", "gke_checks_job_timeout_seconds=2", "05-validation.yml"));
+    RealTools.Result r =
+        RealTools.run(dir, RUN_TIMEOUT, Map.of("KUBECONFIG", kubeconfig.toString()), cmd);
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                "node pool h100: validation Job default/gpugen-validate-h100 did not complete"
+                    + " within 2 s"),
+        r.output());
+    assertTrue(r.output().contains("\\\"active\\\": 1"), r.output());
+    assertTrue(kube.all("Job").isEmpty(), "the Job is deleted all the same");
+  }
+
   /** Runs a playbook from the rendered folder with KUBECONFIG pointing at the stand-in. */
   private RealTools.Result play(String playbook) throws Exception {
     return play(dir, playbook);

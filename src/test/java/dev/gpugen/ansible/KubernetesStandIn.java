@@ -79,6 +79,12 @@ final class KubernetesStandIn implements AutoCloseable {
   /** The all_reduce_perf bus bandwidth (GB/s) the pods of a Job report, per node pool. */
   final Map<String, String> busBandwidth = new ConcurrentHashMap<>();
 
+  /**
+   * Whether created Jobs complete (else they stay active for ever, as a Job whose pod cannot be
+   * scheduled or pulled does).
+   */
+  volatile boolean completeJobs = true;
+
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
 
@@ -462,6 +468,13 @@ final class KubernetesStandIn implements AutoCloseable {
           ncclLog(busBandwidth.getOrDefault(pool, "400.00"), gpusSeen.getOrDefault(pool, 8)));
       put(pod);
       ObjectNode status = object.putObject("status");
+      if (!completeJobs) {
+        status.put("active", 1);
+        obj(pod, "status").put("phase", "Pending");
+        put(object);
+        send(ex, 201, visible(object));
+        return;
+      }
       status.put("succeeded", 1);
       ObjectNode complete = status.putArray("conditions").addObject();
       complete.put("type", "Complete");
