@@ -1,3 +1,17 @@
+<#if ansible.gke>
+[=header]
+---
+# GKE: one validation Job per node pool, all pools at once (one inventory host per pool).
+- name: Validate every node pool with a Job on one of its nodes
+  hosts: gke_nodepools
+  gather_facts: false
+  tasks:
+    - name: Run and check the pool's validation Job
+      ansible.builtin.import_role:
+        name: gke_checks
+        tasks_from: validate
+      tags: [gke_checks, kubernetes, burn-in]
+<#else>
 [=header]
 ---
 # Every host runs every check and gets a report (reports/<host>.json on the controller) before
@@ -11,3 +25,4 @@
   roles:
     - role: validation
       tags: [validation]
+</#if>

@@ -5,9 +5,10 @@
 <#if ansible.staticHosts>
 # The static inventory beside this file (the spec's hosts). Override with -i.
 inventory = inventory.yml
-<#elseif ansible.provider == "gcp">
-# GKE nodes are managed by GKE and Terraform (node pools, GPU Operator, /etc/nccl.conf);
-# there is no host inventory. Pass -i to run the plays against hosts of your own.
+<#elseif ansible.gke>
+# The static inventory beside this file: the GKE cluster and one host per node pool, all run on
+# this controller against the Kubernetes API (GKE and Terraform manage the nodes themselves).
+inventory = inventory.yml
 <#else>
 # The dynamic inventory beside this file (EC2 tags). Override with -i.
 inventory = gpugen-inventory

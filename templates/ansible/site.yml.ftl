@@ -1,3 +1,22 @@
+<#if ansible.gke>
+[=header]
+---
+# Checks a GKE GPU cluster from this controller, through the Kubernetes API (no SSH to nodes).
+# Plays 00-02 (kernel, driver, container runtime) are GKE's job and the Terraform's: the node
+# image, the GPU Operator's driver and toolkit, and the node pools are theirs, so they are not
+# rendered here. Tags:
+#   kubernetes  calls to the Kubernetes API (every task)
+#   burn-in     the validation Jobs (dcgmi diag, nccl-tests)
+# Example: ansible-playbook site.yml --skip-tags burn-in
+- name: Check the GPU Operator
+  ansible.builtin.import_playbook: 03-gpu-operator.yml
+
+- name: Check the NCCL settings
+  ansible.builtin.import_playbook: 04-network-tuning.yml
+
+- name: Validate the node pools
+  ansible.builtin.import_playbook: 05-validation.yml
+<#else>
 [=header]
 ---
 # Turns fresh Ubuntu GPU nodes into validated Kubernetes GPU workers, in order; each play can
@@ -25,3 +44,4 @@
 
 - name: Validate the nodes
   ansible.builtin.import_playbook: 05-validation.yml
+</#if>

@@ -78,3 +78,11 @@ validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>
+<#if ansible.gke>
+
+# GKE checks (plays 03-05 against the cluster's Kubernetes API)
+gke_checks_context: [=unsafe(ansible.gkeContext)]
+gke_checks_gpu_operator: [=ansible.gkeGpuOperator?c]
+# /etc/nccl.conf as gke-nccl.tf's ConfigMap must hold it.
+gke_checks_nccl_conf: [=unsafe(ansible.ncclConf)]
+</#if>

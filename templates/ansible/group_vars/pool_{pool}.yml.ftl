@@ -52,3 +52,28 @@ validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>
+<#if ansible.gke>
+<#assign gke = ansible.gkePool(pool.name)>
+
+# GKE checks: the node pool, what each of its nodes must advertise, and how a pod lands there.
+gke_checks_node_pool: [=unsafe(gke.nodePool)]
+gke_checks_gpus: [=gke.gpus]
+gke_checks_time_slicing_replicas: [=gke.timeSlicingReplicas]
+gke_checks_allocatable_gpus: [=gke.allocatableGpus]
+gke_checks_job_gpus: [=gke.jobGpus]
+gke_checks_min_nodes: [=gke.minNodes]
+gke_checks_job_name: [=unsafe(gke.jobName)]
+<#if gke.tolerations?has_content>
+gke_checks_tolerations:
+<#list gke.tolerations as t>
+  - key: [=unsafe(t.key)]
+    operator: [=unsafe(t.operator)]
+<#if t.value?has_content>
+    value: [=unsafe(t.value)]
+</#if>
+    effect: [=unsafe(t.effect)]
+</#list>
+<#else>
+gke_checks_tolerations: []
+</#if>
+</#if>

@@ -202,6 +202,110 @@ public final class AnsibleView {
     return out;
   }
 
+  /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */
+  public boolean gke() {
+    return spec.cloud().provider().equals("gcp");
+  }
+
+  /**
+   * The kubeconfig context {@code gcloud container clusters get-credentials} writes for the zonal
+   * cluster of the Terraform: {@code gke_PROJECT_ZONE_CLUSTER}. Empty unless on GKE.
+   */
+  public String gkeContext() {
+    if (!gke()) {
+      return "";
+    }
+    ClusterSpec.Cloud c = spec.cloud();
+    return "gke_"
+        + c.project().orElseThrow()
+        + "_"
+        + c.availabilityZone().orElseThrow()
+        + "_"
+        + c.gke().map(ClusterSpec.Gke::cluster).orElse(spec.metadata().name());
+  }
+
+  /** Whether the Terraform installs the GPU Operator on GKE (else GKE's driver and plugin). */
+  public boolean gkeGpuOperator() {
+    return gke() && spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+  }
+
+  /**
+   * /etc/nccl.conf as gke-nccl.tf's ConfigMap holds it: one KEY=value line per setting, sorted by
+   * key, as Terraform's {@code sort(keys(...))} orders them.
+   */
+  public String ncclConf() {
+    StringBuilder b = new StringBuilder();
+    new TreeMap<>(spec.nccl().env())
+        .forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+    return b.toString();
+  }
+
+  /** A toleration for one of a pool's taints (Kubernetes effect names, as the spec writes them). */
+  public record Toleration(String key, String operator, String value, String effect) {}
+
+  /**
+   * What the GKE checks need about one pool: its node pool (the {@code
+   * cloud.google.com/gke-nodepool} label value), the inventory host that stands for it, the
+   * nvidia.com/gpu each node must advertise, the fewest nodes it may have, and the tolerations a
+   * pod needs to land there.
+   *
+   * @param allocatableGpus the table's GPU count for the machine type, times the time-slicing
+   *     replicas when time-slicing is on
+   * @param jobGpus what the validation Job requests: every GPU of a node, or one replica where the
+   *     pool time-slices (the device plugin refuses a request above one,
+   *     failRequestsGreaterThanOne)
+   * @param minNodes the autoscaling minimum, else the fixed node count
+   */
+  public record GkePool(
+      String nodePool,
+      String host,
+      String group,
+      int gpus,
+      int timeSlicingReplicas,
+      int allocatableGpus,
+      int jobGpus,
+      int minNodes,
+      String jobName,
+      List<Toleration> tolerations) {}
+
+  /** The GKE facts of every pool, in spec order; empty unless on GKE. */
+  public List<GkePool> gkePools() {
+    List<GkePool> out = new ArrayList<>();
+    if (gke()) {
+      spec.pools().forEach(p -> out.add(gkePool(p)));
+    }
+    return out;
+  }
+
+  /** The GKE facts of pool {@code name} (for the per-pool group_vars template). */
+  public GkePool gkePool(String name) {
+    return gkePool(
+        spec.pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow());
+  }
+
+  private GkePool gkePool(Pool p) {
+    int gpus = PoolFacts.of(p).gpuCount();
+    int replicas = Math.max(1, p.software().devicePlugin().timeSlicingReplicas());
+    List<Toleration> tolerations = new ArrayList<>();
+    for (ClusterSpec.Taint t : p.taints()) {
+      tolerations.add(
+          t.value().isPresent()
+              ? new Toleration(t.key(), "Equal", t.value().get(), t.effect())
+              : new Toleration(t.key(), "Exists", "", t.effect()));
+    }
+    return new GkePool(
+        p.name(),
+        "gke_nodepool_" + Views.groupSafe(p.name()),
+        "pool_" + Views.groupSafe(p.name()),
+        gpus,
+        replicas,
+        gpus * replicas,
+        replicas > 1 ? 1 : gpus,
+        p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
+        "gpugen-validate-" + p.name(),
+        tolerations);
+  }
+
   public List<PoolVars> pools() {
     List<PoolVars> out = new ArrayList<>();
     spec.pools().forEach(p -> out.add(pool(p)));

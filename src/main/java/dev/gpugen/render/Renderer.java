@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /**
  * Renders every template against one resolved spec, in memory. A template named {@code
  * x/pool_{pool}.yml.ftl} renders once per pool; a template whose output is blank writes no file (so
- * provider-specific files are one {@code <#if>} away).
+ * provider-specific files are one {@code <#if>} away). Whole sets of files that a provider has no
+ * use for (the node roles on GKE) are left out by {@link Views#rendersFor}.
  */
 public final class Renderer {
   static final String POOL_TOKEN = "{pool}";
@@ -32,6 +33,9 @@ public final class Renderer {
     Map<String, RenderedTree.File> out = new TreeMap<>();
     for (String name : templates.names()) {
       String path = Templates.outputPathOf(name);
+      if (!Views.rendersFor(spec, path)) {
+        continue;
+      }
       if (path.contains(POOL_TOKEN)) {
         for (ClusterSpec.Pool pool : spec.pools()) {
           Map<String, Object> model = new HashMap<>(base);

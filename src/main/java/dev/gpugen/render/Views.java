@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.spec.ClusterSpec;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,6 +37,38 @@ final class Views {
 
   static AnsibleView.PoolVars pool(ClusterSpec spec, ClusterSpec.Pool pool) {
     return new AnsibleView(spec).pool(pool);
+  }
+
+  /**
+   * The Ansible files that act on the nodes over SSH: on GKE, GKE and Terraform own the nodes
+   * (image, driver, runtime, GPU Operator, /etc/nccl.conf), so these are not rendered there.
+   */
+  private static final List<String> NODE_LEVEL =
+      List.of(
+          "ansible/00-",
+          "ansible/01-",
+          "ansible/02-",
+          "ansible/upgrade-driver.yml",
+          "ansible/roles/prerequisites/",
+          "ansible/roles/nvidia_driver/",
+          "ansible/roles/container_runtime/",
+          "ansible/roles/gpu_operator/",
+          "ansible/roles/nccl_network/",
+          "ansible/roles/validation/");
+
+  /** The cluster-level role that checks a GKE cluster through the Kubernetes API. */
+  private static final String GKE_LEVEL = "ansible/roles/gke_checks/";
+
+  /**
+   * Whether output file {@code path} belongs to this spec's provider: GKE gets the cluster-level
+   * checks instead of the node roles; every other provider gets the node roles only.
+   */
+  static boolean rendersFor(ClusterSpec spec, String path) {
+    boolean gke = spec.cloud().provider().equals("gcp");
+    if (path.startsWith(GKE_LEVEL)) {
+      return gke;
+    }
+    return !gke || NODE_LEVEL.stream().noneMatch(path::startsWith);
   }
 
   /** Pool names become Ansible group and Terraform variable names: '-' is not allowed there. */

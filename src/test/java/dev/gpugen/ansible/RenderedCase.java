@@ -25,8 +25,8 @@ record RenderedCase(String name, Path ansible) {
    * The reference spec of the issue, and a two-pool spec with a different driver per pool (whose
    * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest), and a
    * static bare-metal spec whose static inventory.yml replaces the EC2 one, and a GKE spec (whose
-   * ansible.cfg names no inventory), and the two-pool spec with GitOps on (play 03 only checks the
-   * ArgoCD Applications).
+   * inventory.yml lists the cluster and its node pools, for the cluster-level plays 03-05), and the
+   * two-pool spec with GitOps on (play 03 only checks the ArgoCD Applications).
    */
   static final List<String> CASES =
       List.of("reference", "two-pool", "static-baremetal", "gcp-gke", "aws-gitops");

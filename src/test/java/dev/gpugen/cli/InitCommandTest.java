@@ -133,9 +133,17 @@ class InitCommandTest {
                                       provider.equals("gcp"),
                                       Files.isRegularFile(
                                           out.resolve("terraform/gke-node-pools.tf")));
+                                  // Both get a static inventory.yml: the hosts, or (GKE) the
+                                  // cluster and its node pools for the cluster-level checks.
+                                  assertTrue(
+                                      Files.isRegularFile(out.resolve("ansible/inventory.yml")));
+                                  assertEquals(
+                                      provider.equals("gcp"),
+                                      Files.isDirectory(out.resolve("ansible/roles/gke_checks")));
                                   assertEquals(
                                       provider.equals("static"),
-                                      Files.isRegularFile(out.resolve("ansible/inventory.yml")));
+                                      Files.isDirectory(
+                                          out.resolve("ansible/roles/nvidia_driver")));
                                 })));
   }
 
