@@ -8,6 +8,8 @@ import dev.gpugen.TestSpecs;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -68,6 +70,22 @@ class LinterTest {
     assertEquals(1, ds.size(), c.diagnostics().toString());
     assertEquals(14, ds.get(0).position().line(), "pool b's own software.driver");
     assertEquals("pools[1].software.driver", ds.get(0).path().toString());
+  }
+
+  /**
+   * On GKE a time-sliced pool validates in a pod holding one GPU replica, whose all-reduce reports
+   * 0 GB/s: a cluster-wide threshold that reaches it is an error there, and only there.
+   */
+  @Test
+  void aThresholdReachingATimeSlicedGkePoolIsAnError() throws Exception {
+    String yaml =
+        Files.readString(Path.of("src/test/resources/golden/gcp-gke/spec.yaml"))
+            + "validation:\n  ncclAllReduce: {minBusBandwidthGBps: 200}\n";
+    Gpugen.Checked c = check(yaml, Optional.empty(), Set.of());
+    List<Diagnostic> ds = of(c, "val-busbw-single-gpu");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertTrue(ds.get(0).message().startsWith("pool l4-infer time-slices its GPUs"), ds.toString());
+    assertEquals(Severity.ERROR, ds.get(0).severity());
   }
 
   @Test
