@@ -47,6 +47,9 @@ import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
 import dev.gpugen.lint.rules.NumaBalancingRule;
 import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
 import dev.gpugen.lint.rules.PoolShapeRule;
+import dev.gpugen.lint.rules.PullGitSourceRule;
+import dev.gpugen.lint.rules.PullNeedsBucketRule;
+import dev.gpugen.lint.rules.PullProviderRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
@@ -110,6 +113,9 @@ public final class Rules {
           new EfaNeedsNewerCudaRule(),
           // AWS, FSx, GCP
           new SpotWithoutCheckpointsRule(),
+          new PullProviderRule(),
+          new PullNeedsBucketRule(),
+          new PullGitSourceRule(),
           new LustreThroughputRule(),
           new LustreCapacityRule(),
           new GcpMachineTypeUnknownRule(),

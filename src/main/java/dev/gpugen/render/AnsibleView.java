@@ -193,6 +193,43 @@ public final class AnsibleView {
     return out;
   }
 
+  /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
+  public boolean pull() {
+    return spec.ansible().pullMode() && spec.cloud().provider().equals("aws");
+  }
+
+  /**
+   * The variables of the one host in a pulling node's local inventory: the connection, and the
+   * {@code gpugen_*} variables gpugen-inventory gives an EC2 host of the pool (those a node knows
+   * before it asks EC2; the host name is {@code localhost}).
+   */
+  public List<Entry> pullHostVars(String poolName) {
+    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
+    Map<String, String> vars = new TreeMap<>();
+    vars.put("ansible_connection", "local");
+    vars.put("gpugen_cluster", spec.metadata().name());
+    spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
+    vars.put("gpugen_lifecycle", p.market());
+    vars.put("gpugen_pool", p.name());
+    vars.put("gpugen_instance_type", p.instanceType());
+    vars.put("gpugen_expected_driver", p.software().driver());
+    vars.put("gpugen_expected_cuda", p.software().cuda());
+    vars.put("gpugen_expected_container_toolkit", p.software().containerToolkit());
+    return entries(vars);
+  }
+
+  /** The groups of a pulling node of the pool, as gpugen-inventory names them, sorted. */
+  public List<String> pullGroups(String poolName) {
+    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
+    return new java.util.TreeSet<>(
+            List.of(
+                "gpu_nodes",
+                "pool_" + Views.groupSafe(p.name()),
+                p.spot() ? "spot" : "on_demand",
+                "type_" + p.instanceType().replace('.', '_').replace('-', '_')))
+        .stream().toList();
+  }
+
   public List<PoolVars> pools() {
     List<PoolVars> out = new ArrayList<>();
     spec.pools().forEach(p -> out.add(pool(p)));
