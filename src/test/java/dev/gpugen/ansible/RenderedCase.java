@@ -24,10 +24,11 @@ record RenderedCase(String name, Path ansible) {
   /**
    * The reference spec of the issue, and a two-pool spec with a different driver per pool (whose
    * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest), and a
-   * static bare-metal spec whose static inventory.yml replaces the EC2 one, and a GKE spec (whose
-   * ansible.cfg names no inventory).
+   * static bare-metal spec whose static inventory.yml replaces the EC2 one, a GKE spec (whose
+   * ansible.cfg names no inventory), and a pull-mode spec (with a local inventory per pool).
    */
-  static final List<String> CASES = List.of("reference", "two-pool", "static-baremetal", "gcp-gke");
+  static final List<String> CASES =
+      List.of("reference", "two-pool", "static-baremetal", "gcp-gke", "aws-pull");
 
   /** Files under {@code ansible/} that other issues own: the inventory launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");
