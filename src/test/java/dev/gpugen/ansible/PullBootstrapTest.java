@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * real ansible-playbook). Covered: IMDSv2 token use, the bundle fetch from the versioned prefix,
  * {@code ansible-playbook -c local} of site.yml with the rendered local inventory, the per-boot
  * copy and its removal, the report object and the tag call; on a failing run, a failed report and
- * tag and a non-zero exit. Not covered: installing Ansible and the AWS CLI, Git, the reboot.
+ * tag and a non-zero exit; from Git, the pinned tag (not a later commit) of a repository inside the
+ * root, through the real git with the example URL mapped to it. Not covered: installing Ansible and
+ * the AWS CLI, a real remote, the reboot.
  */
 class PullBootstrapTest {
   private static final Path STAND_INS = Golden.repo().resolve("src/test/resources/pull-stand-ins");
@@ -150,6 +152,75 @@ class PullBootstrapTest {
     } finally {
       RealTools.deleteTestRoot(root);
     }
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void gitSourceChecksOutThePinnedTagAndReports() throws Exception {
+    RealTools.requireRoot();
+    Path dir = Files.createDirectories(tmp.resolve("render"));
+    String yaml =
+        Files.readString(RenderedCase.spec("aws-pull"))
+            .replace(
+                "    source: s3\n",
+                "    source: git\n"
+                    + "    gitUrl: https://git.example.com/org/cluster-config.git\n"
+                    + "    gitRef: v1.0.0\n"
+                    + "    gitPath: clusters/fleet/ansible\n");
+    assertTrue(yaml.contains("gitRef: v1.0.0"), yaml);
+    Path spec = Files.writeString(dir.resolve("spec.yaml"), yaml);
+    Path out = dir.resolve("out");
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      // The repository: the render at tag v1.0.0, then a later commit the nodes must not see.
+      Path repo = root.resolve("stub-git/cluster-config");
+      upload(out.resolve("ansible"), repo.resolve("clusters/fleet/ansible"));
+      git(repo, "init", "-q", "-b", "main");
+      git(repo, "add", "-A");
+      git(repo, "commit", "-q", "-m", "render");
+      git(repo, "tag", "v1.0.0");
+      Files.writeString(repo.resolve("clusters/fleet/ansible/site.yml"), "not: [a playbook\n");
+      git(repo, "commit", "-q", "-a", "-m", "broken later");
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      assertEquals(0, r.exitCode(), r.output() + log(root));
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertTrue(
+          calls.contains(
+              "git -C /var/lib/gpugen/pull/checkout fetch -q --depth 1 --"
+                  + " https://git.example.com/org/cluster-config.git v1.0.0"),
+          calls::toString);
+      assertTrue(calls.stream().noneMatch(c -> c.contains("--recursive")), calls::toString);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + INSTANCE + ".json"));
+      assertEquals("passed", report.get("status").asText(), report::toString);
+      assertEquals(
+          "aws ec2 create-tags --region us-east-1 --resources "
+              + INSTANCE
+              + " --tags Key=gpugen:validation,Value=passed",
+          calls.get(calls.size() - 1));
+      assertEquals(
+          "h100", json(root.resolve("etc/ansible/facts.d/gpugen.fact")).get("pool").asText());
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  private static void git(Path repo, String... args) throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                "git",
+                "-c",
+                "user.name=gpugen test",
+                "-c",
+                "user.email=test@example.com",
+                "-C",
+                repo.toString()));
+    cmd.addAll(List.of(args));
+    RealTools.run(Path.of("/"), Duration.ofMinutes(1), Map.of(), cmd).assertOk();
   }
 
   /** The S3 stand-in: the rendered ansible/ folder under the bundle prefix in the bucket. */
