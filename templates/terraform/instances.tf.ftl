@@ -73,6 +73,10 @@ resource "aws_launch_template" "[=id(pool.var)]" {
   name_prefix            = "${local.name}-[=id(pool.name)]-"
   description            = [=hcl("gpugen pool " + pool.name + ": network interfaces and metadata options of its nodes")]
   update_default_version = true
+<#if terraform.pull>
+  # Pull mode: the node configures itself at boot (gpugen renders the script; no credentials).
+  user_data = filebase64("${path.module}/user-data-[=id(pool.var)].sh")
+</#if>
 
   dynamic "network_interfaces" {
     for_each = local.pool_network_interfaces[[=hcl(pool.var)]]

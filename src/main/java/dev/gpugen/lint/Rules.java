@@ -49,6 +49,9 @@ import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
 import dev.gpugen.lint.rules.NumaBalancingRule;
 import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
 import dev.gpugen.lint.rules.PoolShapeRule;
+import dev.gpugen.lint.rules.PullGitSourceRule;
+import dev.gpugen.lint.rules.PullNeedsBucketRule;
+import dev.gpugen.lint.rules.PullProviderRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
 import dev.gpugen.lint.rules.SingleGpuThresholdRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
@@ -113,6 +116,9 @@ public final class Rules {
           new EfaNeedsNewerCudaRule(),
           // AWS, FSx, GCP
           new SpotWithoutCheckpointsRule(),
+          new PullProviderRule(),
+          new PullNeedsBucketRule(),
+          new PullGitSourceRule(),
           new LustreThroughputRule(),
           new LustreCapacityRule(),
           new GcpMachineTypeUnknownRule(),

@@ -162,14 +162,8 @@ public final class AnsibleView {
       for (ClusterSpec.Host h : p.hosts()) {
         Map<String, String> vars = new TreeMap<>(h.vars());
         vars.put("ansible_host", h.address());
-        vars.put("gpugen_cluster", spec.metadata().name());
-        spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
-        vars.put("gpugen_lifecycle", p.market());
         vars.put("gpugen_name", h.name());
-        vars.put("gpugen_pool", p.name());
-        vars.put("gpugen_expected_driver", p.software().driver());
-        vars.put("gpugen_expected_cuda", p.software().cuda());
-        vars.put("gpugen_expected_container_toolkit", p.software().containerToolkit());
+        putPoolVars(vars, p);
         out.add(new StaticHost(h.name(), entries(vars)));
       }
     }
@@ -304,6 +298,48 @@ public final class AnsibleView {
         p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
         "gpugen-validate-" + p.name(),
         tolerations);
+  }
+
+  /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
+  public boolean pull() {
+    return spec.ansible().pullMode() && spec.cloud().provider().equals("aws");
+  }
+
+  /**
+   * The variables of the one host in a pulling node's local inventory: the connection, and the
+   * {@code gpugen_*} variables gpugen-inventory gives an EC2 host of the pool (those a node knows
+   * before it asks EC2; the host name is {@code localhost}).
+   */
+  public List<Entry> pullHostVars(String poolName) {
+    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
+    Map<String, String> vars = new TreeMap<>();
+    vars.put("ansible_connection", "local");
+    vars.put("gpugen_instance_type", p.instanceType());
+    putPoolVars(vars, p);
+    return entries(vars);
+  }
+
+  /** The {@code gpugen_*} host variables every host of pool {@code p} carries, as on EC2. */
+  private void putPoolVars(Map<String, String> vars, Pool p) {
+    vars.put("gpugen_cluster", spec.metadata().name());
+    spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
+    vars.put("gpugen_lifecycle", p.market());
+    vars.put("gpugen_pool", p.name());
+    vars.put("gpugen_expected_driver", p.software().driver());
+    vars.put("gpugen_expected_cuda", p.software().cuda());
+    vars.put("gpugen_expected_container_toolkit", p.software().containerToolkit());
+  }
+
+  /** The groups of a pulling node of the pool, as gpugen-inventory names them, sorted. */
+  public List<String> pullGroups(String poolName) {
+    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
+    return new java.util.TreeSet<>(
+            List.of(
+                "gpu_nodes",
+                "pool_" + Views.groupSafe(p.name()),
+                p.spot() ? "spot" : "on_demand",
+                "type_" + p.instanceType().replace('.', '_').replace('-', '_')))
+        .stream().toList();
   }
 
   public List<PoolVars> pools() {

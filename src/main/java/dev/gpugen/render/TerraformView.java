@@ -92,6 +92,89 @@ public final class TerraformView {
     return aws() || gcp();
   }
 
+  /** Whether the nodes configure themselves at boot (ansible.mode pull, on AWS). */
+  public boolean pull() {
+    return aws() && spec.ansible().pullMode();
+  }
+
+  /** Whether pulling nodes fetch the bundle from the checkpoint bucket (else from Git). */
+  public boolean pullFromS3() {
+    return pull() && spec.ansible().pull().source().equals("s3");
+  }
+
+  /** Whether pulling nodes write their validation reports to the checkpoint bucket. */
+  public boolean pullReportsToS3() {
+    return pull() && spec.storage().checkpointBucket().isPresent();
+  }
+
+  /** The cluster's folder in the checkpoint bucket: gpugen/NAME or gpugen/NAME-ENV. */
+  private String pullRoot() {
+    return "gpugen/" + Views.clusterName(spec);
+  }
+
+  /**
+   * Where Terraform uploads the rendered ansible/ folder: versioned by the spec's fingerprint, so
+   * nodes booted from one version of the spec never see the files of another.
+   */
+  public String pullBundlePrefix() {
+    return pullRoot() + "/bundles/" + spec.fingerprint();
+  }
+
+  /** Where nodes write {@code <instance-id>.json}. */
+  public String pullReportsPrefix() {
+    return pullRoot() + "/reports";
+  }
+
+  /**
+   * What a pool's user-data script bakes in. Every value reaches the script through {@code sh()}.
+   *
+   * @param inventory the bundle's local inventory for the pool (ansible/pull-inventory-POOL.yml)
+   * @param bucket the checkpoint bucket, empty when there is none (git source without reports)
+   * @param gitPath the rendered ansible/ folder inside the repository
+   * @param ansibleCore the pip requirement installed when the image has no ansible-playbook
+   * @param skipTags what a node does not run on itself: the Kubernetes API calls and the chart
+   *     (cluster-side, once per cluster) and Ansible's reboot module (the script reboots instead)
+   */
+  public record PullScript(
+      String cluster,
+      String pool,
+      String inventory,
+      String source,
+      String bucket,
+      String bundlePrefix,
+      String reportsPrefix,
+      String gitUrl,
+      String gitRef,
+      String gitPath,
+      String specSha256,
+      String ansibleCore,
+      String skipTags) {}
+
+  /** The user-data script's values for one pool (by its name in the spec). */
+  public PullScript pullScript(String poolName) {
+    ClusterSpec.Pull p = spec.ansible().pull();
+    return new PullScript(
+        Views.clusterName(spec),
+        poolName,
+        "pull-inventory-" + Views.groupSafe(poolName) + ".yml",
+        p.source(),
+        spec.storage().checkpointBucket().orElse(""),
+        pullBundlePrefix(),
+        pullReportsPrefix(),
+        p.gitUrl().orElse(""),
+        p.gitRef().orElse(""),
+        p.gitPath().orElse("roles-generated/" + Views.outputName(spec) + "/ansible"),
+        spec.fingerprint(),
+        ANSIBLE_CORE,
+        "kubernetes,helm,reboot");
+  }
+
+  /**
+   * ansible-core for nodes without Ansible: 2.16 runs on the Python of Ubuntu 22.04 (3.10) and
+   * 24.04 (3.12), which 2.14 (the tests' controller) does not.
+   */
+  static final String ANSIBLE_CORE = "ansible-core==2.16.14";
+
   /** The pools in spec order. */
   public List<Pool> pools() {
     List<Pool> out = new ArrayList<>();
@@ -307,6 +390,11 @@ public final class TerraformView {
     v.put("placement_strategy", n.placement());
     v.put("fabric", n.fabric());
     v.put("checkpoint_bucket", spec.storage().checkpointBucket().orElse(null));
+    if (pull()) {
+      v.put("pull_bundle_prefix", pullBundlePrefix());
+      v.put("pull_reports_prefix", pullReportsPrefix());
+      v.put("pull_source", spec.ansible().pull().source());
+    }
     spec.storage()
         .lustre()
         .ifPresentOrElse(

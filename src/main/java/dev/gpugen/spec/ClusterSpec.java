@@ -381,8 +381,47 @@ public record ClusterSpec(
     }
   }
 
-  /** Ansible settings. */
-  public record Ansible(int forks) {}
+  /**
+   * Ansible settings.
+   *
+   * @param forks parallel hosts of a push run
+   * @param mode push (a controller configures the nodes) or pull (each node configures itself at
+   *     boot)
+   * @param pull where pulling nodes fetch the rendered bundle
+   */
+  public record Ansible(int forks, String mode, Pull pull) {
+    public Ansible {
+      Objects.requireNonNull(mode);
+      Objects.requireNonNull(pull);
+    }
+
+    /** Push mode with the default pull settings: what a spec without {@code ansible.mode} says. */
+    public Ansible(int forks) {
+      this(forks, "push", new Pull("s3", Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+
+    public boolean pullMode() {
+      return mode.equals("pull");
+    }
+  }
+
+  /**
+   * Pull mode's bundle source.
+   *
+   * @param source s3 (the checkpoint bucket) or git
+   * @param gitUrl the repository (git)
+   * @param gitRef the tag or commit (git)
+   * @param gitPath the rendered ansible/ folder in the repository, when the spec sets it
+   */
+  public record Pull(
+      String source, Optional<String> gitUrl, Optional<String> gitRef, Optional<String> gitPath) {
+    public Pull {
+      Objects.requireNonNull(source);
+      Objects.requireNonNull(gitUrl);
+      Objects.requireNonNull(gitRef);
+      Objects.requireNonNull(gitPath);
+    }
+  }
 
   /** Linter settings from the spec. */
   public record Lint(List<String> skip, SortedMap<String, String> severity) {

@@ -81,8 +81,15 @@ class GkeAnsibleTest {
     Path spec =
         Files.writeString(
             rendered.resolve("spec.yaml"),
+            // A threshold on the 8-GPU pools only: the time-sliced L4 pool validates on one
+            // replica, where any bus-bandwidth threshold is an error (val-busbw-single-gpu).
             Files.readString(RenderedCase.spec("gcp-gke"))
-                + "validation:\n  ncclAllReduce: {minBusBandwidthGBps: 350}\n");
+                .replace(
+                    "effect: NoSchedule}]\n",
+                    "effect: NoSchedule}]\n    validation: " + THRESHOLD + "\n")
+                .replace(
+                    "{workload-type: batch}\n",
+                    "{workload-type: batch}\n    validation: " + THRESHOLD + "\n"));
     Cli cli = Cli.run("render", spec.toString(), "-o", rendered.resolve("out").toString());
     assertEquals(0, cli.exit(), cli.toString());
     dir = rendered.resolve("out/ansible");
@@ -93,6 +100,8 @@ class GkeAnsibleTest {
     assertEquals(0, cli.exit(), cli.toString());
     gkeDriverDir = rendered.resolve("gke-driver/ansible");
   }
+
+  private static final String THRESHOLD = "{ncclAllReduce: {minBusBandwidthGBps: 350}}";
 
   @BeforeEach
   void healthyCluster() throws Exception {

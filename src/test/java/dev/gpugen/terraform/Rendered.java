@@ -30,9 +30,14 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
   static final Path GOLDEN = Path.of("src/test/resources/golden");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The golden cases that exercise Terraform for AWS (issue 3). */
+  /** The golden cases that exercise Terraform for AWS (issue 3; aws-pull: pull mode, issue 9). */
   static final Set<String> AWS_CASES =
-      Set.of("aws-h100-reference", "aws-two-pools-lustre", "aws-existing-vpc", "aws-single-node");
+      Set.of(
+          "aws-h100-reference",
+          "aws-two-pools-lustre",
+          "aws-existing-vpc",
+          "aws-single-node",
+          "aws-pull");
 
   static Gpugen gpugen() {
     CompatTable table = CompatTable.load();

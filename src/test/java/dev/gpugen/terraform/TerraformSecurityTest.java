@@ -100,8 +100,14 @@ class TerraformSecurityTest {
               "required",
               "metadata_options",
               "http_tokens");
-          if (body.has("user_data")) {
-            problems.add(at + " sets user_data");
+          // User data only in pull mode, and then only gpugen's rendered script of the pool.
+          boolean pull = r.tfvars().has("pull_source");
+          String want = "${filebase64(\"${path.module}/user-data-" + name + ".sh\")}";
+          if (body.has("user_data") && !(pull && body.path("user_data").asText().equals(want))) {
+            problems.add(at + " sets user_data " + body.path("user_data"));
+          }
+          if (pull && !body.has("user_data")) {
+            problems.add(at + " has no user data in pull mode");
           }
           JsonNode nics =
               body.path("dynamic").path("network_interfaces").path(0).path("content").path(0);
@@ -230,6 +236,10 @@ class TerraformSecurityTest {
       }
     }
 
+    if (r.tfvars().has("pull_source")) {
+      pullIsLeastPrivilege(r, parsed, problems);
+    }
+
     // Lustre: encrypted with the customer key where the deployment type takes one.
     assertEquals(
         "${local.lustre_persistent ? var.kms_key_id : null}",
@@ -240,6 +250,62 @@ class TerraformSecurityTest {
       assertFalse(everything.toLowerCase().contains(secret.toLowerCase() + " ="), secret);
     }
     assertEquals(List.of(), problems);
+  }
+
+  /**
+   * Pull mode: the node role may read the bundle prefix, write the reports prefix and tag only its
+   * own instance with gpugen:validation; the user-data scripts carry no credentials and use IMDSv2.
+   */
+  private static void pullIsLeastPrivilege(
+      Rendered r, Map<String, JsonNode> parsed, List<String> problems) {
+    JsonNode doc = resourceData(parsed, "aws_iam_policy_document", "nodes_pull");
+    Map<String, JsonNode> bySid = new java.util.TreeMap<>();
+    doc.path("statement").forEach(st -> bySid.put(st.path("sid").asText(), st));
+    for (JsonNode st : bySid.values()) {
+      for (JsonNode action : st.path("actions")) {
+        assertFalse(action.asText().contains("*"), "wildcard action " + action);
+      }
+      for (JsonNode res : st.path("resources")) {
+        assertFalse(res.asText().equals("*"), "statement " + st.path("sid") + " on every resource");
+      }
+    }
+    boolean s3 = r.tfvars().path("pull_source").asText().equals("s3");
+    if (s3) {
+      assertEquals(
+          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"),
+          texts(bySid.get("ReadBundle").path("resources")));
+      assertEquals(List.of("s3:GetObject"), texts(bySid.get("ReadBundle").path("actions")));
+    }
+    if (!r.tfvars().path("checkpoint_bucket").isNull()) {
+      assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
+      assertEquals(
+          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"),
+          texts(bySid.get("WriteReport").path("resources")));
+    }
+    JsonNode tag = bySid.get("TagSelf");
+    assertEquals(List.of("ec2:CreateTags"), texts(tag.path("actions")));
+    assertEquals(List.of("$${ec2:SourceInstanceARN}"), texts(tag.path("resources")));
+    String conditions = tag.path("condition").toString();
+    for (String need :
+        List.of(
+            "ec2:ResourceTag/gpugen:cluster",
+            "aws:TagKeys",
+            "gpugen:validation",
+            "aws:RequestTag/gpugen:validation")) {
+      assertTrue(conditions.contains(need), "TagSelf condition " + need + ": " + conditions);
+    }
+    for (Map.Entry<String, String> f : r.terraform().entrySet()) {
+      if (!f.getKey().startsWith("user-data-")) {
+        continue;
+      }
+      String script = f.getValue();
+      assertTrue(script.contains("X-aws-ec2-metadata-token: $token"), "IMDSv2 in " + f.getKey());
+      assertTrue(script.length() < 16 * 1024, "EC2 user data is at most 16 KB: " + f.getKey());
+      for (String secret :
+          List.of("AKIA", "aws_secret_access_key", "AWS_SECRET", "password", "x-access-token")) {
+        assertFalse(script.contains(secret), secret + " in " + f.getKey());
+      }
+    }
   }
 
   private static void resources(

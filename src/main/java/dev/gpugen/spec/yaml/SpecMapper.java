@@ -125,7 +125,17 @@ final class SpecMapper {
 
     Validation validation = validation(v);
 
-    Ansible ansible = new Ansible(integer(map(root, "ansible"), "forks"));
+    Map<String, Object> an = map(root, "ansible");
+    Map<String, Object> pull = map(an, "pull");
+    Ansible ansible =
+        new Ansible(
+            integer(an, "forks"),
+            str(an, "mode"),
+            new ClusterSpec.Pull(
+                str(pull, "source"),
+                opt(pull, "gitUrl"),
+                opt(pull, "gitRef"),
+                opt(pull, "gitPath")));
     Map<String, Object> li = map(root, "lint");
     Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"));
 

@@ -159,6 +159,13 @@ public final class SpecShape {
           "^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$",
           "a GKE cluster name (1-40 chars: a-z, 0-9, '-')",
           40);
+  // Pull mode: a Git URL as text (the lint rule pull-git-url checks scheme and credentials), a ref
+  // and a path inside the repository; no quotes, spaces, '$' or backticks: they reach a shell.
+  static final Str GIT_REF =
+      str(
+          "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$",
+          "a Git tag or commit like v1.4.0 or a 40-hex commit id",
+          128);
   static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
 
   // A Git URL ArgoCD can clone: https://host[:port]/path or ssh (ssh://user@host/path,
@@ -552,7 +559,38 @@ public final class SpecShape {
               opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
               opt(
                   "ansible",
-                  obj(opt("forks", new Int(1, 1000), 50L, "Ansible forks.")),
+                  obj(
+                      opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
+                      opt(
+                          "mode",
+                          new Enum(List.of("push", "pull")),
+                          "push",
+                          "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
+                      opt(
+                          "pull",
+                          obj(
+                              opt(
+                                  "source",
+                                  new Enum(List.of("s3", "git")),
+                                  "s3",
+                                  "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
+                              opt(
+                                  "gitUrl",
+                                  GIT_URL,
+                                  null,
+                                  "The repository holding the rendered folder (source: git): https:// or ssh://, no credentials."),
+                              opt(
+                                  "gitRef",
+                                  GIT_REF,
+                                  null,
+                                  "The tag or commit the nodes check out (source: git)."),
+                              opt(
+                                  "gitPath",
+                                  REPO_PATH,
+                                  null,
+                                  "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
+                          null,
+                          "Pull mode settings.")),
                   null,
                   "Ansible settings."),
               opt(

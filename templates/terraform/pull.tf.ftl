@@ -1,0 +1,131 @@
+<#if terraform.pull>
+[=header]
+#
+# Pull mode (ansible.mode: pull): every node applies the rendered ansible/ folder to itself at
+# boot (user-data-<pool>.sh in each pool's launch template) and reports its validation result.
+# The node role gets only what that needs: read the bundle, write its report, tag itself.
+
+variable "pull_source" {
+  description = "Where nodes fetch the bundle: s3 (the checkpoint bucket, uploaded here) or git."
+  type        = string
+
+  validation {
+    condition     = contains(["s3", "git"], var.pull_source)
+    error_message = "pull_source must be s3 or git."
+  }
+}
+
+variable "pull_bundle_prefix" {
+  description = "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's SHA-256."
+  type        = string
+}
+
+variable "pull_reports_prefix" {
+  description = "Key prefix under which nodes write <instance-id>.json."
+  type        = string
+}
+
+locals {
+  # The rendered ansible/ folder beside this one, without what a push run leaves there (fact
+  # cache, fetched reports) and never a file outside it.
+  pull_bundle_root = "${path.module}/../ansible"
+  pull_bundle_files = var.pull_source == "s3" ? toset([
+    for f in fileset(local.pull_bundle_root, "**") : f
+    if !startswith(f, ".") && !startswith(f, "reports/") && !strcontains(f, "/.")
+  ]) : toset([])
+}
+<#if terraform.pullFromS3>
+
+# source_hash, not etag: with a KMS key on the bucket the ETag is not the file's MD5, and an etag
+# argument would then show a change on every plan.
+resource "aws_s3_object" "pull_bundle" {
+  for_each = local.pull_bundle_files
+
+  bucket      = aws_s3_bucket.checkpoint[0].id
+  key         = "${var.pull_bundle_prefix}/${each.value}"
+  source      = "${local.pull_bundle_root}/${each.value}"
+  source_hash = filemd5("${local.pull_bundle_root}/${each.value}")
+  kms_key_id  = var.kms_key_id
+}
+</#if>
+
+data "aws_caller_identity" "current" {}
+
+data "aws_iam_policy_document" "nodes_pull" {
+<#if terraform.pullFromS3>
+  statement {
+    sid       = "ListBundle"
+    actions   = ["s3:ListBucket"]
+    resources = [aws_s3_bucket.checkpoint[0].arn]
+
+    condition {
+      test     = "StringLike"
+      variable = "s3:prefix"
+      values   = ["${var.pull_bundle_prefix}/*"]
+    }
+  }
+
+  statement {
+    sid       = "ReadBundle"
+    actions   = ["s3:GetObject"]
+    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"]
+  }
+</#if>
+<#if terraform.pullReportsToS3>
+
+  statement {
+    sid       = "WriteReport"
+    actions   = ["s3:PutObject"]
+    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"]
+  }
+
+  dynamic "statement" {
+    for_each = var.kms_key_id == null ? [] : ["kms"]
+
+    content {
+      sid       = "ReportKey"
+      actions   = ["kms:GenerateDataKey"]
+      resources = [var.kms_key_id]
+    }
+  }
+</#if>
+
+  # Only its own instance (the ec2:SourceInstanceARN policy variable is the calling instance's
+  # ARN), only one of this cluster's, and only the gpugen:validation tag with a result value.
+  statement {
+    sid       = "TagSelf"
+    actions   = ["ec2:CreateTags"]
+    resources = ["$${ec2:SourceInstanceARN}"]
+
+    condition {
+      test     = "StringEquals"
+      variable = "ec2:ResourceTag/gpugen:cluster"
+      values   = [var.cluster_name]
+    }
+
+    condition {
+      test     = "ArnLike"
+      variable = "ec2:SourceInstanceARN"
+      values   = ["arn:${data.aws_partition.current.partition}:ec2:${var.region}:${data.aws_caller_identity.current.account_id}:instance/i-*"]
+    }
+
+    condition {
+      test     = "ForAllValues:StringEquals"
+      variable = "aws:TagKeys"
+      values   = ["gpugen:validation"]
+    }
+
+    condition {
+      test     = "StringEquals"
+      variable = "aws:RequestTag/gpugen:validation"
+      values   = ["passed", "failed"]
+    }
+  }
+}
+
+resource "aws_iam_role_policy" "nodes_pull" {
+  name   = "gpugen-pull"
+  role   = aws_iam_role.nodes.id
+  policy = data.aws_iam_policy_document.nodes_pull.json
+}
+</#if>
