@@ -4,7 +4,7 @@
 #
 #   bench/fleet.sh                    # 1, 10 and 50 hosts, medians of 3 runs
 #   SIZES="1 10" RUNS=5 bench/fleet.sh
-#   RUNS=1 bench/fleet.sh             # about 10 min on 2 shared cores; the default took 25 min
+#   RUNS=1 bench/fleet.sh             # one run per size; the default (RUNS=3) took about 15 min on 2 idle cores
 #
 # Hosts are hard-link copies (cp -al) of the root scripts/make-test-root builds: cheap (no data
 # copied). That is safe because Ansible replaces files by rename (a new inode), never in place;

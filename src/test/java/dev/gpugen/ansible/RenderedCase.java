@@ -26,11 +26,19 @@ record RenderedCase(String name, Path ansible) {
    * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest), and a
    * static bare-metal spec whose static inventory.yml replaces the EC2 one, a GKE spec (whose
    * inventory.yml lists the cluster and its node pools, for the cluster-level plays 03-05), the
-   * two-pool spec with GitOps on (play 03 only checks the ArgoCD Applications), and a pull-mode
-   * spec (with a local inventory per pool).
+   * two-pool spec with GitOps on (play 03 only checks the ArgoCD Applications), a pull-mode spec
+   * (with a local inventory per pool), and the three-pool example (A100, H100, L4; a bandwidth
+   * threshold per pool).
    */
   static final List<String> CASES =
-      List.of("reference", "two-pool", "static-baremetal", "gcp-gke", "aws-gitops", "aws-pull");
+      List.of(
+          "reference",
+          "two-pool",
+          "aws-mixed",
+          "static-baremetal",
+          "gcp-gke",
+          "aws-gitops",
+          "aws-pull");
 
   /** Files under {@code ansible/} that other issues own: the inventory launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");
