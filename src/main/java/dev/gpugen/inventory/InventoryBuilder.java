@@ -142,7 +142,7 @@ public final class InventoryBuilder {
   }
 
   /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
-  static String group(String prefix, String value) {
+  public static String group(String prefix, String value) {
     return prefix + NOT_GROUP_CHAR.matcher(value).replaceAll("_");
   }
 

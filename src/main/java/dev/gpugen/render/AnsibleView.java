@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.Version;
+import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the Ansible templates need: the spec's values under the role variable names (role-prefixed,
@@ -176,19 +178,15 @@ public final class AnsibleView {
    * gpugen-inventory names them. Empty unless static; groups without hosts are left out.
    */
   public List<Group> inventoryGroups() {
-    Map<String, java.util.TreeSet<String>> groups = new TreeMap<>();
+    Map<String, TreeSet<String>> groups = new TreeMap<>();
     if (!staticHosts()) {
       return List.of();
     }
     for (Pool p : spec.pools()) {
-      for (ClusterSpec.Host h : p.hosts()) {
-        groups.computeIfAbsent("gpu_nodes", k -> new java.util.TreeSet<>()).add(h.name());
-        groups
-            .computeIfAbsent("pool_" + Views.groupSafe(p.name()), k -> new java.util.TreeSet<>())
-            .add(h.name());
-        groups
-            .computeIfAbsent(p.spot() ? "spot" : "on_demand", k -> new java.util.TreeSet<>())
-            .add(h.name());
+      for (String g : poolGroups(p)) {
+        for (ClusterSpec.Host h : p.hosts()) {
+          groups.computeIfAbsent(g, k -> new TreeSet<>()).add(h.name());
+        }
       }
     }
     List<Group> out = new ArrayList<>();
@@ -273,8 +271,7 @@ public final class AnsibleView {
 
   /** The GKE facts of pool {@code name} (for the per-pool group_vars template). */
   public GkePool gkePool(String name) {
-    return gkePool(
-        spec.pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow());
+    return gkePool(poolNamed(name));
   }
 
   private GkePool gkePool(Pool p) {
@@ -311,7 +308,7 @@ public final class AnsibleView {
    * before it asks EC2; the host name is {@code localhost}).
    */
   public List<Entry> pullHostVars(String poolName) {
-    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
+    Pool p = poolNamed(poolName);
     Map<String, String> vars = new TreeMap<>();
     vars.put("ansible_connection", "local");
     vars.put("gpugen_instance_type", p.instanceType());
@@ -332,14 +329,25 @@ public final class AnsibleView {
 
   /** The groups of a pulling node of the pool, as gpugen-inventory names them, sorted. */
   public List<String> pullGroups(String poolName) {
-    Pool p = spec.pools().stream().filter(q -> q.name().equals(poolName)).findFirst().orElseThrow();
-    return new java.util.TreeSet<>(
-            List.of(
-                "gpu_nodes",
-                "pool_" + Views.groupSafe(p.name()),
-                p.spot() ? "spot" : "on_demand",
-                "type_" + p.instanceType().replace('.', '_').replace('-', '_')))
-        .stream().toList();
+    Pool p = poolNamed(poolName);
+    TreeSet<String> groups = new TreeSet<>(poolGroups(p));
+    groups.add(InventoryBuilder.group("type_", p.instanceType()));
+    return List.copyOf(groups);
+  }
+
+  /**
+   * The groups gpugen-inventory puts every host of pool {@code p} in (its naming, so that push,
+   * static and pull inventories agree); hosts with an instance type also get its type_ group.
+   */
+  private static List<String> poolGroups(Pool p) {
+    return List.of(
+        InventoryBuilder.ALL_NODES,
+        InventoryBuilder.group("pool_", p.name()),
+        p.spot() ? InventoryBuilder.SPOT : InventoryBuilder.ON_DEMAND);
+  }
+
+  private Pool poolNamed(String name) {
+    return spec.pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
   }
 
   public List<PoolVars> pools() {
