@@ -187,7 +187,6 @@ final class RenderCommand implements Callable<Integer> {
   }
 
   private static Path defaultDir(ClusterSpec c) {
-    String name = c.metadata().name() + c.selectedEnvironment().map(e -> "-" + e).orElse("");
-    return Path.of("roles-generated", name);
+    return Path.of(c.outputFolder());
   }
 }

@@ -163,7 +163,7 @@ public final class TerraformView {
         pullReportsPrefix(),
         p.gitUrl().orElse(""),
         p.gitRef().orElse(""),
-        p.gitPath().orElse("roles-generated/" + Views.outputName(spec) + "/ansible"),
+        p.gitPath().orElse(spec.outputFolder() + "/ansible"),
         spec.fingerprint(),
         ANSIBLE_CORE,
         "kubernetes,helm,reboot");

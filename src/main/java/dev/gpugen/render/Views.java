@@ -71,11 +71,6 @@ final class Views {
     return !gke || NODE_LEVEL.stream().noneMatch(path::startsWith);
   }
 
-  /** The default output folder's name: the cluster, plus the --env overlay (RenderCommand). */
-  static String outputName(ClusterSpec spec) {
-    return spec.metadata().name() + spec.selectedEnvironment().map(e -> "-" + e).orElse("");
-  }
-
   /** The cluster's name plus its environment tag, as Terraform's local.name. */
   static String clusterName(ClusterSpec spec) {
     return spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");

@@ -57,6 +57,16 @@ public record ClusterSpec(
     Objects.requireNonNull(selectedEnvironment);
   }
 
+  /** The default output folder: {@code roles-generated/NAME}, or {@code NAME-ENV} with --env. */
+  public String outputFolder() {
+    return outputFolder(metadata.name(), selectedEnvironment);
+  }
+
+  /** {@link #outputFolder()} before the model exists (the spec mapper's defaults need it). */
+  public static String outputFolder(String name, Optional<String> environment) {
+    return "roles-generated/" + name + environment.map(e -> "-" + e).orElse("");
+  }
+
   /**
    * The model's fingerprint: SHA-256 of its value, which changes when any resolved value changes
    * (and only then: comments and formatting of the spec do not count). The render writes it to

@@ -163,7 +163,7 @@ final class SpecMapper {
       return Optional.empty();
     }
     Map<String, Object> a = map(g, "argocd");
-    String folder = "roles-generated/" + name + env.map(e -> "-" + e).orElse("");
+    String folder = ClusterSpec.outputFolder(name, env);
     return Optional.of(
         new ClusterSpec.GitOps(
             new ClusterSpec.ArgoCd(
