@@ -59,6 +59,7 @@ locals {
       instance_type = var.[=id(pool.var)]_instance_type
       driver        = var.[=id(pool.var)]_driver_version
       cuda          = var.[=id(pool.var)]_cuda_version
+      fabric        = var.[=id(pool.var)]_fabric
     }
 </#list>
   }
@@ -66,7 +67,7 @@ locals {
   pools = {
     for pool, p in local.pool_inputs : pool => merge(p, {
       gpu            = try(local.compat_instance_types[p.instance_type].gpu, null)
-      efa_interfaces = var.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
+      efa_interfaces = p.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
       driver_key     = sum([for i, part in split(".", p.driver) : tonumber(part) * pow(1000, 2 - i)])
       cuda_release   = join(".", [for part in split(".", p.cuda) : tostring(tonumber(part))])
       cuda_major     = tostring(tonumber(split(".", p.cuda)[0]))
@@ -75,8 +76,8 @@ locals {
 
   version_gate = {
     for pool, p in local.pools : pool => {
-      efa_ok      = var.fabric != "efa" || p.efa_interfaces > 0
-      efa_message = "Pool ${p.name}: fabric is efa, but gpugen's table lists no EFA network cards for ${p.instance_type}; choose an EFA instance type or set fabric = \"tcp\"."
+      efa_ok      = p.fabric != "efa" || p.efa_interfaces > 0
+      efa_message = "Pool ${p.name}: fabric is efa, but gpugen's table lists no EFA network cards for ${p.instance_type}; choose an EFA instance type or set ${pool}_fabric = \"tcp\"."
 
       driver_runs_cuda         = lookup(local.compat_cuda_mvc_floor, p.cuda_major, null) == null ? true : p.driver_key >= local.compat_cuda_mvc_floor[p.cuda_major].key
       driver_runs_cuda_message = "Pool ${p.name}: driver ${p.driver} cannot run CUDA ${p.cuda}; CUDA ${p.cuda_major}.x needs driver ${try(local.compat_cuda_mvc_floor[p.cuda_major].version, "?")} or newer."

@@ -222,17 +222,6 @@ variable "placement_strategy" {
   }
 }
 
-variable "fabric" {
-  description = "Interconnect between the nodes: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
-  type        = string
-  default     = "tcp"
-
-  validation {
-    condition     = contains(["efa", "tcp"], var.fabric)
-    error_message = "On AWS the fabric must be efa or tcp."
-  }
-}
-
 ################################################################################
 # Storage
 ################################################################################
@@ -414,6 +403,17 @@ variable "[=id(pool.var)]_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.[=id(pool.var)]_cuda_version))
     error_message = "The [=id(pool.var)]_cuda_version must look like 12.8."
+  }
+}
+
+variable "[=id(pool.var)]_fabric" {
+  description = [=hcl("Interconnect between the nodes of pool " + pool.name + ": efa (one EFA interface per network card) or tcp (the primary ENA interface only).")]
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.[=id(pool.var)]_fabric)
+    error_message = "On AWS the [=id(pool.var)]_fabric must be efa or tcp."
   }
 }
 </#list>

@@ -4,17 +4,10 @@
 # which Ansible applies on top of these for the hosts of that pool's group.
 # Every spec string is !unsafe: Ansible never evaluates it as a Jinja template.
 
+<#if !ansible.gke>
 gpugen_cluster: [=unsafe(ansible.cluster)]
 gpugen_environment: [=unsafe(ansible.environment)]
-gpugen_provider: [=unsafe(ansible.provider)]
 gpugen_spec_sha256: [=unsafe(specSha256)]
-gpugen_pools:
-<#list ansible.pools as p>
-  - name: [=unsafe(p.name)]
-    group: [=unsafe(p.group)]
-    instance_type: [=unsafe(p.instanceType)]
-    count: [=p.count]
-</#list>
 
 # 00 prerequisites
 prerequisites_blacklist_nouveau: [=ansible.blacklistNouveau?c]
@@ -30,6 +23,7 @@ prerequisites_sysctl: {}
 # 01 driver + CUDA (cluster default; a pool's file overrides these)
 nvidia_driver_version: [=unsafe(ansible.software.driver)]
 nvidia_driver_branch: [=unsafe(ansible.software.driverBranch)]
+nvidia_driver_cuda_major: [=unsafe(ansible.software.driverCudaMajor)]
 nvidia_driver_kernel_modules: [=unsafe(ansible.software.kernelModules)]
 nvidia_driver_cuda_version: [=unsafe(ansible.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
@@ -38,8 +32,6 @@ nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 
 # 03 GPU operator
-gpu_operator_version: [=unsafe(ansible.software.gpuOperatorVersion)]
-gpu_operator_time_slicing_replicas: [=ansible.software.timeSlicingReplicas]
 <#if argocd.enabled>
 # GitOps (gitops.argocd): ArgoCD installs the operator from argocd/; play 03 only checks that
 # these Applications are Synced and Healthy.
@@ -49,13 +41,23 @@ gpu_operator_argocd_applications:
   - [=unsafe(a)]
 </#list>
 <#else>
+gpu_operator_version: [=unsafe(ansible.software.gpuOperatorVersion)]
+<#if ansible.devicePluginConfigs?has_content>
+# The device plugin's ConfigMap entries: "any" for every node, and one per pool whose
+# time-slicing differs (its nodes carry the nvidia.com/device-plugin.config label).
+gpu_operator_device_plugin_configs:
+<#list ansible.devicePluginConfigs as c>
+  [=yaml(c.key)]: [=unsafe(c.value)]
+</#list>
+<#else>
+gpu_operator_device_plugin_configs: {}
+</#if>
 # The chart values; argocd/apps/gpu-operator.yaml carries the same tree when GitOps is on.
 gpu_operator_values:
 [=unsafeTree(argocd.operatorValues, 2)]
 </#if>
 
-# 04 NCCL network
-nccl_network_fabric: [=unsafe(ansible.fabric)]
+# 04 NCCL network (each pool's file says its fabric)
 <#if ansible.ncclEnv?has_content>
 nccl_network_env:
 <#list ansible.ncclEnv as e>
@@ -66,11 +68,11 @@ nccl_network_env: {}
 </#if>
 
 # 05 validation (cluster default; a pool's file overrides the thresholds)
-validation_fabric: [=unsafe(ansible.fabric)]
 validation_expected_driver_version: [=unsafe(ansible.software.driver)]
 validation_expected_cuda_version: [=unsafe(ansible.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
+</#if>
 validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
 validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
 <#if ansible.validation.minBusBandwidthGBps?has_content>
@@ -79,7 +81,6 @@ validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>
 <#if ansible.gke>
-
 # GKE checks (plays 03-05 against the cluster's Kubernetes API)
 gke_checks_context: [=unsafe(ansible.gkeContext)]
 gke_checks_gpu_operator: [=ansible.gkeGpuOperator?c]

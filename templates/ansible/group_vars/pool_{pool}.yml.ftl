@@ -3,21 +3,18 @@
 # Values for the hosts of group [=id(pool.group)] (pool [=id(pool.name)]): the pool's own software and
 # validation thresholds, resolved over the cluster's, and its Kubernetes labels and taints.
 
+<#if !ansible.gke>
 gpugen_pool: [=unsafe(pool.name)]
-gpugen_instance_type: [=unsafe(pool.instanceType)]
-gpugen_market: [=unsafe(pool.spot?then("spot", "on-demand"))]
-gpugen_gpu_model: [=unsafe(pool.facts.gpuModel)]
-gpugen_gpu_count: [=pool.facts.gpuCount]
-gpugen_efa_interfaces: [=pool.facts.efaInterfaces]
 
 nvidia_driver_version: [=unsafe(pool.software.driver)]
 nvidia_driver_branch: [=unsafe(pool.software.driverBranch)]
+nvidia_driver_cuda_major: [=unsafe(pool.software.driverCudaMajor)]
 nvidia_driver_kernel_modules: [=unsafe(pool.facts.kernelModules)]
 nvidia_driver_fabricmanager: [=pool.facts.nvswitch?c]
 nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
-gpu_operator_node_time_slicing_replicas: [=pool.software.timeSlicingReplicas]
+nccl_network_fabric: [=unsafe(pool.fabric)]
 
 <#if pool.labels?has_content>
 gpu_operator_node_labels:
@@ -38,6 +35,7 @@ gpu_operator_node_taints:
 gpu_operator_node_taints: []
 </#if>
 
+validation_fabric: [=unsafe(pool.fabric)]
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
 validation_efa_interfaces: [=pool.facts.efaInterfaces]
@@ -45,6 +43,7 @@ validation_expected_driver_version: [=unsafe(pool.software.driver)]
 validation_expected_cuda_version: [=unsafe(pool.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(pool.software.containerToolkit)]
 validation_gpu_burn_seconds: [=pool.validation.gpuBurnSeconds]
+</#if>
 validation_dcgm_diag_level: [=pool.validation.dcgmDiagLevel]
 validation_nccl_max_bytes: [=unsafe(pool.validation.maxBytes)]
 <#if pool.validation.minBusBandwidthGBps?has_content>

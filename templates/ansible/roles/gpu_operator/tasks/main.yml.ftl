@@ -57,7 +57,6 @@
   ansible.builtin.assert:
     that:
       - gpu_operator_version is match('^v[0-9]+[.][0-9]+[.][0-9]+$')
-      - gpu_operator_time_slicing_replicas | int >= 1
       - gpu_operator_values | length > 0
     fail_msg: >-
       gpu_operator_version must be a chart version with its leading v (e.g. v25.3.0), and
@@ -86,7 +85,7 @@
         src: time-slicing-config.yaml.j2
         dest: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
         mode: "0644"
-      when: gpu_operator_time_slicing_replicas | int > 1
+      when: gpu_operator_device_plugin_configs | length > 0
 
 - name: Install the chart
   delegate_to: localhost
@@ -112,7 +111,7 @@
         src: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
         state: present
         kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
-      when: gpu_operator_time_slicing_replicas | int > 1
+      when: gpu_operator_device_plugin_configs | length > 0
 
     - name: Install the GPU Operator at the spec's chart version
       kubernetes.core.helm:

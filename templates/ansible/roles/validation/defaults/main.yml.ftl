@@ -36,8 +36,9 @@ validation_nccl_tests_version: v2.13.6
 validation_nccl_max_bytes: 8G
 validation_nccl_min_bus_bandwidth_gbps: null
 # With more than one host, also all_reduce_perf across all of them over MPI (from the first
-# host, which must reach the others by SSH as root). Two-node busbw can exceed the link rate
-# (tree algorithms), so the multi-node figure has its own threshold, null by default.
+# host, which reaches the others by SSH as root with the cluster's MPI key). Two-node busbw can
+# exceed the link rate (tree algorithms, https://github.com/NVIDIA/nccl-tests/issues/22), so the
+# multi-node figure has its own threshold, null by default.
 validation_nccl_multi_node: "{{ ansible_play_hosts | length > 1 }}"
 validation_nccl_min_multi_node_bus_bandwidth_gbps: null
 # The transport NCCL must report ("Using network ..."): a silent fallback to TCP sockets is a
@@ -74,6 +75,26 @@ validation_report_dir: "{{ playbook_dir }}/reports"
 validation_live_host: >-
   {{ gpugen_live_host | default(ansible_connection | default('ssh') not in ['chroot', 'community.general.chroot']) }}
 
+# SSH for mpirun: the cluster's key, generated on the controller at run time (ansible/.mpi-ssh/,
+# in .gitignore), its copy on each node, and the known_hosts file built from the play's hosts and
+# each node's host key.
+validation_mpi_key_dir: "{{ playbook_dir }}/.mpi-ssh"
+validation_mpi_identity: /root/.ssh/gpugen_mpi_ed25519
+validation_mpi_known_hosts: /etc/ssh/gpugen_mpi_known_hosts
+validation_ssh_host_key: /etc/ssh/ssh_host_ed25519_key.pub
+# Open MPI's rsh launcher runs `ssh <these> HOST orted ...` (Open MPI's plm_rsh_args).
+validation_mpi_ssh_args:
+  - -i
+  - "{{ validation_mpi_identity }}"
+  - -o
+  - IdentitiesOnly=yes
+  - -o
+  - BatchMode=yes
+  - -o
+  - StrictHostKeyChecking=yes
+  - -o
+  - "UserKnownHostsFile={{ validation_mpi_known_hosts }}"
+
 # Open MPI options for the multi-node run (bootstrap over TCP; NCCL carries the data itself).
 validation_mpirun_args:
   - --bind-to
@@ -92,6 +113,7 @@ validation_mpirun_args:
 validation_check_names:
   - driver_version
   - gpu_count
+  - persistence_mode
   - cuda_toolkit
   - container_toolkit
   - efa_interfaces

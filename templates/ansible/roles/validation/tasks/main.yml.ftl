@@ -18,6 +18,15 @@
       changed_when: false
       failed_when: false
 
+    # Persistence mode keeps the driver loaded between jobs; nvidia_driver's drop-in turns it on
+    # (https://docs.nvidia.com/deploy/driver-persistence/index.html).
+    - name: Query the persistence mode of every GPU
+      ansible.builtin.command:
+        cmd: nvidia-smi --query-gpu=persistence_mode --format=csv,noheader
+      register: validation_smi_persistence
+      changed_when: false
+      failed_when: false
+
     - name: Count the EFA devices
       ansible.builtin.find:
         paths: /sys/class/infiniband
@@ -33,6 +42,7 @@
         validation_installed: >-
           {{ dict(ansible_facts.packages.keys() | zip(ansible_facts.packages.values() | map('first') | map(attribute='version'))) }}
         validation_drivers_seen: "{{ validation_smi.stdout_lines | default([]) | map('trim') | list }}"
+        validation_persistence_seen: "{{ validation_smi_persistence.stdout_lines | default([]) | map('trim') | list }}"
         validation_cuda_package: "cuda-toolkit-{{ validation_expected_cuda_version | replace('.', '-') }}"
         validation_toolkit_seen: >-
           {{ validation_container_toolkit_packages
@@ -51,6 +61,14 @@
                  else 'pass' if validation_drivers_seen | length == validation_gpu_count | int else 'fail' }}
             expected: "{{ validation_gpu_count | int }}"
             measured: "{{ validation_drivers_seen | length }}"
+          persistence_mode:
+            status: >-
+              {{ 'pass' if validation_persistence_seen | length > 0
+                 and validation_persistence_seen | unique | list == ['Enabled'] else 'fail' }}
+            expected: "Enabled on every GPU"
+            measured: >-
+              {{ validation_persistence_seen | join(', ') if validation_smi_persistence.rc | default(1) == 0
+                 else 'nvidia-smi failed: ' ~ (validation_smi_persistence.stderr | default(validation_smi_persistence.msg | default(''))) }}
           cuda_toolkit:
             status: "{{ 'pass' if validation_cuda_package in validation_installed else 'fail' }}"
             expected: "{{ validation_cuda_package }}"
@@ -208,19 +226,99 @@
               {{ 'exit ' ~ validation_dcgm.rc | default('none') ~ '; '
                  ~ (validation_dcgm.stdout_lines | default([]) | select('search', 'Fail') | join('; ') or 'no failures') }}
 
+# mpirun starts the ranks on the other nodes over SSH as root. Ubuntu cloud images accept no
+# root password and cloud-init's keys for root only print "Please login as ubuntu"
+# (https://cloudinit.readthedocs.io/en/latest/reference/modules.html#set-passwords and
+# disable_root), so the nodes get a key of their own: generated at run time on the controller
+# (never in the render, never committed: .gitignore), authorized for root, and a known_hosts
+# file built from the inventory's hosts and each node's host key, so no host key is accepted
+# blindly (StrictHostKeyChecking=yes).
+- name: Set up SSH between the nodes for mpirun
+  when:
+    - validation_live_host | bool
+    - validation_nccl_multi_node | bool
+  tags: [burn-in, hardware]
+  block:
+    - name: Create the controller's folder for the cluster's MPI key
+      ansible.builtin.file:
+        path: "{{ validation_mpi_key_dir }}"
+        state: directory
+        mode: "0700"
+      delegate_to: localhost
+      run_once: true
+      become: false
+
+    - name: Generate the cluster's MPI key on the controller
+      community.crypto.openssh_keypair:
+        path: "{{ validation_mpi_key_dir }}/id_ed25519"
+        type: ed25519
+        comment: "gpugen-mpi {{ gpugen_cluster | default('cluster') }}"
+        mode: "0600"
+      delegate_to: localhost
+      run_once: true
+      become: false
+
+    - name: Create root's SSH folder
+      ansible.builtin.file:
+        path: /root/.ssh
+        state: directory
+        owner: root
+        group: root
+        mode: "0700"
+
+    - name: Install the cluster's MPI key on the node
+      ansible.builtin.copy:
+        src: "{{ validation_mpi_key_dir }}/id_ed25519"
+        dest: "{{ validation_mpi_identity }}"
+        owner: root
+        group: root
+        mode: "0600"
+
+    - name: Let the cluster's MPI key log in as root
+      ansible.posix.authorized_key:
+        user: root
+        key: "{{ lookup('ansible.builtin.file', validation_mpi_key_dir ~ '/id_ed25519.pub') }}"
+        state: present
+
+    - name: Read the node's SSH host key
+      ansible.builtin.slurp:
+        src: "{{ validation_ssh_host_key }}"
+      register: validation_host_key
+
+    - name: Write the nodes' host keys as known_hosts
+      ansible.builtin.copy:
+        content: |
+          # Managed by Ansible (gpugen role validation): the SSH host keys of the play's nodes, for mpirun.
+          {% for host in ansible_play_hosts %}
+          {{ hostvars[host].ansible_host | default(host) }} {{ (hostvars[host].validation_host_key.content | b64decode).split()[:2] | join(' ') }}
+          {% endfor %}
+        dest: "{{ validation_mpi_known_hosts }}"
+        owner: root
+        group: root
+        mode: "0644"
+
+# mpirun runs once, from the first node; its result is registered on every host of the play. Each
+# host then records it in its own results (no run_once on set_fact, which Ansible would apply to
+# every host of the batch, overwriting the other hosts' own checks with the first host's).
 - name: Measure the all-reduce bus bandwidth across the nodes
   when:
     - validation_live_host | bool
     - validation_nccl_multi_node | bool
-  run_once: true
   tags: [burn-in, hardware]
   block:
+    - name: Look for mpirun on the first node
+      ansible.builtin.stat:
+        path: "{{ validation_mpi_home }}/bin/mpirun"
+      register: validation_mpirun
+      run_once: true
+
     - name: Run all_reduce_perf over MPI on every node
       ansible.builtin.command:
         argv: >-
           {{ [validation_mpi_home ~ '/bin/mpirun', '--allow-run-as-root', '--prefix', validation_mpi_home,
               '-np', (ansible_play_hosts | length) * (validation_gpus_seen | int), '-N', validation_gpus_seen,
-              '--host', validation_mpi_hosts | join(',')]
+              '--host', validation_mpi_hosts | join(','),
+              '--mca', 'plm_rsh_args', validation_mpi_ssh_args | join(' ')]
              + validation_mpirun_args
              + ['-x', 'NCCL_DEBUG=INFO', '-x', 'NCCL_DEBUG_SUBSYS=INIT,NET', '-x', 'LD_LIBRARY_PATH=' ~ validation_ld_library_path,
                 validation_work_dir ~ '/nccl-tests/build/all_reduce_perf',
@@ -233,19 +331,25 @@
       changed_when: false
       failed_when: false
       timeout: 3600
+      run_once: true
+      when: validation_mpirun.stat.exists
 
     - name: Record the multi-node result
       ansible.builtin.set_fact:
         validation_results: >-
           {{ validation_results | combine({'nccl_all_reduce_multi_node': validation_multi_check},
-             {'nccl_all_reduce_multi_node': {'busbw_gbps': validation_multi_busbw | float}}, recursive=true) }}
+             ({'nccl_all_reduce_multi_node': {'busbw_gbps': validation_multi_busbw | float}}
+              if validation_mpirun.stat.exists else {}), recursive=true) }}
       vars:
         validation_multi_row: >-
           {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
+        # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
+        # says so, and no node fails for it.
         validation_multi_check:
           status: >-
-            {{ 'pass' if validation_nccl_multi.rc | default(1) == 0
+            {{ 'not-tested' if not validation_mpirun.stat.exists
+               else 'pass' if validation_nccl_multi.rc | default(1) == 0
                and validation_multi_row | length > 8
                and validation_multi_row[8] in ['0', 'N/A']
                and validation_nccl_multi.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
@@ -257,9 +361,13 @@
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
                ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes' }}
           measured: >-
-            {{ (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
-                if validation_multi_row | length > 8 else 'no result rows')
-               ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')' }}
+            {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ ansible_play_hosts | first)
+               if not validation_mpirun.stat.exists
+               else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
+                     if validation_multi_row | length > 8 else 'no result rows')
+               ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')'
+               ~ ('' if validation_nccl_multi.rc | default(1) == 0
+                  else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
 
 - name: Assemble the report
   ansible.builtin.set_fact:
@@ -298,9 +406,9 @@
     msg: "{{ validation_summary.splitlines() }}"
   run_once: true
   vars:
-    validation_row: "%-32s %-6s %-12s %-9s %-20s %-8s"
+    validation_row: "%-32s %-6s %-12s %-9s %-20s %-8s %-10s"
     validation_summary: |-
-      {{ validation_row | format('HOST', 'RESULT', 'DRIVER', 'GPU-BURN', 'ALL-REDUCE', 'DCGM') }}
+      {{ validation_row | format('HOST', 'RESULT', 'DRIVER', 'GPU-BURN', 'ALL-REDUCE', 'DCGM', 'MULTI-NODE') }}
       {% for host in ansible_play_hosts_all %}
       {% set report = hostvars[host].validation_report | default({'checks': {}}) %}
       {% set checks = report.checks %}
@@ -311,7 +419,8 @@
            checks.gpu_burn.status | default('-'),
            (checks.nccl_all_reduce.busbw_gbps ~ ' GB/s busbw') if checks.nccl_all_reduce.busbw_gbps is defined
              else checks.nccl_all_reduce.status | default('-'),
-           checks.dcgm_diag.status | default('-')) }}
+           checks.dcgm_diag.status | default('-'),
+           checks.nccl_all_reduce_multi_node.status | default('-')) }}
       {% endfor %}
 
 - name: Fail the node when a check failed

@@ -26,6 +26,17 @@ public record AllReduceBandwidth(
     }
   }
 
+  /**
+   * The share of the Ring figure a healthy node keeps: below it a node has lost a fifth of its
+   * bandwidth. The linter calls a lower threshold lax; a pool without a threshold gets this one.
+   */
+  public static final double HEALTHY_FRACTION = 0.8;
+
+  /** The lowest bus bandwidth of a healthy node, GB/s: the Ring figure's healthy fraction. */
+  public int minHealthyGbps() {
+    return (int) Math.ceil(HEALTHY_FRACTION * ringGbps);
+  }
+
   /** The best figure the node can reach: NVLS where it exists, else Ring. */
   public int peakGbps() {
     return nvlsGbps.orElse(ringGbps);

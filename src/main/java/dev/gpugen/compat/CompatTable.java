@@ -48,14 +48,17 @@ public final class CompatTable {
    *
    * @param lifecycleAsOf the month the branch lifecycle data was read; end of life is judged as of
    *     it
+   * @param efaOtherTypes EC2 instance types without NVIDIA GPUs that support EFA
    */
   record Extras(
       YearMonth lifecycleAsOf,
       List<DriverKnownIssue> driverKnownIssues,
       List<AllReduceBandwidth> allReduce,
       NcclFacts nccl,
-      List<LustreDeployment> lustre) {
+      List<LustreDeployment> lustre,
+      List<String> efaOtherTypes) {
     Extras {
+      efaOtherTypes = List.copyOf(efaOtherTypes);
       Objects.requireNonNull(lifecycleAsOf);
       driverKnownIssues = List.copyOf(driverKnownIssues);
       allReduce = List.copyOf(allReduce);
@@ -105,6 +108,12 @@ public final class CompatTable {
       }
     }
     index(check, "aws_instances", awsInstances, AwsInstanceType::name, awsByName);
+    for (String type : extras.efaOtherTypes()) {
+      if (awsByName.containsKey(type)) {
+        throw check.error(
+            "aws_efa_other_types", type, "is a GPU type; its EFA support belongs in aws_instances");
+      }
+    }
     index(check, "gcp_accelerators", gcpAccelerators, GcpAccelerator::type, gcpAcceleratorByType);
     index(check, "gcp_machines", this.gcpMachines, GcpMachineType::name, gcpMachineByName);
     this.gcpPatternsLongestFirst =
@@ -312,6 +321,28 @@ public final class CompatTable {
   /** The EC2 instance type named exactly {@code instanceType}, e.g. {@code p5.48xlarge}. */
   public Optional<AwsInstanceType> awsInstance(String instanceType) {
     return Optional.ofNullable(awsByName.get(instanceType));
+  }
+
+  /**
+   * Whether EC2 instance type {@code instanceType} supports EFA: a GPU type whose row says so, or
+   * one of the other EFA types AWS lists. False for every other type, known or not.
+   */
+  public boolean efaSupported(String instanceType) {
+    return awsInstance(instanceType).map(AwsInstanceType::efa).orElse(false)
+        || extras.efaOtherTypes().contains(instanceType);
+  }
+
+  /** Whether EC2 instance type {@code instanceType} is a non-GPU type the table knows has EFA. */
+  public boolean efaOtherType(String instanceType) {
+    return extras.efaOtherTypes().contains(instanceType);
+  }
+
+  /**
+   * The table's single-node all-reduce figure for a node of {@code count} {@code gpu} GPUs, where
+   * it applies: the figures are for NVSwitch systems of that GPU count only.
+   */
+  public Optional<AllReduceBandwidth> allReduceBandwidth(String gpu, int count, boolean nvswitch) {
+    return allReduceBandwidth(gpu).filter(b -> nvswitch && b.gpus() == count);
   }
 
   /** All EC2 instance types in the table. */

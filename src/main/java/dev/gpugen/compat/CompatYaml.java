@@ -48,6 +48,7 @@ final class CompatYaml {
           "kernel_modules",
           "gpus",
           "aws_instances",
+          "aws_efa_other_types",
           "gcp_accelerators",
           "gcp_machines",
           "gpu_operator_releases",
@@ -113,6 +114,10 @@ final class CompatYaml {
     kernel.finish();
     List<GpuModel> gpus = rows(top, "gpus", CompatYaml::gpu);
     List<AwsInstanceType> aws = rows(top, "aws_instances", CompatYaml::awsInstance);
+    Fields efaOther = top.child("aws_efa_other_types");
+    List<String> efaOtherTypes = efaOther.texts("types");
+    efaOther.sources();
+    efaOther.finish();
     List<GcpAccelerator> accelerators = rows(top, "gcp_accelerators", CompatYaml::gcpAccelerator);
     List<GcpMachineType> machines = rows(top, "gcp_machines", CompatYaml::gcpMachine);
     List<GpuOperatorRelease> operators =
@@ -142,7 +147,7 @@ final class CompatYaml {
         operators,
         exactMatchSince,
         ctkReleases,
-        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre));
+        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre, efaOtherTypes));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {

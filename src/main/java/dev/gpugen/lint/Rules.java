@@ -25,6 +25,8 @@ import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
 import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
 import dev.gpugen.lint.rules.GpuSupportEndedRule;
 import dev.gpugen.lint.rules.ImdsV1Rule;
+import dev.gpugen.lint.rules.InheritedThresholdRule;
+import dev.gpugen.lint.rules.InstanceTypeUnknownRule;
 import dev.gpugen.lint.rules.KernelModulesUnsupportedRule;
 import dev.gpugen.lint.rules.LustreCapacityRule;
 import dev.gpugen.lint.rules.LustreThroughputRule;
@@ -53,6 +55,7 @@ import dev.gpugen.lint.rules.PullGitSourceRule;
 import dev.gpugen.lint.rules.PullNeedsBucketRule;
 import dev.gpugen.lint.rules.PullProviderRule;
 import dev.gpugen.lint.rules.SecretInSpecRule;
+import dev.gpugen.lint.rules.SettingIgnoredRule;
 import dev.gpugen.lint.rules.SingleGpuThresholdRule;
 import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
 import dev.gpugen.lint.rules.SshOpenToWorldRule;
@@ -75,6 +78,7 @@ public final class Rules {
           new CidrHostBitsRule(),
           new SubnetOutsideVpcRule(),
           new CompatUnknownRule(),
+          new InstanceTypeUnknownRule(),
           new GkeGpuDirectRule(),
           // driver, CUDA and GPU (§11 DRV)
           new CudaBelowCompatFloorRule(),
@@ -117,6 +121,7 @@ public final class Rules {
           // AWS, FSx, GCP
           new SpotWithoutCheckpointsRule(),
           new PullProviderRule(),
+          new SettingIgnoredRule(),
           new PullNeedsBucketRule(),
           new PullGitSourceRule(),
           new LustreThroughputRule(),
@@ -125,6 +130,7 @@ public final class Rules {
           // validation and sysctl (§11 VAL, SYS)
           new NcclTestTooSmallRule(),
           new BusBandwidthThresholdRule(),
+          new InheritedThresholdRule(),
           new SingleGpuThresholdRule(),
           new NumaBalancingRule(),
           new MaxMapCountRule(),

@@ -38,17 +38,25 @@ public final class AnsibleView {
       String instanceType,
       int count,
       boolean spot,
+      String fabric,
       PoolFacts facts,
       SoftwareVars software,
       ValidationVars validation,
       List<Entry> labels,
       List<ClusterSpec.Taint> taints) {}
 
-  /** Software versions plus the package names derived from them. */
+  /**
+   * Software versions plus the package names derived from them.
+   *
+   * @param driverCudaMajor the newest CUDA major the driver branch runs (the compat table's
+   *     max_cuda_major; the toolkit's major where the table does not know the branch): DCGM is
+   *     built per the driver's CUDA major
+   */
   public record SoftwareVars(
       String os,
       String driver,
       String driverBranch,
+      String driverCudaMajor,
       String cuda,
       String cudaPackage,
       String containerToolkit,
@@ -77,10 +85,6 @@ public final class AnsibleView {
 
   public String provider() {
     return spec.cloud().provider();
-  }
-
-  public String fabric() {
-    return spec.network().fabric();
   }
 
   public SoftwareVars software() {
@@ -357,16 +361,18 @@ public final class AnsibleView {
   }
 
   PoolVars pool(Pool p) {
+    PoolFacts facts = PoolFacts.of(p);
     return new PoolVars(
         p.name(),
         "pool_" + Views.groupSafe(p.name()),
         p.instanceType(),
         p.count(),
         p.spot(),
-        PoolFacts.of(p),
+        p.fabric(),
+        facts,
         software(p.software()),
-        validation(p.validation()),
-        entries(p.labels()),
+        validation(p.validation(), facts),
+        entries(nodeLabels(p)),
         p.taints());
   }
 
@@ -375,6 +381,7 @@ public final class AnsibleView {
         s.os(),
         s.driver(),
         s.driver().substring(0, s.driver().indexOf('.')),
+        Integer.toString(driverCudaMajor(s)),
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
@@ -390,12 +397,50 @@ public final class AnsibleView {
         s.devicePlugin().timeSlicingReplicas());
   }
 
+  /**
+   * The Kubernetes labels of pool {@code p}'s nodes: the spec's, plus the device plugin's per-node
+   * config label where the pool's time-slicing differs from the cluster's.
+   */
+  private Map<String, String> nodeLabels(Pool p) {
+    Map<String, String> labels = new TreeMap<>(p.labels());
+    GpuOperatorValues.poolConfigKey(spec, p)
+        .ifPresent(k -> labels.put(GpuOperatorValues.CONFIG_LABEL, k));
+    return labels;
+  }
+
+  /** The device plugin's configs by ConfigMap key (empty: no pool time-slices). */
+  public List<Entry> devicePluginConfigs() {
+    return entries(GpuOperatorValues.devicePluginConfigs(spec));
+  }
+
+  private static int driverCudaMajor(Software s) {
+    return CompatTable.load()
+        .driverBranch(Version.parse(s.driver()))
+        .map(b -> b.maxCudaMajor().orElse(-1))
+        .filter(m -> m > 0)
+        .orElse(Integer.parseInt(s.cuda().substring(0, s.cuda().indexOf('.'))));
+  }
+
   private static ValidationVars validation(ClusterSpec.Validation v) {
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
         v.maxBytes(),
         v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
+  }
+
+  /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
+  private static ValidationVars validation(ClusterSpec.Validation v, PoolFacts facts) {
+    ValidationVars spec = validation(v);
+    if (!spec.minBusBandwidthGBps().isEmpty()) {
+      return spec;
+    }
+    java.util.OptionalInt dflt = facts.defaultMinBusBandwidthGbps();
+    return new ValidationVars(
+        v.gpuBurnSeconds(),
+        v.dcgmDiagLevel(),
+        v.maxBytes(),
+        dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "");
   }
 
   private static List<Entry> entries(Map<String, String> m) {

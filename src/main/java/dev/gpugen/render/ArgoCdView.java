@@ -157,9 +157,12 @@ public final class ArgoCdView {
     return GpuOperatorValues.TIME_SLICING_CONFIG;
   }
 
-  public String timeSlicingConfig() {
-    return GpuOperatorValues.timeSlicingConfig(
-        spec.software().devicePlugin().timeSlicingReplicas());
+  /** The device plugin's configs by ConfigMap key (see GpuOperatorValues). */
+  public List<AnsibleView.Entry> devicePluginConfigs() {
+    List<AnsibleView.Entry> out = new ArrayList<>();
+    GpuOperatorValues.devicePluginConfigs(spec)
+        .forEach((k, v) -> out.add(new AnsibleView.Entry(k, v)));
+    return out;
   }
 
   /** /etc/nccl.conf as NCCL reads it: sorted NAME=VALUE lines. */

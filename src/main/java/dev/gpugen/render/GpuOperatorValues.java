@@ -44,10 +44,64 @@ public final class GpuOperatorValues {
     return slicing;
   }
 
-  /** Whether the device plugin shares each GPU between pods (needs the time-slicing ConfigMap). */
+  /**
+   * The key of the device plugin's config every node without the per-node label uses ({@code
+   * devicePlugin.config.default}).
+   */
+  public static final String DEFAULT_CONFIG = "any";
+
+  /**
+   * The node label that picks a node's entry of the device plugin's ConfigMap (GPU Operator,
+   * "Time-Slicing GPUs in Kubernetes": per-node configuration).
+   */
+  public static final String CONFIG_LABEL = "nvidia.com/device-plugin.config";
+
+  /**
+   * Whether the device plugin shares the GPUs of some pool between pods (AWS and static: needs the
+   * time-slicing ConfigMap).
+   */
   public static boolean timeSlicing(ClusterSpec spec) {
     return !spec.cloud().provider().equals("gcp")
-        && spec.software().devicePlugin().timeSlicingReplicas() > 1;
+        && spec.pools().stream().anyMatch(p -> replicas(p) > 1);
+  }
+
+  /**
+   * The device plugin's configs by ConfigMap key (AWS and static), empty when no pool time-slices:
+   * {@value #DEFAULT_CONFIG} holds the cluster-wide setting (time-slicing or none), and every pool
+   * whose replicas differ from it gets an entry under its name, which its nodes select with the
+   * {@value #CONFIG_LABEL} label.
+   */
+  public static Map<String, String> devicePluginConfigs(ClusterSpec spec) {
+    Map<String, String> configs = new TreeMap<>();
+    if (!timeSlicing(spec)) {
+      return configs;
+    }
+    configs.put(
+        DEFAULT_CONFIG, devicePluginConfig(spec.software().devicePlugin().timeSlicingReplicas()));
+    for (ClusterSpec.Pool p : spec.pools()) {
+      poolConfigKey(spec, p).ifPresent(k -> configs.put(k, devicePluginConfig(replicas(p))));
+    }
+    return configs;
+  }
+
+  /**
+   * The ConfigMap key pool {@code p}'s nodes are labelled with, where its replicas differ from the
+   * cluster-wide ones (AWS and static); empty for pools that use the default entry.
+   */
+  public static java.util.Optional<String> poolConfigKey(ClusterSpec spec, ClusterSpec.Pool p) {
+    int cluster = Math.max(1, spec.software().devicePlugin().timeSlicingReplicas());
+    return timeSlicing(spec) && replicas(p) != cluster
+        ? java.util.Optional.of(p.name())
+        : java.util.Optional.empty();
+  }
+
+  private static int replicas(ClusterSpec.Pool p) {
+    return Math.max(1, p.software().devicePlugin().timeSlicingReplicas());
+  }
+
+  /** The device plugin's config for {@code replicas}: time-slicing above 1, else whole GPUs. */
+  static String devicePluginConfig(int replicas) {
+    return replicas > 1 ? timeSlicingConfig(replicas) : "version: v1\nflags:\n  migStrategy: none";
   }
 
   /**
@@ -84,7 +138,7 @@ public final class GpuOperatorValues {
     Map<String, Object> devicePlugin = new TreeMap<>();
     devicePlugin.put("enabled", true);
     if (timeSlicing(spec)) {
-      devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", "any"));
+      devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", DEFAULT_CONFIG));
     }
     v.put("devicePlugin", devicePlugin);
     return sortedMap(v);

@@ -69,6 +69,18 @@ public record PoolFacts(
         gpu.flatMap(GpuModel::computeCapability).map(Version::toString).orElse(""));
   }
 
+  /**
+   * The bus-bandwidth threshold a pool gets when the spec sets none: the healthy share of the
+   * table's single-node all-reduce figure for its GPUs ({@link
+   * dev.gpugen.compat.AllReduceBandwidth#minHealthyGbps()}); empty where the table has no figure.
+   */
+  public java.util.OptionalInt defaultMinBusBandwidthGbps() {
+    return CompatTable.load()
+        .allReduceBandwidth(gpuModel, gpuCount, nvswitch)
+        .map(b -> java.util.OptionalInt.of(b.minHealthyGbps()))
+        .orElse(java.util.OptionalInt.empty());
+  }
+
   private static String kernelModules(
       ClusterSpec.Software sw, Optional<GpuModel> gpu, CompatTable table) {
     if (!sw.kernelModules().equals("auto")) {

@@ -388,7 +388,6 @@ public final class TerraformView {
     v.put("subnet_id", n.subnetId().orElse(null));
     v.put("ssh_ingress_cidrs", n.sshIngressCidrs());
     v.put("placement_strategy", n.placement());
-    v.put("fabric", n.fabric());
     v.put("checkpoint_bucket", spec.storage().checkpointBucket().orElse(null));
     if (pull()) {
       v.put("pull_bundle_prefix", pullBundlePrefix());
@@ -420,6 +419,7 @@ public final class TerraformView {
       // The version gate's inputs: edit them here and terraform plan checks them again.
       v.put(prefix + "_driver_version", p.software().driver());
       v.put(prefix + "_cuda_version", p.software().cuda());
+      v.put(prefix + "_fabric", p.fabric());
     }
     return v;
   }

@@ -153,7 +153,8 @@ public record ClusterSpec(
    * Network layout. Either a new VPC ({@code vpcCidr}, {@code subnetCidr}) or an existing one
    * ({@code vpcId}, {@code subnetId}).
    *
-   * @param fabric efa, infiniband, roce or tcp; resolved from the instance types when not written
+   * @param fabric efa, infiniband, roce or tcp as written; when not written, efa if every pool's
+   *     EC2 type has EFA, else tcp (each pool's own fabric is {@link Pool#fabric()})
    */
   public record Network(
       Optional<String> vpcCidr,
@@ -202,6 +203,8 @@ public record ClusterSpec(
    * @param market on-demand or spot
    * @param gpu the GPUs of a static pool's hosts
    * @param hosts a static pool's hosts
+   * @param fabric the interconnect of the pool's nodes: network.fabric where written, else efa
+   *     where the pool's EC2 type has EFA and tcp elsewhere
    */
   public record Pool(
       String name,
@@ -215,8 +218,10 @@ public record ClusterSpec(
       Validation validation,
       Optional<StaticGpu> gpu,
       List<Host> hosts,
-      Optional<Autoscaling> autoscaling) {
+      Optional<Autoscaling> autoscaling,
+      String fabric) {
     public Pool {
+      Objects.requireNonNull(fabric);
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
       Objects.requireNonNull(market);

@@ -556,7 +556,7 @@ class AnsibleToolsTest {
    * Puts the stand-ins of src/test/resources/ansible-stand-ins into a test root: eight GPUs on
    * driver 580.95.05, the given all-reduce bus bandwidth, and {@code efaDevices} EFA devices.
    */
-  private static void installStandIns(Path root, String busbw, int efaDevices) throws Exception {
+  static void installStandIns(Path root, String busbw, int efaDevices) throws Exception {
     Path src = Golden.repo().resolve("src/test/resources/ansible-stand-ins");
     Path work = root.resolve("var/cache/gpugen/validation");
     executable(
@@ -589,7 +589,7 @@ class AnsibleToolsTest {
   }
 
   /** Writes an executable script, mode 0755. */
-  private static void executable(Path file, String text) throws Exception {
+  static void executable(Path file, String text) throws Exception {
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));

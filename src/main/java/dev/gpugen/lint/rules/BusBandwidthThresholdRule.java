@@ -11,7 +11,7 @@ import java.util.Optional;
  * the pool's effective threshold (its own {@code validation:} or the cluster's).
  */
 public final class BusBandwidthThresholdRule extends PoolRule {
-  static final double LAX = 0.8;
+  static final double LAX = AllReduceBandwidth.HEALTHY_FRACTION;
 
   public BusBandwidthThresholdRule() {
     super(
@@ -41,8 +41,9 @@ public final class BusBandwidthThresholdRule extends PoolRule {
     Hardware hw = p.hardware();
     Optional<AllReduceBandwidth> expected =
         hw.gpu()
-            .flatMap(g -> p.table().allReduceBandwidth(g.name()))
-            .filter(b -> hw.nvswitch() && hw.gpuCount().orElse(0) == b.gpus());
+            .flatMap(
+                g ->
+                    p.table().allReduceBandwidth(g.name(), hw.gpuCount().orElse(0), hw.nvswitch()));
     if (expected.isEmpty()) {
       return;
     }
@@ -58,7 +59,7 @@ public final class BusBandwidthThresholdRule extends PoolRule {
               + " running below 80% of their ~"
               + b.ringGbps()
               + " GB/s",
-          "use at least " + gbps(Math.ceil(LAX * b.ringGbps())));
+          "use at least " + b.minHealthyGbps());
     } else if (t > b.peakGbps()) {
       findings.report(
           at,

@@ -23,14 +23,7 @@ public final class CompatUnknownRule extends PoolRule {
 
   @Override
   void check(PoolContext p, Findings findings) {
-    if (p.spec().cloud().provider().equals("aws") && p.hardware().aws().isEmpty()) {
-      findings.report(
-          p.path("instanceType"),
-          p.pool().instanceType()
-              + " is not in gpugen's table: GPU, driver, NVSwitch and EFA checks skipped for pool "
-              + p.pool().name(),
-          null);
-    }
+    // An unknown EC2 instance type is instance-type-unknown's (a warning with a suggestion).
     Version driver = p.driver();
     if (p.table().driverBranch(driver).isEmpty()) {
       findings.report(

@@ -14,7 +14,7 @@ public final class EfaNotUsedRule extends PoolRule {
         "The pool's instance type has EFA (up to 3200 Gbps on p5, through 32 network cards), but"
             + " network.fabric is tcp, so NCCL runs its socket transport over the ENA interface:"
             + " inter-node collectives at a fraction of the bandwidth. Use network.fabric: efa"
-            + " (the default when every pool is EFA-capable)."
+            + " (the default for a pool whose type has EFA, when network.fabric is not written)."
             + " Sources: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html ,"
             + " https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html");
   }
@@ -22,7 +22,7 @@ public final class EfaNotUsedRule extends PoolRule {
   @Override
   void check(PoolContext p, Findings findings) {
     if (!p.spec().cloud().provider().equals("aws")
-        || !p.spec().network().fabric().equals("tcp")
+        || !p.pool().fabric().equals("tcp")
         || p.pool().count() < 2) {
       return;
     }

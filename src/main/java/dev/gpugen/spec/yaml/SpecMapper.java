@@ -74,9 +74,15 @@ final class SpecMapper {
                 : Optional.empty());
 
     Map<String, Object> v = map(root, "validation");
+    // A pool's fabric: the spec's network.fabric where written, else EFA where the pool's EC2 type
+    // has it and TCP elsewhere, so a mixed cluster is not pushed down to TCP by one pool.
+    Optional<String> writtenFabric = opt(map(root, "network"), "fabric");
     List<Pool> pools = new ArrayList<>();
     for (Map<String, Object> p : list(root, "pools")) {
-      pools.add(pool(p, sw, v));
+      String type = opt(p, "instanceType").orElse("");
+      String fabric =
+          writtenFabric.orElse(provider.equals("aws") && efaCapable.test(type) ? "efa" : "tcp");
+      pools.add(pool(p, sw, v, fabric));
     }
 
     Map<String, Object> net = map(root, "network");
@@ -179,7 +185,8 @@ final class SpecMapper {
   private static Pool pool(
       Map<String, Object> p,
       Map<String, Object> clusterSoftware,
-      Map<String, Object> clusterValidation) {
+      Map<String, Object> clusterValidation,
+      String fabric) {
     Map<String, Object> rv = map(p, "rootVolume");
     RootVolume root =
         new RootVolume(
@@ -224,7 +231,8 @@ final class SpecMapper {
             ? Optional.of(
                 new ClusterSpec.Autoscaling(
                     integer(map(p, "autoscaling"), "min"), integer(map(p, "autoscaling"), "max")))
-            : Optional.empty());
+            : Optional.empty(),
+        fabric);
   }
 
   private static Software software(Map<String, Object> sw) {
