@@ -13,6 +13,7 @@ import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TerraformPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the spec and the compatibility table rather than from the render, must hold. Every render (GKE
  * included) must also pass {@code terraform fmt -check}.
  */
+@RealToolsTest
 class TerraformPlanTest {
   @TempDir Path scratch;
 

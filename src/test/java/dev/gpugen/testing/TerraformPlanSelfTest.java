@@ -50,6 +50,7 @@ class TerraformPlanSelfTest {
   }
 
   @Test
+  @RealToolsTest
   void aMirrorWithoutTheProviderFailsNamingWhatToInstall(@TempDir Path empty) throws Exception {
     Files.createDirectories(empty.resolve("registry.terraform.io/hashicorp/aws/5.100.0"));
     AssertionFailedError e =
@@ -61,6 +62,7 @@ class TerraformPlanSelfTest {
   }
 
   @Test
+  @RealToolsTest
   void theInstalledToolsAreFound() throws Exception {
     TerraformPlan.Tools t = TerraformPlan.tools();
     assertTrue(TerraformPlan.compare(t.terraformVersion(), "1.7.0") >= 0, t.toString());
