@@ -221,17 +221,6 @@ variable "placement_strategy" {
   }
 }
 
-variable "fabric" {
-  description = "Interconnect between the nodes: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
-  type        = string
-  default     = "tcp"
-
-  validation {
-    condition     = contains(["efa", "tcp"], var.fabric)
-    error_message = "On AWS the fabric must be efa or tcp."
-  }
-}
-
 ################################################################################
 # Storage
 ################################################################################
@@ -415,6 +404,17 @@ variable "a100_cuda_version" {
   }
 }
 
+variable "a100_fabric" {
+  description = "Interconnect between the nodes of pool a100: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.a100_fabric)
+    error_message = "On AWS the a100_fabric must be efa or tcp."
+  }
+}
+
 ################################################################################
 # Pool h100
 ################################################################################
@@ -516,6 +516,17 @@ variable "h100_cuda_version" {
   }
 }
 
+variable "h100_fabric" {
+  description = "Interconnect between the nodes of pool h100: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.h100_fabric)
+    error_message = "On AWS the h100_fabric must be efa or tcp."
+  }
+}
+
 ################################################################################
 # Pool l4
 ################################################################################
@@ -614,5 +625,16 @@ variable "l4_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.l4_cuda_version))
     error_message = "The l4_cuda_version must look like 12.8."
+  }
+}
+
+variable "l4_fabric" {
+  description = "Interconnect between the nodes of pool l4: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.l4_fabric)
+    error_message = "On AWS the l4_fabric must be efa or tcp."
   }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.FieldSource;
  * the network (tags {@link #SKIPPED_TAGS}); they must converge, change nothing the second time and
  * leave the test machine itself untouched.
  */
+@RealToolsTest
 class AnsibleToolsTest {
   /** Steps that need a GPU node or the internet; everything else runs for real. */
   static final String SKIPPED_TAGS = "hardware,network,reboot,helm,kubernetes,burn-in";
@@ -209,13 +211,21 @@ class AnsibleToolsTest {
           settings(root.resolve("etc/profile.d/nccl.sh")));
       assertEquals(
           List.of(
-              "Package: nvidia-* libnvidia-* xserver-xorg-video-nvidia-*",
+              "Package: nvidia-* libnvidia-* cuda-drivers cuda-drivers-* xserver-xorg-video-nvidia-*",
               "Pin: version 580.95.05-*",
               "Pin-Priority: 1001"),
           settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-driver.pref")));
       assertTrue(
           settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
               .contains("Pin: version 1.17.8-*"));
+      // Persistence mode on: the packaged unit's --no-persistence-mode replaced by a drop-in.
+      assertEquals(
+          List.of(
+              "[Service]",
+              "ExecStart=",
+              "ExecStart=/usr/bin/nvidia-persistenced --user nvidia-persistenced"
+                  + " --persistence-mode --verbose"),
+          settings(root.resolve("etc/systemd/system/nvidia-persistenced.service.d/gpugen.conf")));
 
       // The baseline: what the spec asked for, the NCCL hash, no validated_at (nothing was
       // validated: every check was skipped by tag).
@@ -282,8 +292,9 @@ class AnsibleToolsTest {
             settings(root.resolve("etc/nccl.conf")));
       }
       String slicing = Files.readString(dir.resolve("reports/gpu-operator-time-slicing.yaml"));
-      assertTrue(slicing.contains("    version: v1\n"), slicing);
-      assertTrue(slicing.contains("            replicas: 4\n"), slicing);
+      // Each entry is the device plugin's config file as one JSON-quoted string.
+      assertTrue(slicing.contains("\"any\": \"version: v1\\nflags:"), slicing);
+      assertTrue(slicing.contains("replicas: 4\""), slicing);
       String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
       assertTrue(values.contains("migManager:\n  enabled: true\n"), values);
       // gpu_operator_values through to_nice_yaml: sorted keys, plain scalars.

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * multi-node figure, the SSH transport mpirun needs is set up from the controller, and without
  * mpirun the report says the fabric was not tested instead of failing every node.
  */
+@RealToolsTest
 class ValidationPerNodeTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(25);
   private static final List<String> HOSTS = List.of("node-a", "node-b", "node-c");

@@ -54,7 +54,7 @@ class DefaultsTest {
             MINIMAL.replace(
                 "pools: [{name: gpu, instanceType: p4d.24xlarge}]",
                 "pools: [{name: gpu, instanceType: p4d.24xlarge},"
-                    + " {name: inf, instanceType: g6.12xlarge, software: {driver: \"580.95.05\","
+                    + " {name: inf, instanceType: g6.4xlarge, software: {driver: \"580.95.05\","
                     + " gpuOperator: {dcgmExporter: false}}}]"));
     ClusterSpec.Software inf = s.pools().get(1).software();
     assertEquals("580.95.05", inf.driver());
@@ -63,7 +63,9 @@ class DefaultsTest {
         new ClusterSpec.GpuOperator("v25.3.0", false, false), inf.gpuOperator(), "deep merge");
     assertEquals("570.195.03", s.pools().get(0).software().driver());
     assertEquals(
-        "tcp", s.network().fabric(), "g6.12xlarge has no EFA, so the cluster falls back to tcp");
+        "tcp", s.network().fabric(), "g6.4xlarge has no EFA, so the cluster default is tcp");
+    assertEquals("efa", s.pools().get(0).fabric(), "but the p4d pool gets its EFA");
+    assertEquals("tcp", s.pools().get(1).fabric());
   }
 
   @Test

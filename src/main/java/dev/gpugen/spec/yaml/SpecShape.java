@@ -426,7 +426,7 @@ public final class SpecShape {
               "fabric",
               new Enum(List.of("efa", "infiniband", "roce", "tcp")),
               null,
-              "GPU interconnect between nodes; default efa on EFA-capable AWS types, else tcp."));
+              "GPU interconnect between nodes; when not written, each pool gets efa where its EC2 type has EFA, else tcp."));
 
   static final Obj LUSTRE =
       obj(

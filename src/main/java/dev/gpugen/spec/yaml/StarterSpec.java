@@ -133,7 +133,8 @@ public final class StarterSpec {
   /**
    * The starter for {@code provider}: the AWS text with its cloud, network and pool hardware
    * swapped for GKE's (project, zone, cluster, a machine type) or bare metal's (declared GPUs and
-   * hosts). Everything else (software, kernel, NCCL, validation) is the same.
+   * hosts). Everything else (software, kernel, NCCL, validation) is the same, except that a GKE
+   * starter has no kernel block (gpugen configures no GKE node's kernel).
    */
   public static String text(Gpu gpu, String name, String provider) {
     String text = text(gpu, name);
@@ -199,7 +200,13 @@ public final class StarterSpec {
               + "      - {name: gpu-01, address: 192.0.2.11}\n"
               + "      - {name: gpu-02, address: 192.0.2.12, vars: {ansible_user: ubuntu}}\n";
     }
-    return head + middle + pool + labels + text.substring(software);
+    String rest = text.substring(software);
+    if (provider.equals("gcp")) {
+      // GKE's node image and the node pools' Terraform own the kernel: no play applies these.
+      int kernel = rest.indexOf("kernel:\n");
+      rest = rest.substring(0, kernel) + rest.substring(rest.indexOf("nccl:\n"));
+    }
+    return head + middle + pool + labels + rest;
   }
 
   /** {@code h100-cluster} and so on: a valid name to start from. */

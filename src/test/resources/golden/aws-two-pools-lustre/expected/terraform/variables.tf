@@ -221,17 +221,6 @@ variable "placement_strategy" {
   }
 }
 
-variable "fabric" {
-  description = "Interconnect between the nodes: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
-  type        = string
-  default     = "tcp"
-
-  validation {
-    condition     = contains(["efa", "tcp"], var.fabric)
-    error_message = "On AWS the fabric must be efa or tcp."
-  }
-}
-
 ################################################################################
 # Storage
 ################################################################################
@@ -415,6 +404,17 @@ variable "a100_ft_cuda_version" {
   }
 }
 
+variable "a100_ft_fabric" {
+  description = "Interconnect between the nodes of pool a100-ft: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.a100_ft_fabric)
+    error_message = "On AWS the a100_ft_fabric must be efa or tcp."
+  }
+}
+
 ################################################################################
 # Pool h100-pretrain
 ################################################################################
@@ -513,5 +513,16 @@ variable "h100_pretrain_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.h100_pretrain_cuda_version))
     error_message = "The h100_pretrain_cuda_version must look like 12.8."
+  }
+}
+
+variable "h100_pretrain_fabric" {
+  description = "Interconnect between the nodes of pool h100-pretrain: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.h100_pretrain_fabric)
+    error_message = "On AWS the h100_pretrain_fabric must be efa or tcp."
   }
 }

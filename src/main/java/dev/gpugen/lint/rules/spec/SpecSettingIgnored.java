@@ -1,0 +1,71 @@
+package dev.gpugen.lint.rules.spec;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+
+/** A spec value the chosen target renders nowhere: it would silently do nothing. */
+public final class SpecSettingIgnored extends Rule {
+  public SpecSettingIgnored() {
+    super(
+        "spec-setting-ignored",
+        Severity.WARNING,
+        "the spec sets a value that the chosen target does not apply",
+        "Some keys only mean something on some targets. On GKE (cloud.provider gcp) the nodes are"
+            + " configured by GKE's node image, the node pools' Terraform and the GPU Operator;"
+            + " gpugen renders no play that writes sysctls or blacklists nouveau there, so"
+            + " kernel.sysctl and kernel.blacklistNouveau would do nothing (GKE sets node sysctls"
+            + " through the node pool's linux_node_config, and its GPU node images ship without"
+            + " nouveau). cloud.imds is an EC2 launch-template setting: GKE and static hosts have"
+            + " no EC2 metadata options to set. network.placement creates EC2 placement groups"
+            + " (GKE: compact placement); static hosts are placed already. Sources:"
+            + " https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config ,"
+            + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html ,"
+            + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-groups.html");
+  }
+
+  @Override
+  public void check(ClusterSpec spec, Findings findings) {
+    String provider = spec.cloud().provider();
+    if (provider.equals("gcp")) {
+      ignored(
+          findings,
+          SpecPath.of("kernel", "sysctl"),
+          "kernel.sysctl does nothing on GKE: no gpugen play configures GKE nodes' kernel",
+          "remove it, and set node sysctls in the GKE node pool's linux_node_config");
+      ignored(
+          findings,
+          SpecPath.of("kernel", "blacklistNouveau"),
+          "kernel.blacklistNouveau does nothing on GKE: GKE's node image loads the driver",
+          "remove it");
+    }
+    if (!provider.equals("aws")) {
+      ignored(
+          findings,
+          SpecPath.of("cloud", "imds"),
+          "cloud.imds does nothing on "
+              + name(provider)
+              + ": it sets EC2 instance metadata options",
+          "remove it");
+    }
+    if (provider.equals("static")) {
+      ignored(
+          findings,
+          SpecPath.of("network", "placement"),
+          "network.placement does nothing for static hosts: it creates EC2 placement groups",
+          "remove it");
+    }
+  }
+
+  private static void ignored(Findings findings, SpecPath path, String message, String hint) {
+    if (findings.isWritten(path)) {
+      findings.report(path, message, hint);
+    }
+  }
+
+  private static String name(String provider) {
+    return provider.equals("gcp") ? "GKE" : "static hosts";
+  }
+}
