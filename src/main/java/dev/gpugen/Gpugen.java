@@ -8,6 +8,7 @@ import dev.gpugen.render.Renderer;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.yaml.SafeYaml;
 import dev.gpugen.spec.yaml.SpecReader;
@@ -57,6 +58,12 @@ public final class Gpugen {
    */
   public Checked check(Path file, String label, Optional<String> env, Set<String> skipRules)
       throws IOException {
+    // A FIFO or a device would block or never end: only regular files (links to them are fine).
+    if (!Files.isRegularFile(file) && Files.exists(file)) {
+      throw new SafeRead.Refused(
+          (Files.isDirectory(file) ? "is a folder" : "is not a regular file (a pipe or a device)")
+              + "; give the path of a spec file");
+    }
     // Read one byte past the limit and no more, so a 50 MB file costs nothing.
     try (InputStream in = Files.newInputStream(file)) {
       return check(label, in.readNBytes(SafeYaml.MAX_BYTES + 1), env, skipRules);

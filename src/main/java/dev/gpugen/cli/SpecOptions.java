@@ -1,6 +1,7 @@
 package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Severity;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -53,6 +54,8 @@ final class SpecOptions {
       return gpugen.check(file, file.toString(), environment, skip());
     } catch (NoSuchFileException e) {
       throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": no such file", e);
+    } catch (SafeRead.Refused e) {
+      throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new GpugenException(
           ExitCodes.ENVIRONMENT, file + ": cannot read: " + e.getMessage(), e);

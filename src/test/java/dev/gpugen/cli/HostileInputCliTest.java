@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Attacks through the command line, each asserting the refusal as a user sees it: the exit code,
@@ -123,5 +125,122 @@ class HostileInputCliTest {
         r.err());
     assertEquals("# my own pull.tf\n", Files.readString(pullTf));
     assertVictimUntouched();
+  }
+
+  private Path specWith(String example, String from, String to) throws IOException {
+    String text = Files.readString(Path.of(example));
+    assertTrue(text.contains(from), from);
+    Path p = tmp.resolve("spec-" + Integer.toHexString(to.hashCode()) + ".yaml");
+    Files.writeString(p, text.replace(from, to));
+    return p;
+  }
+
+  static final String STATIC = "examples/static-baremetal/cluster.yaml";
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "ansible_connection: local",
+        "ansible_python_interpreter: /usr/bin/touch PWNED",
+        "ansible_ssh_common_args: -oProxyCommand=touch",
+        "ansible_become_exe: /tmp/x",
+        "ansible_shell_executable: /tmp/x",
+        "ansible_become: yes",
+        "ansible_become_password: hunter2",
+        "aws_secret_access_key: abc",
+        "aws_access_key_id: AKIAEXAMPLE",
+        "db_password: x",
+        "api_token: x",
+        "gpugen_spec_sha256: x"
+      })
+  void hostVarsThatRunCodeOrHoldSecretsAreRefusedAtTheirKey(String var) throws Exception {
+    Path spec = specWith(STATIC, "vars: {ansible_user: ops}", "vars: {" + var + "}");
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    String key = var.substring(0, var.indexOf(':'));
+    assertTrue(
+        r.err()
+            .startsWith(spec + ":25:54: error[spec-value]: the key pools[1].hosts[0].vars." + key),
+        r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
+    assertFalse(Files.exists(Path.of("PWNED")));
+  }
+
+  @Test
+  void anAccessKeyInAHostVarValueIsASecretFinding() throws Exception {
+    Path spec = specWith(STATIC, "vars: {ansible_user: ops}", "vars: {note: AKIAIOSFODNN7EXAMPLE}");
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out().contains(":25:60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
+        r.out());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {".inf", "-.inf", ".nan", ".NaN", "+.Inf"})
+  void nonFiniteNumbersAreARangeErrorNotACrash(String value) throws Exception {
+    Path spec = specWith(EXAMPLE, "minBusBandwidthGBps: 350", "minBusBandwidthGBps: " + value);
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    // YAML 1.2's JSON schema reads .NaN and +.Inf as strings: a type error, also positioned.
+    assertTrue(r.out().startsWith(spec + ":52:40: error[spec-"), r.out());
+    assertFalse(r.err().contains("internal error"), r.err());
+  }
+
+  @Test
+  void aKeyWithANewlineIsOneFindingAndEveryOtherFileIsStillChecked() throws Exception {
+    Path nl = specWith(EXAMPLE, "workload-type: training", "\"a\\nb\": training");
+    Path missing = tmp.resolve("missing.yaml");
+    Path bad = specWith(EXAMPLE, "count: 16", "count: -16");
+    Cli r = Cli.run("validate", nl.toString(), missing.toString(), bad.toString(), EXAMPLE);
+    assertEquals(3, r.exit(), "an unreadable file is exit 3: " + r);
+    assertEquals("gpugen: " + missing + ": no such file\n", r.err());
+    assertTrue(
+        r.out().contains(nl + ":31:14: error[spec-value]: the key pools[0].labels[\"a\\nb\"]"),
+        r.out());
+    assertTrue(r.out().contains(nl + ": 1 error"), r.out());
+    assertTrue(r.out().contains(bad + ": 1 error"), "the file after the missing one: " + r.out());
+    assertTrue(r.out().contains(EXAMPLE + ": 0 errors"), r.out());
+    for (String line : r.out().split("\n")) {
+      assertFalse(line.contains("\u001b"), line);
+    }
+  }
+
+  @Test
+  void controlCharactersAreNamedAtTheirPositionAndNeverPrintedRaw() throws Exception {
+    Path esc = tmp.resolve("esc.yaml");
+    Files.writeString(
+        esc,
+        "apiVersion: gpugen/v1\nkind: GpuCluster\nmetadata:\n  name: x\n  \u001b[2J\u001b[H: 1\n");
+    Cli r = Cli.run("validate", esc.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out().startsWith(esc + ":5:3: error[spec-yaml-syntax]: the spec contains ESC (U+001B)"),
+        r.out());
+    assertFalse(r.out().contains("\u001b"), "no raw escape reaches the terminal");
+    // Escapes YAML does allow (in a quoted string) and a bidi override are echoed escaped.
+    Path quoted = tmp.resolve("quoted.yaml");
+    Files.writeString(
+        quoted,
+        Files.readString(Path.of(EXAMPLE))
+            .replace("workload-type: training", "\"x\\e[2J\u202e\": training"));
+    Cli q = Cli.run("validate", quoted.toString());
+    assertEquals(1, q.exit(), q.toString());
+    assertFalse(q.out().contains("\u001b") || q.out().contains("\u202e"), q.out());
+    assertTrue(q.out().contains("\\u202e"), q.out());
+  }
+
+  @Test
+  void aFifoAsSpecIsRefusedAtOnce() throws Exception {
+    Path fifo = tmp.resolve("spec.yaml");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertEquals(0, mk.waitFor());
+    Cli r = Cli.run("validate", fifo.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: "
+            + fifo
+            + ": is not a regular file (a pipe or a device); give the path of a spec file\n",
+        r.err());
   }
 }
