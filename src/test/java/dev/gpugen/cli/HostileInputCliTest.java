@@ -243,4 +243,50 @@ class HostileInputCliTest {
             + ": is not a regular file (a pipe or a device); give the path of a spec file\n",
         r.err());
   }
+
+  @Test
+  void aSpecCannotSwitchOffItsOwnSecurityRulesWithoutAReason() throws Exception {
+    Path spec =
+        specWith(
+            "src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml",
+            "software:",
+            "lint: {skip: [sec-imdsv1-enabled]}\nsoftware:");
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.err().contains("error[sec-imdsv1-enabled]"), "the rule stays on: " + r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "error[spec-lint-settings]: the spec skips the security rule"
+                    + " sec-imdsv1-enabled without a reason"),
+        r.err());
+    assertFalse(Files.exists(out));
+    // With a reason the skip holds, unless CI ignores the spec's suppressions.
+    Path reasoned =
+        specWith(
+            "src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml",
+            "software:",
+            "lint:\n  skip: [sec-imdsv1-enabled]\n  reasons: {sec-imdsv1-enabled: \"legacy AMI"
+                + " reads IMDSv1 until its agent is replaced\"}\nsoftware:");
+    assertEquals(0, Cli.run("validate", reasoned.toString()).exit());
+    Cli ci = Cli.run("validate", "--no-spec-suppressions", reasoned.toString());
+    assertEquals(1, ci.exit(), ci.toString());
+    assertTrue(ci.out().contains("error[sec-imdsv1-enabled]"), ci.out());
+  }
+
+  @Test
+  void unknownRuleIdsAreUsageErrorsWithASuggestion() {
+    Cli r = Cli.run("validate", "--skip-rule", "sec-imdsv1-enable", EXAMPLE);
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: --skip-rule sec-imdsv1-enable is not a rule id; did you mean"
+            + " sec-imdsv1-enabled? (gpugen explain lists them)\n",
+        r.err());
+    Cli reader = Cli.run("validate", "--skip-rule", "spec-unknown-key", EXAMPLE);
+    assertEquals(2, reader.exit(), reader.toString());
+    assertOneLine(reader);
+    assertTrue(reader.err().contains("cannot be skipped"), reader.err());
+    assertEquals(2, Cli.run("validate", "--skip-rule", "nope", EXAMPLE).exit());
+    assertEquals(0, Cli.run("explain", "drv-cuda-needs-newer-driver").exit());
+  }
 }

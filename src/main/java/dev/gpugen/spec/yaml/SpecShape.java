@@ -174,7 +174,10 @@ public final class SpecShape {
           "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$",
           "a Git tag or commit like v1.4.0 or a 40-hex commit id",
           128);
-  static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
+  static final Str REASON =
+      str("^[^\\p{Cntrl}]{10,500}$", "a sentence saying why (10 to 500 characters)", 500);
+  static final Str RULE_ID =
+      str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-needs-newer-driver", 64);
 
   // A Git URL ArgoCD can clone: https://host[:port]/path or ssh (ssh://user@host/path,
   // user@host:path).
@@ -611,7 +614,14 @@ public final class SpecShape {
                           "severity",
                           new MapOf(RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
                           null,
-                          "Severity per rule id.")),
+                          "Severity per rule id."),
+                      opt(
+                          "reasons",
+                          new MapOf(RULE_ID, REASON, 200),
+                          null,
+                          "Why a rule is skipped or re-graded, per rule id: required for a"
+                              + " security rule (sec-*), reported as the suppression's"
+                              + " justification in SARIF.")),
                   null,
                   "Linter settings.")));
 
