@@ -40,7 +40,7 @@ class InventoryConfigReaderTest {
     assertEquals(List.of("a100-train", "h100-infer", "l4-batch"), List.copyOf(c.pools().keySet()));
     assertEquals(Optional.of("560.35.03"), c.pools().get("h100-infer").driver());
     assertEquals(Optional.of("1.16.2"), c.pools().get("a100-train").containerToolkit());
-    assertEquals(HostnamePreference.NAME_TAG, c.hostname());
+    assertEquals(HostnameSource.NAME_TAG_THEN_ID, c.hostnames());
     assertEquals(AnsibleHostSource.PRIVATE_IP, c.ansibleHost());
     assertEquals(List.of("running"), c.states());
     assertEquals(300, c.cacheTtlSeconds());
@@ -87,7 +87,7 @@ class InventoryConfigReaderTest {
     assertEquals(List.of("us-west-2", "eu-central-1"), c.regions());
     assertEquals(List.of("l4"), List.copyOf(c.pools().keySet()));
     assertEquals(Optional.of("550.1"), c.pools().get("l4").driver());
-    assertEquals(HostnamePreference.INSTANCE_ID, c.hostname());
+    assertEquals(List.of(HostnameSource.of("instance-id").orElseThrow()), c.hostnames());
     assertEquals(AnsibleHostSource.PRIVATE_DNS, c.ansibleHost());
     assertEquals(List.of("running", "stopped"), c.states());
     assertEquals(0, c.cacheTtlSeconds());
