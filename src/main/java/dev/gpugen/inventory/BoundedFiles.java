@@ -32,8 +32,7 @@ final class BoundedFiles {
    * @throws NotAFileException if it is not a regular file or is too large
    */
   static byte[] read(Path file, long max, String what, LinkOption... options) throws IOException {
-    BasicFileAttributes attributes =
-        Files.readAttributes(file, BasicFileAttributes.class, options);
+    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, options);
     if (!attributes.isRegularFile()) {
       throw new NotAFileException(what + " " + file + " is not a regular file");
     }

@@ -13,6 +13,8 @@ import software.amazon.awssdk.auth.credentials.InstanceProfileCredentialsProvide
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.WebIdentityTokenFileCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -21,11 +23,12 @@ import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider
 /**
  * The AWS SDK's default credential chain, source by source in the SDK's order (Java system
  * properties, environment variables, web identity, the profile, the container endpoint, the
- * instance role; https://docs.aws.amazon.com/sdk-for-java/latest/developer-guide/credentials-chain.html),
- * so that when none works the message says what each source lacked. A profile with {@code
- * role_arn}/{@code source_profile}, {@code credential_source}, {@code credential_process}, or IAM
- * Identity Center ({@code sso_session}, {@code sso_account_id}, ...) is resolved by the SDK's own
- * profile provider with the sts, sso and ssooidc modules on the class path.
+ * instance role;
+ * https://docs.aws.amazon.com/sdk-for-java/latest/developer-guide/credentials-chain.html), so that
+ * when none works the message says what each source lacked. A profile with {@code role_arn}/{@code
+ * source_profile}, {@code credential_source}, {@code credential_process}, or IAM Identity Center
+ * ({@code sso_session}, {@code sso_account_id}, ...) is resolved by the SDK's own profile provider
+ * with the sts, sso and ssooidc modules on the class path.
  *
  * <p>The first source that works is kept for the run (each refreshes its own credentials).
  */
@@ -39,7 +42,8 @@ final class CredentialChain implements AwsCredentialsProvider {
     }
   }
 
-  private record Source(String label, Supplier<Optional<String>> skip, Supplier<AwsCredentialsProvider> provider) {}
+  private record Source(
+      String label, Supplier<Optional<String>> skip, Supplier<AwsCredentialsProvider> provider) {}
 
   private final List<Source> sources;
   private volatile AwsCredentialsProvider chosen;
@@ -70,7 +74,8 @@ final class CredentialChain implements AwsCredentialsProvider {
                 EnvironmentVariableCredentialsProvider::create),
             new Source(
                 "web identity",
-                () -> unset(env, "AWS_WEB_IDENTITY_TOKEN_FILE").or(() -> unset(env, "AWS_ROLE_ARN")),
+                () ->
+                    unset(env, "AWS_WEB_IDENTITY_TOKEN_FILE").or(() -> unset(env, "AWS_ROLE_ARN")),
                 WebIdentityTokenFileCredentialsProvider::create),
             new Source(
                 "profile " + profile,
@@ -165,8 +170,13 @@ final class CredentialChain implements AwsCredentialsProvider {
     for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
       if (t.getMessage() != null && !t.getMessage().isBlank()) {
         deepest = t;
-        if (t instanceof software.amazon.awssdk.awscore.exception.AwsServiceException) {
-          break;
+        if (t instanceof AwsServiceException service && service.awsErrorDetails() != null) {
+          AwsErrorDetails details = service.awsErrorDetails();
+          return Ec2Failures.clip(
+              details.serviceName()
+                  + " "
+                  + details.errorCode()
+                  + (details.errorMessage() == null ? "" : ": " + details.errorMessage()));
         }
       }
     }

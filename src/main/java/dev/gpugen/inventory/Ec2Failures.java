@@ -52,7 +52,7 @@ final class Ec2Failures {
         : "\"endpoint\"/GPUGEN_EC2_ENDPOINT or AWS_ENDPOINT_URL_EC2";
   }
 
-  static InventoryException describe(SdkException e, InventoryConfig config, String region) {
+  static InventoryException describe(RuntimeException e, InventoryConfig config, String region) {
     String where = "EC2 DescribeInstances in " + region;
     String endpoint = endpointName(config, region);
     String attempts = attempts(e);
@@ -72,7 +72,8 @@ final class Ec2Failures {
           && sts.awsErrorDetails() != null
           && "sts".equalsIgnoreCase(sts.awsErrorDetails().serviceName())) {
         AwsErrorDetails details = sts.awsErrorDetails();
-        String code = details.errorCode() == null ? "HTTP " + sts.statusCode() : details.errorCode();
+        String code =
+            details.errorCode() == null ? "HTTP " + sts.statusCode() : details.errorCode();
         String message = clip(details.errorMessage());
         return fail(
             "STS AssumeRole of "
@@ -207,8 +208,8 @@ final class Ec2Failures {
     return new InventoryException(ExitCodes.ENVIRONMENT, message, cause);
   }
 
-  private static String attempts(SdkException e) {
-    Integer n = e.numAttempts();
+  private static String attempts(RuntimeException e) {
+    Integer n = e instanceof SdkException sdk ? sdk.numAttempts() : null;
     return n == null || n <= 1 ? "" : " after " + n + " attempts";
   }
 

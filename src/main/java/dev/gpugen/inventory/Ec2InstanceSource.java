@@ -70,7 +70,9 @@ public final class Ec2InstanceSource implements InstanceSource {
     return new Ec2InstanceSource(
         config,
         CredentialChain.forSettings(
-            config, System.getenv(), config.regions().isEmpty() ? "us-east-1" : config.regions().get(0)));
+            config,
+            System.getenv(),
+            config.regions().isEmpty() ? "us-east-1" : config.regions().get(0)));
   }
 
   /** The region of the AWS profile ({@code AWS_PROFILE} or {@code default}), if it names one. */
@@ -89,7 +91,9 @@ public final class Ec2InstanceSource implements InstanceSource {
     filters.add(tagFilter(GpugenTags.CLUSTER, config.cluster()));
     config.environment().ifPresent(e -> filters.add(tagFilter(GpugenTags.ENVIRONMENT, e)));
     filters.add(Filter.builder().name("instance-state-name").values(config.states()).build());
-    config.filters().forEach((name, values) -> filters.add(Filter.builder().name(name).values(values).build()));
+    config
+        .filters()
+        .forEach((name, values) -> filters.add(Filter.builder().name(name).values(values).build()));
     return filters;
   }
 
@@ -132,7 +136,7 @@ public final class Ec2InstanceSource implements InstanceSource {
         }
       }
       return chain(ec2, region, request, first);
-    } catch (SdkException e) {
+    } catch (SdkException | CredentialChain.MissingCredentialsException e) {
       throw Ec2Failures.describe(e, config, region);
     }
   }
@@ -208,8 +212,8 @@ public final class Ec2InstanceSource implements InstanceSource {
       if (cause instanceof InventoryException failure) {
         throw failure;
       }
-      if (cause instanceof SdkException sdk) {
-        throw sdk;
+      if (cause instanceof RuntimeException failure) {
+        throw failure;
       }
       throw new IllegalStateException(cause);
     } catch (InterruptedException e) {
@@ -226,7 +230,10 @@ public final class Ec2InstanceSource implements InstanceSource {
 
   /** {@code first} and the pages after it, at most {@link #MAX_PAGES}. */
   private List<HostFacts> chain(
-      Ec2Client ec2, String region, DescribeInstancesRequest request, DescribeInstancesResponse first)
+      Ec2Client ec2,
+      String region,
+      DescribeInstancesRequest request,
+      DescribeInstancesResponse first)
       throws InventoryException {
     List<HostFacts> hosts = new ArrayList<>();
     Set<String> tokens = new HashSet<>();

@@ -31,7 +31,10 @@ public record HostnameSource(String setting, Optional<String> tagKey) {
   }
 
   /** This entry's value for one host (already validated by the builder), if it has one. */
-  Optional<String> valueOf(HostFacts host, Optional<String> privateIp, Optional<String> publicIp,
+  Optional<String> valueOf(
+      HostFacts host,
+      Optional<String> privateIp,
+      Optional<String> publicIp,
       Optional<String> privateDns) {
     if (tagKey.isPresent()) {
       return host.tag(tagKey.get());

@@ -45,8 +45,9 @@ public final class InventoryBuilder {
   // The formats EC2 documents for each field (EC2 API reference, Instance data type).
   static final Pattern INSTANCE_ID = Pattern.compile("i-[0-9a-f]{8}(?:[0-9a-f]{9})?");
   static final Pattern IPV4 =
-      Pattern.compile("(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
-          + "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+      Pattern.compile(
+          "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
+              + "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
   static final Pattern DNS_NAME =
       Pattern.compile(
           "(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -260,8 +261,7 @@ public final class InventoryBuilder {
       this.name = tag(GpugenTags.NAME).filter(s -> !s.isEmpty());
       this.pool = tag(GpugenTags.POOL).filter(s -> !s.isEmpty());
       this.availabilityZone = format("availability zone", host.availabilityZone(), ZONE);
-      this.instanceType =
-          format("instance type", Optional.of(host.instanceType()), INSTANCE_TYPE);
+      this.instanceType = format("instance type", Optional.of(host.instanceType()), INSTANCE_TYPE);
       this.lifecycle =
           check("instance lifecycle", host.lifecycle(), LIFECYCLES::contains, "a lifecycle");
       this.spot = lifecycle.filter("spot"::equals).isPresent();

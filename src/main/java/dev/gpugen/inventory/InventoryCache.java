@@ -41,11 +41,11 @@ import javax.crypto.spec.SecretKeySpec;
  * hit copies those bytes out unparsed, which keeps a cached run well under half a second at 16,000
  * hosts.
  *
- * <p>The cache is never trusted more than EC2 itself: the folder and every file in it must belong to
- * the current user and be writable by nobody else, or they are not used (a warning says why), and
- * the body is authenticated with a key in the folder that only the user can read, so a file another
- * user planted (or a damaged one) is a miss. A file for another configuration or identity, an
- * expired one, a symbolic link, a FIFO and an oversized file are misses too. Writes go to a
+ * <p>The cache is never trusted more than EC2 itself: the folder and every file in it must belong
+ * to the current user and be writable by nobody else, or they are not used (a warning says why),
+ * and the body is authenticated with a key in the folder that only the user can read, so a file
+ * another user planted (or a damaged one) is a miss. A file for another configuration or identity,
+ * an expired one, a symbolic link, a FIFO and an oversized file are misses too. Writes go to a
  * temporary file in the same directory that is then renamed over the old one, so a reader sees the
  * old file or the new one, never half.
  */
@@ -89,7 +89,12 @@ public final class InventoryCache {
 
   /** The header line. */
   record Header(
-      int format, String key, long writtenAtMillis, long length, String mac, List<String> warnings) {
+      int format,
+      String key,
+      long writtenAtMillis,
+      long length,
+      String mac,
+      List<String> warnings) {
     byte[] toJson() throws IOException {
       return Json.bytes(
           json -> {
@@ -153,8 +158,8 @@ public final class InventoryCache {
    * The key of everything the {@code --list} bytes depend on: the settings that select and shape
    * the output, the regions, and the account, identity and endpoint the SDK would pick from the
    * environment: the AWS variables that name them ({@link #IDENTITY_ENV}) and the contents of the
-   * AWS config and credentials files (profiles, role ARNs, SSO accounts). Secrets enter only through
-   * the hash, and no network call is needed, so a hit stays fast.
+   * AWS config and credentials files (profiles, role ARNs, SSO accounts). Secrets enter only
+   * through the hash, and no network call is needed, so a hit stays fast.
    */
   public static String key(InventoryConfig config, Map<String, String> env) {
     try {
@@ -420,7 +425,8 @@ public final class InventoryCache {
     Path keyFile = dir.resolve(KEY_FILE);
     try {
       Files.createFile(
-          keyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+          keyFile,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (FileAlreadyExistsException e) {
       // Another run created it meanwhile (or it is unusable): use that one, or give up.
       return readKey().orElseThrow(() -> new IOException("unusable cache key " + keyFile));

@@ -54,10 +54,14 @@ public final class InventoryConfigReader {
   /** Filters gpugen sets itself, and the setting that controls each. */
   private static final Map<String, String> OWN_FILTERS =
       Map.of(
-          "tag:" + GpugenTags.MANAGED_BY, "it is always gpugen",
-          "tag:" + GpugenTags.CLUSTER, "use \"cluster\"",
-          "tag:" + GpugenTags.ENVIRONMENT, "use \"environment\"",
-          "instance-state-name", "use \"states\"");
+          "tag:" + GpugenTags.MANAGED_BY,
+          "it is always gpugen",
+          "tag:" + GpugenTags.CLUSTER,
+          "use \"cluster\"",
+          "tag:" + GpugenTags.ENVIRONMENT,
+          "use \"environment\"",
+          "instance-state-name",
+          "use \"states\"");
 
   private static final Pattern REGION = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)+");
   private static final Pattern LIST_SEPARATOR = Pattern.compile("[,\\s]+");
@@ -648,8 +652,7 @@ public final class InventoryConfigReader {
             .or(() -> Optional.ofNullable(raw.assumeRoleSessionName()));
     if (arn.isEmpty() || arn.get().isBlank()) {
       if (externalId.isPresent() || session.isPresent()) {
-        errors.add(
-            "\"assumeRoleExternalId\" and \"assumeRoleSessionName\" need \"assumeRoleArn\"");
+        errors.add("\"assumeRoleExternalId\" and \"assumeRoleSessionName\" need \"assumeRoleArn\"");
       }
       return Optional.empty();
     }

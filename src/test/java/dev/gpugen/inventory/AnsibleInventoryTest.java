@@ -15,21 +15,16 @@ import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -122,28 +117,8 @@ class AnsibleInventoryTest {
     return new String(file.content(), StandardCharsets.UTF_8);
   }
 
-  /** A manifest-only jar: {@code java -jar} it runs gpugen's real main on the test classpath. */
   private Path testJar() throws IOException {
-    String classpath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> urls = new ArrayList<>();
-    for (String entry : classpath.split(File.pathSeparator)) {
-      if (!entry.isBlank()) {
-        urls.add(Path.of(entry).toAbsolutePath().toUri().toString());
-      }
-    }
-    Manifest manifest = new Manifest();
-    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest
-        .getMainAttributes()
-        .put(Attributes.Name.MAIN_CLASS, dev.gpugen.cli.Main.class.getName());
-    manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", urls));
-    Path jar = tmp.resolve("gpugen-test.jar");
-    try (OutputStream out = Files.newOutputStream(jar);
-        JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
-      jarOut.finish(); // The manifest is the whole jar.
-    }
-    return jar;
+    return StandIns.testJar(tmp);
   }
 
   private Result exec(Map<String, String> extra, String... command) throws Exception {
