@@ -479,10 +479,12 @@ public final class InventoryConfigReader {
 
   /** {@code hostnames}, or the older {@code hostname} ({@code name-tag}/{@code instance-id}). */
   private List<HostnameSource> hostnames(FileConfig raw, List<String> errors) {
+    // A variable wins over the file; within one of them, the two forms are exclusive.
     List<String> list = env("GPUGEN_HOSTNAMES").map(InventoryConfigReader::split).orElse(null);
-    String single = env("GPUGEN_HOSTNAME").orElse(raw.hostname());
-    if (list == null) {
+    String single = env("GPUGEN_HOSTNAME").orElse(null);
+    if (list == null && single == null) {
       list = raw.hostnames();
+      single = raw.hostname();
     }
     if (list != null && single != null) {
       errors.add("set \"hostnames\" or \"hostname\", not both");

@@ -74,7 +74,11 @@ public final class Ec2StandIn implements AutoCloseable {
     /** No answer until the client gives up (bounded by the stand-in at two minutes). */
     HANG,
     /** 401 {@code AuthFailure}, whatever the credentials. */
-    AUTH_FAILURE
+    AUTH_FAILURE,
+    /** An empty page with a new NextToken, every time: a chain that never ends. */
+    ENDLESS_PAGES,
+    /** 200 and a DescribeInstances body that never ends (until the client hangs up). */
+    ENDLESS_BODY
   }
 
   /** One instance as EC2 would describe it. */
@@ -746,6 +750,28 @@ public final class Ec2StandIn implements AutoCloseable {
               401,
               "AuthFailure",
               "AWS was not able to validate the provided access credentials");
+      case ENDLESS_PAGES ->
+          send(
+              exchange,
+              200,
+              render(List.of(), UUID.randomUUID().toString()).getBytes(StandardCharsets.UTF_8));
+      case ENDLESS_BODY -> {
+        exchange.getResponseHeaders().set("Content-Type", "text/xml;charset=UTF-8");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(
+              ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\""
+                      + NAMESPACE
+                      + "\">\n<requestId>")
+                  .getBytes(StandardCharsets.UTF_8));
+          byte[] chunk = "x".repeat(1 << 16).getBytes(StandardCharsets.UTF_8);
+          for (long sent = 0; sent < (4L << 30) && closed.getCount() > 0; sent += chunk.length) {
+            out.write(chunk);
+          }
+        } catch (IOException e) {
+          // The client hung up: what it should do.
+        }
+      }
       case HANG -> {
         try {
           closed.await(HANG_LIMIT_SECONDS, TimeUnit.SECONDS);
