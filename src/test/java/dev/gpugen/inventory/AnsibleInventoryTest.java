@@ -204,6 +204,37 @@ class AnsibleInventoryTest {
   }
 
   @Test
+  @Order(3)
+  void keyedGroupsAndTheHostnamesPreferenceReachAnsible() throws Exception {
+    Files.writeString(
+        script.getParent().resolve("keyed.yml"),
+        "- name: Show the nodes of the keyed group.\n"
+            + "  hosts: env_prod\n"
+            + "  gather_facts: false\n"
+            + "  tasks:\n"
+            + "    - name: Show the instance id.\n"
+            + "      ansible.builtin.debug:\n"
+            + "        msg: \"{{ gpugen_instance_id }} at {{ ansible_host }}\"\n");
+    Map<String, String> settings =
+        Map.of(
+            "GPUGEN_KEYED_GROUPS", "[{\"tag\": \"gpugen:environment\", \"prefix\": \"env\"}]",
+            "GPUGEN_HOSTNAMES", "private-dns-name,instance-id",
+            "GPUGEN_CACHE_TTL_SECONDS", "0");
+    Result graph = exec(settings, "ansible-inventory", "-i", script.toString(), "--graph");
+    assertEquals(0, graph.code(), graph.err());
+    assertEquals("", graph.err().strip());
+    assertTrue(graph.out().contains("@env_prod:"), graph.out());
+    Result r = exec(settings, "ansible-playbook", "-i", script.toString(), "keyed.yml");
+    assertEquals(0, r.code(), r.out() + r.err());
+    for (Ec2StandIn.Instance i : Fleet.cluster(FLEET)) {
+      assertTrue(
+          r.out().contains("ok: [" + i.privateDns() + "]"), i.privateDns() + " in\n" + r.out());
+      assertTrue(r.out().contains(i.instanceId() + " at " + i.privateIp()), r.out());
+    }
+    assertFalse(r.out().contains("noise-"));
+  }
+
+  @Test
   @Order(4)
   void withEc2DownThePlaybookFails() throws Exception {
     standIn.close();
