@@ -15,7 +15,7 @@ final class ResponseLimit implements ExecutionInterceptor {
     private static final long serialVersionUID = 1L;
 
     TooLargeException(long limit) {
-      super("the response body is larger than " + (limit >> 20) + " MiB");
+      super("a response body larger than " + (limit >> 20) + " MiB");
     }
   }
 

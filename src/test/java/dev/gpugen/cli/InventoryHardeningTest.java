@@ -314,7 +314,7 @@ class InventoryHardeningTest {
   void anEndlessBodyIsCutOffWithOneLine() {
     standIn.failAlways(Fault.ENDLESS_BODY);
     Run run = list("GPUGEN_CACHE_TTL_SECONDS", "0");
-    StandIns.assertFailure(run, 3, "the response body is larger than 32 MiB");
+    StandIns.assertFailure(run, 3, "sent a response body larger than 32 MiB; is it really EC2?");
   }
 
   @Test
