@@ -155,6 +155,9 @@ public record ClusterSpec(
    *
    * @param fabric efa, infiniband, roce or tcp as written; when not written, efa if every pool's
    *     EC2 type has EFA, else tcp (each pool's own fabric is {@link Pool#fabric()})
+   * @param internet the nodes' way out: nat (a NAT gateway in a VPC gpugen creates), none
+   *     (air-gapped) or existing (the routes of the user's VPC); nat by default for a new VPC,
+   *     existing for vpcId
    */
   public record Network(
       Optional<String> vpcCidr,
@@ -163,7 +166,8 @@ public record ClusterSpec(
       Optional<String> subnetId,
       List<String> sshIngressCidrs,
       String placement,
-      String fabric) {
+      String fabric,
+      String internet) {
     public Network {
       Objects.requireNonNull(vpcCidr);
       Objects.requireNonNull(subnetCidr);
@@ -172,6 +176,17 @@ public record ClusterSpec(
       sshIngressCidrs = List.copyOf(sshIngressCidrs);
       Objects.requireNonNull(placement);
       Objects.requireNonNull(fabric);
+      Objects.requireNonNull(internet);
+    }
+
+    /** Whether gpugen creates the VPC (no vpcId). */
+    public boolean createsVpc() {
+      return vpcId.isEmpty();
+    }
+
+    /** Whether Terraform creates a NAT gateway and the nodes' default route through it. */
+    public boolean natGateway() {
+      return createsVpc() && internet.equals("nat");
     }
   }
 
