@@ -120,7 +120,7 @@ public final class DriftCommand implements Callable<Integer> {
       } catch (InventoryException e) {
         throw new GpugenException(e.exitCode(), "drift: cannot ask EC2: " + e.getMessage(), e);
       }
-      findings.addAll(Drift.cloud(cluster, hosts));
+      findings.addAll(Drift.cloud(checked.plan().orElseThrow(), hosts));
       looked.add("cloud: " + hosts.size() + " instances in " + region);
     }
     if (facts != null) {
@@ -129,7 +129,7 @@ public final class DriftCommand implements Callable<Integer> {
             ExitCodes.ENVIRONMENT, "drift: --facts " + facts + ": no such folder", null);
       }
       try {
-        findings.addAll(Drift.nodes(cluster, facts));
+        findings.addAll(Drift.nodes(checked.plan().orElseThrow(), facts));
       } catch (IOException e) {
         throw new GpugenException(
             ExitCodes.ENVIRONMENT, "drift: cannot read " + facts + ": " + e.getMessage(), e);

@@ -131,7 +131,7 @@ final class RenderCommand implements Callable<Integer> {
             .replace('\\', '/');
     RenderedTree tree;
     try {
-      tree = gpugen.render(cluster, templates(), label);
+      tree = gpugen.render(checked.plan().orElseThrow(), templates(), label);
     } catch (RenderException e) {
       throw new GpugenException(ExitCodes.INTERNAL, "render failed: " + e.getMessage(), e);
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.inventory.GpugenTags;
 import dev.gpugen.inventory.HostFacts;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.Sha256;
@@ -23,28 +25,9 @@ import java.util.stream.Stream;
 public final class Drift {
   private Drift() {}
 
-  /**
-   * The NCCL hash the roles write into the baseline fact and the live fact computes from {@code
-   * /etc/nccl.conf}: sha256 of the {@code NAME=VALUE\n} lines sorted by name.
-   */
-  public static String ncclEnvSha256(Map<String, String> env) {
-    StringBuilder b = new StringBuilder();
-    new TreeMap<>(env).forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return Sha256.hex(b.toString());
-  }
-
-  /** The placement group Terraform creates for {@code pool}, or empty with placement none. */
-  static Optional<String> placementGroup(ClusterSpec spec, Pool pool) {
-    if (spec.network().placement().equals("none")) {
-      return Optional.empty();
-    }
-    String name =
-        spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
-    return Optional.of(name + "-" + pool.name());
-  }
-
   /** Cloud level: counts per pool, instance type, AMI (when pinned), placement group, market. */
-  public static List<Finding> cloud(ClusterSpec spec, List<HostFacts> hosts) {
+  public static List<Finding> cloud(ClusterPlan plan, List<HostFacts> hosts) {
+    ClusterSpec spec = plan.spec();
     List<Finding> out = new ArrayList<>();
     Map<String, List<HostFacts>> byPool = new TreeMap<>();
     for (HostFacts h : hosts) {
@@ -52,7 +35,8 @@ public final class Drift {
     }
     Map<String, Pool> pools = new LinkedHashMap<>();
     spec.pools().forEach(p -> pools.put(p.name(), p));
-    for (Pool p : spec.pools()) {
+    for (PoolPlan pp : plan.pools()) {
+      Pool p = pp.pool();
       List<HostFacts> running = byPool.getOrDefault(p.name(), List.of());
       if (running.size() < p.count()) {
         out.add(
@@ -79,8 +63,8 @@ public final class Drift {
                         " ", running.stream().map(HostFacts::instanceId).sorted().toList())
                     + ")"));
       }
-      Optional<String> group = placementGroup(spec, p);
-      String market = p.spot() ? "spot" : "on-demand";
+      Optional<String> group = pp.placementGroup();
+      String market = p.market();
       for (HostFacts h : running) {
         if (!h.instanceType().equals(p.instanceType())) {
           out.add(cloud(p, h, "instance-type", p.instanceType(), h.instanceType()));
@@ -127,7 +111,7 @@ public final class Drift {
    *
    * @throws IOException when the folder cannot be read or holds no file: no facts is not in sync
    */
-  public static List<Finding> nodes(ClusterSpec spec, Path dir) throws IOException {
+  public static List<Finding> nodes(ClusterPlan plan, Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
       files =
@@ -151,13 +135,14 @@ public final class Drift {
         out.add(new Finding("node", "", host, "facts", "JSON facts", "unreadable: " + f));
         continue;
       }
-      out.addAll(node(spec, host, root));
+      out.addAll(node(plan, host, root));
     }
     Collections.sort(out);
     return out;
   }
 
-  static List<Finding> node(ClusterSpec spec, String host, JsonNode root) {
+  static List<Finding> node(ClusterPlan plan, String host, JsonNode root) {
+    ClusterSpec spec = plan.spec();
     JsonNode local = root.path("ansible_facts").path("ansible_local");
     if (local.isMissingNode()) {
       local = root.path("ansible_local");
@@ -192,7 +177,7 @@ public final class Drift {
         "container-toolkit",
         p.software().containerToolkit(),
         base.path("container_toolkit").asText(""));
-    String nccl = ncclEnvSha256(spec.nccl().env());
+    String nccl = plan.ncclConfSha256();
     check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
     JsonNode live = local.path("gpugen_nccl");
     if (live.has("nccl_env_sha256")) {
@@ -207,13 +192,22 @@ public final class Drift {
               nccl,
               live.has("error") ? live.path("error").asText() : "no live NCCL fact"));
     }
-    check(
-        out,
-        p,
-        host,
-        "spec-sha256",
-        spec.fingerprint(),
-        base.path("gpugen_spec_sha256").asText(""));
+    String recorded = base.path("gpugen_spec_sha256").asText("");
+    if (!recorded.equals(plan.fingerprint()) && recorded.equals(Sha256.hex(spec.toString()))) {
+      // Earlier gpugen hashed the model's toString(), so the same spec gave another value.
+      out.add(
+          new Finding(
+              "node",
+              p.name(),
+              host,
+              "spec-sha256",
+              plan.fingerprint(),
+              recorded
+                  + " (the same spec, fingerprinted by an earlier gpugen: run plays 04 and 05"
+                  + " to record the new fingerprint)"));
+    } else {
+      check(out, p, host, "spec-sha256", plan.fingerprint(), recorded);
+    }
     return out;
   }
 

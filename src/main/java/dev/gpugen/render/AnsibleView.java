@@ -1,14 +1,13 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.CompatTable;
-import dev.gpugen.compat.Version;
 import dev.gpugen.inventory.InventoryBuilder;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -19,10 +18,12 @@ import java.util.TreeSet;
  * group_vars/pool_NAME.yml.
  */
 public final class AnsibleView {
+  private final ClusterPlan plan;
   private final ClusterSpec spec;
 
-  AnsibleView(ClusterSpec spec) {
-    this.spec = spec;
+  AnsibleView(ClusterPlan plan) {
+    this.plan = plan;
+    this.spec = plan.spec();
   }
 
   /** A key and its value, for templates that loop over sorted maps. */
@@ -84,7 +85,7 @@ public final class AnsibleView {
   }
 
   public SoftwareVars software() {
-    return software(spec.software());
+    return software(spec.software(), plan.clusterKernelModules());
   }
 
   public boolean blacklistNouveau() {
@@ -148,7 +149,7 @@ public final class AnsibleView {
    * Whether the nodes are static hosts listed in inventory.yml (no cloud, no dynamic inventory).
    */
   public boolean staticHosts() {
-    return spec.cloud().provider().equals("static");
+    return plan.staticHosts();
   }
 
   /**
@@ -196,7 +197,7 @@ public final class AnsibleView {
 
   /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */
   public boolean gke() {
-    return spec.cloud().provider().equals("gcp");
+    return plan.gke();
   }
 
   /**
@@ -218,7 +219,7 @@ public final class AnsibleView {
 
   /** Whether the Terraform installs the GPU Operator on GKE (else GKE's driver and plugin). */
   public boolean gkeGpuOperator() {
-    return gke() && spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+    return gke() && plan.gkeOperatorDriver();
   }
 
   /**
@@ -226,10 +227,7 @@ public final class AnsibleView {
    * key, as Terraform's {@code sort(keys(...))} orders them.
    */
   public String ncclConf() {
-    StringBuilder b = new StringBuilder();
-    new TreeMap<>(spec.nccl().env())
-        .forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return b.toString();
+    return plan.ncclConf();
   }
 
   /** A toleration for one of a pool's taints (Kubernetes effect names, as the spec writes them). */
@@ -264,19 +262,20 @@ public final class AnsibleView {
   public List<GkePool> gkePools() {
     List<GkePool> out = new ArrayList<>();
     if (gke()) {
-      spec.pools().forEach(p -> out.add(gkePool(p)));
+      plan.pools().forEach(p -> out.add(gkePool(p)));
     }
     return out;
   }
 
   /** The GKE facts of pool {@code name} (for the per-pool group_vars template). */
   public GkePool gkePool(String name) {
-    return gkePool(poolNamed(name));
+    return gkePool(plan.pool(name));
   }
 
-  private GkePool gkePool(Pool p) {
-    int gpus = PoolFacts.of(p).gpuCount();
-    int replicas = Math.max(1, p.software().devicePlugin().timeSlicingReplicas());
+  private GkePool gkePool(PoolPlan pp) {
+    Pool p = pp.pool();
+    int gpus = pp.hardware().gpus();
+    int replicas = pp.timeSlicingReplicas();
     List<Toleration> tolerations = new ArrayList<>();
     for (ClusterSpec.Taint t : p.taints()) {
       tolerations.add(
@@ -286,11 +285,11 @@ public final class AnsibleView {
     }
     return new GkePool(
         p.name(),
-        "gke_nodepool_" + Views.groupSafe(p.name()),
-        "pool_" + Views.groupSafe(p.name()),
+        "gke_nodepool_" + pp.tfPrefix(),
+        pp.group(),
         gpus,
         replicas,
-        gpus * replicas,
+        pp.allocatableGpus(),
         replicas > 1 ? 1 : gpus,
         p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
         "gpugen-validate-" + p.name(),
@@ -299,7 +298,7 @@ public final class AnsibleView {
 
   /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
   public boolean pull() {
-    return spec.ansible().pullMode() && spec.cloud().provider().equals("aws");
+    return plan.pullMode();
   }
 
   /**
@@ -308,7 +307,7 @@ public final class AnsibleView {
    * before it asks EC2; the host name is {@code localhost}).
    */
   public List<Entry> pullHostVars(String poolName) {
-    Pool p = poolNamed(poolName);
+    Pool p = plan.pool(poolName).pool();
     Map<String, String> vars = new TreeMap<>();
     vars.put("ansible_connection", "local");
     vars.put("gpugen_instance_type", p.instanceType());
@@ -329,7 +328,7 @@ public final class AnsibleView {
 
   /** The groups of a pulling node of the pool, as gpugen-inventory names them, sorted. */
   public List<String> pullGroups(String poolName) {
-    Pool p = poolNamed(poolName);
+    Pool p = plan.pool(poolName).pool();
     TreeSet<String> groups = new TreeSet<>(poolGroups(p));
     groups.add(InventoryBuilder.group("type_", p.instanceType()));
     return List.copyOf(groups);
@@ -346,31 +345,28 @@ public final class AnsibleView {
         p.spot() ? InventoryBuilder.SPOT : InventoryBuilder.ON_DEMAND);
   }
 
-  private Pool poolNamed(String name) {
-    return spec.pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-  }
-
   public List<PoolVars> pools() {
     List<PoolVars> out = new ArrayList<>();
-    spec.pools().forEach(p -> out.add(pool(p)));
+    plan.pools().forEach(p -> out.add(pool(p)));
     return out;
   }
 
-  PoolVars pool(Pool p) {
+  PoolVars pool(PoolPlan pp) {
+    Pool p = pp.pool();
     return new PoolVars(
         p.name(),
-        "pool_" + Views.groupSafe(p.name()),
+        pp.group(),
         p.instanceType(),
         p.count(),
         p.spot(),
-        PoolFacts.of(p),
-        software(p.software()),
+        PoolFacts.of(pp),
+        software(p.software(), pp.kernelModules()),
         validation(p.validation()),
         entries(p.labels()),
         p.taints());
   }
 
-  private static SoftwareVars software(Software s) {
+  private static SoftwareVars software(Software s, String kernelModules) {
     return new SoftwareVars(
         s.os(),
         s.driver(),
@@ -378,12 +374,7 @@ public final class AnsibleView {
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
-        s.kernelModules().equals("auto")
-            ? CompatTable.load()
-                .defaultKernelModule(Version.parse(s.driver()))
-                .name()
-                .toLowerCase(Locale.ROOT)
-            : s.kernelModules(),
+        kernelModules,
         s.gpuOperator().version(),
         s.gpuOperator().dcgmExporter(),
         s.gpuOperator().migManager(),

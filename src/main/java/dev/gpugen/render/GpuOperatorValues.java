@@ -1,5 +1,7 @@
 package dev.gpugen.render;
 
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,8 @@ public final class GpuOperatorValues {
    * The values for the spec's provider: on GKE with {@code gpuDriver: operator} the operator
    * installs the driver and toolkit; everywhere else plays 01 and 02 installed them on the host.
    */
-  public static Map<String, Object> of(ClusterSpec spec) {
-    return spec.cloud().provider().equals("gcp") ? gke(spec) : hostInstalled(spec);
+  public static Map<String, Object> of(ClusterPlan plan) {
+    return plan.gke() ? gke(plan) : hostInstalled(plan);
   }
 
   /**
@@ -32,22 +34,19 @@ public final class GpuOperatorValues {
    * Each gets an entry in the time-slicing ConfigMap (gke-gpu-operator.tf), picked by a node label.
    * Where GKE runs its own device plugin, its gpu_sharing_config does this instead.
    */
-  public static Map<String, Integer> gkeTimeSlicing(ClusterSpec spec) {
+  public static Map<String, Integer> gkeTimeSlicing(ClusterPlan plan) {
     Map<String, Integer> slicing = new TreeMap<>();
-    boolean operator = spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
-    for (ClusterSpec.Pool p : spec.pools()) {
-      int replicas = p.software().devicePlugin().timeSlicingReplicas();
-      if (operator && replicas > 1) {
-        slicing.put(p.name(), replicas);
+    for (PoolPlan p : plan.pools()) {
+      if (plan.gkeOperatorDriver() && p.timeSlicingReplicas() > 1) {
+        slicing.put(p.name(), p.timeSlicingReplicas());
       }
     }
     return slicing;
   }
 
   /** Whether the device plugin shares each GPU between pods (needs the time-slicing ConfigMap). */
-  public static boolean timeSlicing(ClusterSpec spec) {
-    return !spec.cloud().provider().equals("gcp")
-        && spec.software().devicePlugin().timeSlicingReplicas() > 1;
+  public static boolean timeSlicing(ClusterPlan plan) {
+    return !plan.gke() && plan.spec().software().devicePlugin().timeSlicingReplicas() > 1;
   }
 
   /**
@@ -70,8 +69,8 @@ public final class GpuOperatorValues {
   }
 
   // Driver and toolkit on the host (plays 01 and 02): the operator must not install them again.
-  private static Map<String, Object> hostInstalled(ClusterSpec spec) {
-    ClusterSpec.Software sw = spec.software();
+  private static Map<String, Object> hostInstalled(ClusterPlan plan) {
+    ClusterSpec.Software sw = plan.spec().software();
     Map<String, Object> v = new TreeMap<>();
     v.put("driver", Map.of("enabled", false));
     v.put("toolkit", Map.of("enabled", false));
@@ -83,7 +82,7 @@ public final class GpuOperatorValues {
     v.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
     Map<String, Object> devicePlugin = new TreeMap<>();
     devicePlugin.put("enabled", true);
-    if (timeSlicing(spec)) {
+    if (timeSlicing(plan)) {
       devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", "any"));
     }
     v.put("devicePlugin", devicePlugin);
@@ -91,8 +90,8 @@ public final class GpuOperatorValues {
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).
-  private static Map<String, Object> gke(ClusterSpec spec) {
-    ClusterSpec.Software sw = spec.software();
+  private static Map<String, Object> gke(ClusterPlan plan) {
+    ClusterSpec.Software sw = plan.spec().software();
     Map<String, Object> values = new TreeMap<>();
     Map<String, Object> driver = new TreeMap<>();
     driver.put("enabled", true);
@@ -106,7 +105,7 @@ public final class GpuOperatorValues {
     values.put("toolkit", toolkit);
     values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
     values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
-    if (!gkeTimeSlicing(spec).isEmpty()) {
+    if (!gkeTimeSlicing(plan).isEmpty()) {
       values.put("devicePlugin", Map.of("config", Map.of("name", TIME_SLICING_CONFIG)));
     }
     return sortedMap(values);

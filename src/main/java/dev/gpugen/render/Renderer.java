@@ -1,6 +1,7 @@
 package dev.gpugen.render;
 
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import freemarker.template.Template;
 import freemarker.template.TemplateException;
 import java.io.IOException;
@@ -28,19 +29,19 @@ public final class Renderer {
   /**
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
    */
-  public RenderedTree render(ClusterSpec spec, String specLabel) throws RenderException {
-    Map<String, Object> base = Views.model(spec, specLabel);
+  public RenderedTree render(ClusterPlan plan, String specLabel) throws RenderException {
+    Map<String, Object> base = Views.model(plan, specLabel);
     Map<String, RenderedTree.File> out = new TreeMap<>();
     for (String name : templates.names()) {
       String path = Templates.outputPathOf(name);
-      if (!Views.rendersFor(spec, path)) {
+      if (!Views.rendersFor(plan, path)) {
         continue;
       }
       if (path.contains(POOL_TOKEN)) {
-        for (ClusterSpec.Pool pool : spec.pools()) {
+        for (PoolPlan pool : plan.pools()) {
           Map<String, Object> model = new HashMap<>(base);
-          model.put("pool", Views.pool(spec, pool));
-          put(out, path.replace(POOL_TOKEN, Views.groupSafe(pool.name())), renderOne(name, model));
+          model.put("pool", Views.pool(plan, pool));
+          put(out, path.replace(POOL_TOKEN, pool.tfPrefix()), renderOne(name, model));
         }
       } else {
         put(out, path, renderOne(name, base));

@@ -67,15 +67,6 @@ public record ClusterSpec(
     return "roles-generated/" + name + environment.map(e -> "-" + e).orElse("");
   }
 
-  /**
-   * The model's fingerprint: SHA-256 of its value, which changes when any resolved value changes
-   * (and only then: comments and formatting of the spec do not count). The render writes it to
-   * {@code gpugen_spec_sha256} on every node; {@code gpugen drift} compares against it.
-   */
-  public String fingerprint() {
-    return Sha256.hex(toString());
-  }
-
   /** Cluster identity. */
   public record Metadata(String name, Optional<String> environment) {
     public Metadata {

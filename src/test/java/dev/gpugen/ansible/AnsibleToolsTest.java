@@ -225,8 +225,7 @@ class AnsibleToolsTest {
       assertEquals("580.95.05", fact.get("driver").asText(), fact::toString);
       assertEquals("h100", fact.get("pool").asText(), fact::toString);
       assertEquals(
-          dev.gpugen.drift.Drift.ncclEnvSha256(
-              Map.of("NCCL_DEBUG", "WARN", "NCCL_SOCKET_IFNAME", "^lo,docker")),
+          dev.gpugen.spec.Sha256.hex("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n"),
           fact.get("nccl_env_sha256").asText());
       assertFalse(fact.has("validated_at"), fact::toString);
       assertTrue(

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
-import dev.gpugen.drift.Drift;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.Ec2StandIn;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
 import dev.gpugen.inventory.Fleet;
 import dev.gpugen.inventory.StandIns;
+import dev.gpugen.spec.Sha256;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -242,12 +242,11 @@ class DriftCommandTest {
 
   @Test
   void nodeFactsAreComparedWithTheSpec() throws Exception {
-    String nccl =
-        Drift.ncclEnvSha256(Map.of("NCCL_SOCKET_IFNAME", "^lo,docker", "NCCL_DEBUG", "WARN"));
+    String nccl = Sha256.hex("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n");
     String specSha =
         Knowledge.gpugen()
             .check(SPEC, "x", java.util.Optional.empty(), java.util.Set.of())
-            .spec()
+            .plan()
             .orElseThrow()
             .fingerprint();
     Path dir = Files.createDirectories(tmp.resolve("facts"));
@@ -255,7 +254,7 @@ class DriftCommandTest {
     Run ok = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
     assertEquals(0, ok.exit(), ok.toString());
 
-    String edited = Drift.ncclEnvSha256(Map.of("NCCL_DEBUG", "INFO"));
+    String edited = Sha256.hex("NCCL_DEBUG=INFO\n");
     Files.writeString(dir.resolve("node-b.json"), facts("570.172.08", nccl, edited, specSha));
     Files.writeString(dir.resolve("node-c"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
     Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());

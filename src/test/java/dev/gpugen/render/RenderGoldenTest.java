@@ -45,7 +45,8 @@ class RenderGoldenTest {
     Optional<String> envName =
         Files.exists(env) ? Optional.of(Files.readString(env).trim()) : Optional.empty();
     ClusterSpec spec = TestSpecs.read(dir.resolve("spec.yaml"), envName);
-    return new Renderer(Templates.load(Optional.empty())).render(spec, "spec.yaml");
+    return new Renderer(Templates.load(Optional.empty()))
+        .render(dev.gpugen.TestSpecs.plan(spec), "spec.yaml");
   }
 
   private static void golden(Path dir) throws Exception {

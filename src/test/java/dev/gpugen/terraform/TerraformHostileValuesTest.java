@@ -308,7 +308,12 @@ class TerraformHostileValuesTest {
               spec.selectedEnvironment());
       assertThrows(
           RenderException.class,
-          () -> Rendered.gpugen().render(renamed, Templates.load(Optional.empty()), "spec.yaml"),
+          () ->
+              Rendered.gpugen()
+                  .render(
+                      dev.gpugen.TestSpecs.plan(renamed),
+                      Templates.load(Optional.empty()),
+                      "spec.yaml"),
           name);
     }
   }

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.compat.AllReduceBandwidth;
 import dev.gpugen.lint.Findings;
+import dev.gpugen.plan.Hardware;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class EfaSocketTuningRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     if (!spec.network().fabric().equals("efa")) {
       return;
     }

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -25,7 +26,8 @@ public final class MaxMapCountRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Optional<String> value = Optional.ofNullable(spec.kernel().sysctl().get(KEY));
     Optional<Long> n = value.flatMap(Nccl::integer);
     if (value.isPresent() && (n.isEmpty() || n.get() > DEFAULT)) {

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 
@@ -20,7 +21,8 @@ public final class NcclDebugVerboseRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Nccl.get(spec, "NCCL_DEBUG")
         .filter(v -> v.equalsIgnoreCase("INFO") || v.equalsIgnoreCase("TRACE"))
         .ifPresent(

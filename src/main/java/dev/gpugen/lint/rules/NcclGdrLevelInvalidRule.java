@@ -1,9 +1,9 @@
 package dev.gpugen.lint.rules;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.NcclFacts;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.List;
@@ -30,8 +30,9 @@ public final class NcclGdrLevelInvalidRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    NcclFacts facts = CompatTable.load().nccl();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    NcclFacts facts = plan.compat().nccl();
     for (String name : NAMES) {
       Optional<String> value = Nccl.get(spec, name);
       if (value.isEmpty() || NcclFacts.match(facts.netGdrLevels(), value.get()).isPresent()) {

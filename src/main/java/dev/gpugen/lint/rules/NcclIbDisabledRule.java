@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 
@@ -22,7 +23,8 @@ public final class NcclIbDisabledRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Nccl.get(spec, "NCCL_IB_DISABLE")
         .filter(v -> !v.equals("0") && Nccl.verbsFabric(spec))
         .ifPresent(

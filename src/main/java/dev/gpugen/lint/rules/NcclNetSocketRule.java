@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 
@@ -21,7 +22,8 @@ public final class NcclNetSocketRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     String fabric = spec.network().fabric();
     if (fabric.equals("tcp")) {
       return;

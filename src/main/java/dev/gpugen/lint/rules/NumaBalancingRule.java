@@ -1,8 +1,8 @@
 package dev.gpugen.lint.rules;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -27,15 +27,15 @@ public final class NumaBalancingRule extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Optional<String> value = Optional.ofNullable(spec.kernel().sysctl().get(KEY));
     if (value.isPresent() && value.get().trim().equals("0")) {
       return;
     }
-    CompatTable table = CompatTable.load();
-    for (int i = 0; i < spec.pools().size(); i++) {
-      ClusterSpec.Pool p = spec.pools().get(i);
-      if (Hardware.of(spec, p, table).gpuCount().orElse(0) >= 8) {
+    for (int i = 0; i < plan.pools().size(); i++) {
+      ClusterSpec.Pool p = plan.pools().get(i).pool();
+      if (plan.pools().get(i).hardware().gpus() >= 8) {
         // Unset, the finding belongs where the multi-socket machine is chosen.
         findings.report(
             value.isPresent()
