@@ -1,28 +1,3 @@
-<#if ansible.gke>
-[=header]
----
-# GKE: the Terraform installs the GPU Operator (helm_release.gpu_operator) and the node pools;
-# these plays only check them, from this controller, through the Kubernetes API.
-- name: Check that the GPU Operator is rolled out and its ClusterPolicy ready
-  hosts: gke_cluster
-  gather_facts: false
-  tasks:
-    - name: Check the GPU Operator
-      ansible.builtin.import_role:
-        name: gke_checks
-        tasks_from: gpu_operator
-      tags: [gke_checks, kubernetes]
-
-- name: Check that every node pool advertises its GPUs
-  hosts: gke_nodepools
-  gather_facts: false
-  tasks:
-    - name: Check the allocatable GPUs of the pool's nodes
-      ansible.builtin.import_role:
-        name: gke_checks
-        tasks_from: gpus
-      tags: [gke_checks, kubernetes]
-<#else>
 [=header]
 ---
 <#if argocd.enabled>
@@ -43,4 +18,3 @@
   roles:
     - role: gpu_operator
       tags: [gpu_operator]
-</#if>

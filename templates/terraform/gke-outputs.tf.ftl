@@ -1,4 +1,3 @@
-<#if terraform.gcp>
 [=header]
 
 output "gke_cluster_name" {
@@ -14,4 +13,3 @@ output "node_pools" {
 </#list>
   }
 }
-</#if>

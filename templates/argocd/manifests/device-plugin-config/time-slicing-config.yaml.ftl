@@ -1,4 +1,3 @@
-<#if argocd.timeSlicing>
 [=header]
 #
 # Device-plugin time-slicing, in the schema of NVIDIA's k8s-device-plugin (version v1,
@@ -12,4 +11,3 @@ metadata:
     app.kubernetes.io/managed-by: gpugen
 data:
   any: [=yaml(argocd.timeSlicingConfig)]
-</#if>
