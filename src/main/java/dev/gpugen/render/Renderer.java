@@ -46,7 +46,7 @@ public final class Renderer {
   }
 
   /** A static file behind the header: after the #! line of a script, as Jinja for *.j2 files. */
-  private String copy(String source, String specLabel) throws RenderException {
+  String copy(String source, String specLabel) throws RenderException {
     String body;
     try {
       body = templates.text(source);

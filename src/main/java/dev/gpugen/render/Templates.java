@@ -107,6 +107,10 @@ public final class Templates {
    *     is a bug in gpugen
    */
   String source(String path) {
+    if (nameSet.contains(path + SUFFIX) && nameSet.contains(path)) {
+      throw new IllegalStateException(
+          "two sources for " + path + ": " + path + SUFFIX + " and the static " + path);
+    }
     if (nameSet.contains(path + SUFFIX)) {
       return path + SUFFIX;
     }
