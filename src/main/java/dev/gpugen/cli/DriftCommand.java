@@ -3,6 +3,7 @@ package dev.gpugen.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.drift.Drift;
 import dev.gpugen.drift.Finding;

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.yaml.StarterSpec;

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;

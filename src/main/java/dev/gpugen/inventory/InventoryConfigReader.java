@@ -1,7 +1,7 @@
 package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

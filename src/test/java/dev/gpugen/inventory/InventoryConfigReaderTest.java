@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

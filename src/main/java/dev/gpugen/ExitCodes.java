@@ -1,6 +1,9 @@
-package dev.gpugen.cli;
+package dev.gpugen;
 
-/** The process exit codes gpugen documents in the README; every command returns one of these. */
+/**
+ * The process exit codes gpugen documents in the README; every command returns one of these. They
+ * live with the library, not the CLI, because library errors (the inventory's) carry them.
+ */
 public final class ExitCodes {
   /** Success: spec valid, render written or up to date. */
   public static final int OK = 0;
