@@ -72,6 +72,7 @@ validation_expected_cuda_version: [=unsafe(ansible.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
 validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
+validation_nccl_min_bytes: [=unsafe(ansible.validation.minBytes)]
 validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
 <#if ansible.validation.minBusBandwidthGBps?has_content>
 validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps]

@@ -46,6 +46,7 @@ validation_expected_cuda_version: [=unsafe(pool.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(pool.software.containerToolkit)]
 validation_gpu_burn_seconds: [=pool.validation.gpuBurnSeconds]
 validation_dcgm_diag_level: [=pool.validation.dcgmDiagLevel]
+validation_nccl_min_bytes: [=unsafe(pool.validation.minBytes)]
 validation_nccl_max_bytes: [=unsafe(pool.validation.maxBytes)]
 <#if pool.validation.minBusBandwidthGBps?has_content>
 validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]

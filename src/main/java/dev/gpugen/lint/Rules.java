@@ -59,6 +59,7 @@ import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
+import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
 import java.util.List;
 import java.util.Optional;
@@ -133,6 +134,7 @@ public final class Rules {
           new GcpMachineTypeUnknown(),
           // validation and sysctl
           new ValNcclTestTooSmall(),
+          new ValNcclSizeRangeEmpty(),
           new ValBusbwThresholdImplausible(),
           new ValBusbwSingleGpu(),
           new SysNumaBalancingEnabled(),

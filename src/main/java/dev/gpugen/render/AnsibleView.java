@@ -66,7 +66,11 @@ public final class AnsibleView {
    *     then reports the bandwidth without failing on it)
    */
   public record ValidationVars(
-      int gpuBurnSeconds, int dcgmDiagLevel, String maxBytes, String minBusBandwidthGBps) {}
+      int gpuBurnSeconds,
+      int dcgmDiagLevel,
+      String minBytes,
+      String maxBytes,
+      String minBusBandwidthGBps) {}
 
   public String cluster() {
     return spec.metadata().name();
@@ -385,6 +389,7 @@ public final class AnsibleView {
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
+        v.minBytes(),
         v.maxBytes(),
         v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
   }

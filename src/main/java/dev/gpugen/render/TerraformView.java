@@ -282,7 +282,10 @@ public final class TerraformView {
 
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
   public Compat compat() {
-    CompatTable table = plan.compat();
+    return compat(plan.compat());
+  }
+
+  static Compat compat(CompatTable table) {
     List<AwsInstanceType> types =
         table.awsInstances().stream().sorted(Comparator.comparing(AwsInstanceType::name)).toList();
 

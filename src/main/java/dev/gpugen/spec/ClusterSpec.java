@@ -329,15 +329,18 @@ public record ClusterSpec(
    *
    * @param minBusBandwidthGBps the single-node all-reduce bus bandwidth a node must reach; empty:
    *     reported, not judged
+   * @param minBytes the smallest all-reduce message (nccl-tests size: 8, 1M, ...)
    * @param maxBytes the largest all-reduce message (nccl-tests size: 8G, 512M, ...)
    */
   public record Validation(
       int gpuBurnSeconds,
       int dcgmDiagLevel,
       Optional<Double> minBusBandwidthGBps,
+      String minBytes,
       String maxBytes) {
     public Validation {
       Objects.requireNonNull(minBusBandwidthGBps);
+      Objects.requireNonNull(minBytes);
       Objects.requireNonNull(maxBytes);
     }
   }

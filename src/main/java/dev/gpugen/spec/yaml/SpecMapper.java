@@ -246,6 +246,7 @@ final class SpecMapper {
         integer(v, "gpuBurnSeconds"),
         integer(v, "dcgmDiagLevel"),
         Optional.ofNullable((Double) ar.get("minBusBandwidthGBps")),
+        str(ar, "minBytes"),
         str(ar, "maxBytes"));
   }
 

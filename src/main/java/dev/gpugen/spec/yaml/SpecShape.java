@@ -301,6 +301,11 @@ public final class SpecShape {
                       new Num(0.1, 100000),
                       null,
                       "Fail validation below this all-reduce bus bandwidth (GB/s)."),
+                  opt(
+                      "minBytes",
+                      SIZE,
+                      "8",
+                      "Smallest all-reduce message size (all_reduce_perf -b)."),
                   opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
               null,
               "nccl-tests all_reduce_perf settings."));
