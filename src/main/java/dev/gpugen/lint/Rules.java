@@ -41,9 +41,12 @@ import dev.gpugen.lint.rules.nccl.NcclP2pDisabledOnNvlink;
 import dev.gpugen.lint.rules.nccl.NcclSocketIfnameHardcoded;
 import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
 import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
+import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
+import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
+import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -52,6 +55,7 @@ import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
+import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
@@ -79,6 +83,7 @@ public final class Rules {
       List.of(
           // spec structure and cloud facts
           new SpecDuplicatePool(),
+          new SpecLintSettings(),
           new SpecPoolShape(),
           new SpecCloudLocation(),
           new SpecNetworkSource(),
@@ -118,6 +123,8 @@ public final class Rules {
           new NcclBuffsizeNotPowerOfTwo(),
           // EFA and fabric
           new NetFabricNotOffered(),
+          new NetInternetMismatch(),
+          new NetAirGappedNoSource(),
           new EfaUnsupportedInstance(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),
@@ -127,6 +134,7 @@ public final class Rules {
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
           new PullUnsupportedProvider(),
+          new PullUnpinnedRef(),
           new PullNeedsBucket(),
           new PullGitSource(),
           new FsxThroughputInvalid(),

@@ -60,6 +60,7 @@ final class RenderPlan {
   private static void terraformAws(Builder b, ClusterPlan plan) {
     for (String f :
         List.of(
+            ".gitignore",
             "compatibility.tf",
             "iam.tf",
             "instances.tf",
@@ -82,6 +83,7 @@ final class RenderPlan {
   private static void terraformGke(Builder b, ClusterPlan plan) {
     for (String f :
         List.of(
+            ".gitignore",
             "gke-cluster.tf",
             "gke-gpu-operator.tf",
             "gke-node-pools.tf",
