@@ -16,6 +16,7 @@ import dev.gpugen.lint.rules.EfaObsoleteVariableRule;
 import dev.gpugen.lint.rules.EfaPlacementRule;
 import dev.gpugen.lint.rules.EfaSocketTuningRule;
 import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
+import dev.gpugen.lint.rules.EksPublicEndpointRule;
 import dev.gpugen.lint.rules.FabricNotOfferedRule;
 import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
 import dev.gpugen.lint.rules.GitOpsRepoCredentialsRule;
@@ -26,6 +27,12 @@ import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
 import dev.gpugen.lint.rules.GpuSupportEndedRule;
 import dev.gpugen.lint.rules.ImdsV1Rule;
 import dev.gpugen.lint.rules.KernelModulesUnsupportedRule;
+import dev.gpugen.lint.rules.KubernetesDistributionRule;
+import dev.gpugen.lint.rules.KubernetesNotConfiguredRule;
+import dev.gpugen.lint.rules.KubernetesNotRenderedRule;
+import dev.gpugen.lint.rules.KubernetesOperatorVersionRule;
+import dev.gpugen.lint.rules.KubernetesSettingIgnoredRule;
+import dev.gpugen.lint.rules.KubernetesVersionRule;
 import dev.gpugen.lint.rules.LustreCapacityRule;
 import dev.gpugen.lint.rules.LustreThroughputRule;
 import dev.gpugen.lint.rules.MaxMapCountRule;
@@ -76,6 +83,14 @@ public final class Rules {
           new SubnetOutsideVpcRule(),
           new CompatUnknownRule(),
           new GkeGpuDirectRule(),
+          // Kubernetes distribution and version
+          new KubernetesNotConfiguredRule(),
+          new KubernetesDistributionRule(),
+          new KubernetesNotRenderedRule(),
+          new KubernetesVersionRule(),
+          new KubernetesOperatorVersionRule(),
+          new KubernetesSettingIgnoredRule(),
+          new EksPublicEndpointRule(),
           // driver, CUDA and GPU (§11 DRV)
           new CudaBelowCompatFloorRule(),
           new CudaNeedsNewerDriverRule(),

@@ -59,6 +59,9 @@ final class Views {
   /** The cluster-level role that checks a GKE cluster through the Kubernetes API. */
   private static final String GKE_LEVEL = "ansible/roles/gke_checks/";
 
+  /** The checks of a cluster the spec names (kubernetes:) from the node plays 03 and 05. */
+  private static final String KUBERNETES_CHECKS = "ansible/roles/kubernetes_checks/";
+
   /**
    * Whether output file {@code path} belongs to this spec's provider: GKE gets the cluster-level
    * checks instead of the node roles; every other provider gets the node roles only.
@@ -67,6 +70,9 @@ final class Views {
     boolean gke = spec.cloud().provider().equals("gcp");
     if (path.startsWith(GKE_LEVEL)) {
       return gke;
+    }
+    if (path.startsWith(KUBERNETES_CHECKS)) {
+      return !gke && spec.kubernetes().isPresent();
     }
     return !gke || NODE_LEVEL.stream().noneMatch(path::startsWith);
   }

@@ -85,6 +85,9 @@ final class KubernetesStandIn implements AutoCloseable {
    */
   volatile boolean completeJobs = true;
 
+  /** What {@code /version} reports: the API server's major, minor and gitVersion. */
+  volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
+
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
 
@@ -207,9 +210,10 @@ final class KubernetesStandIn implements AutoCloseable {
     switch (path) {
       case "/version" -> {
         ObjectNode v = JSON.createObjectNode();
-        v.put("major", "1");
-        v.put("minor", "31");
-        v.put("gitVersion", "v1.31.6-gke.1020000");
+        String[] served = version;
+        v.put("major", served[0]);
+        v.put("minor", served[1]);
+        v.put("gitVersion", served[2]);
         v.put("platform", "linux/amd64");
         send(ex, 200, v);
         return true;

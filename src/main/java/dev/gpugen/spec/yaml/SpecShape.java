@@ -202,6 +202,15 @@ public final class SpecShape {
           "a Kubernetes API server URL like https://kubernetes.default.svc",
           255);
 
+  // Kubernetes minors as the distributions name them (1.33), not patch releases.
+  static final Str K8S_MINOR = str("^1\\.[0-9]{2}$", "a Kubernetes minor like \"1.33\"", 4);
+  // An IAM role or user ARN (aws, aws-cn, aws-us-gov partitions), as EKS access entries take them.
+  static final Str IAM_PRINCIPAL_ARN =
+      str(
+          "^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:(role|user)(/[A-Za-z0-9+=,.@_-]{1,64})*/[A-Za-z0-9+=,.@_-]{1,64}$",
+          "an IAM role or user ARN like arn:aws:iam::123456789012:role/platform-admin",
+          2048);
+
   static final Obj GITOPS =
       obj(
           opt(
@@ -394,6 +403,47 @@ public final class SpecShape {
               null,
               "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type)."));
 
+  static final Obj KUBERNETES =
+      obj(
+          req(
+              "distribution",
+              new Enum(List.of("eks", "kubeadm", "existing")),
+              "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm on controlPlane.hosts, bootstrapped by Ansible before play 03 (static); existing = the cluster your kubeconfig names (any provider)."),
+          req(
+              "version",
+              K8S_MINOR,
+              "The Kubernetes minor (\"1.33\"): the EKS cluster version, or the kubelet/kubeadm/kubectl packages of kubeadm; checked against what the distribution and the GPU Operator release support."),
+          opt(
+              "endpointAccess",
+              new Enum(List.of("private", "public-and-private")),
+              "private",
+              "eks: the API endpoint is reachable from the VPC only (private), or also from publicCidrs (public-and-private)."),
+          opt(
+              "publicCidrs",
+              new ListOf(CIDR, 0, 40),
+              null,
+              "eks with endpointAccess public-and-private: the CIDRs that may reach the public endpoint (required then; never 0.0.0.0/0 by default)."),
+          opt(
+              "admins",
+              new ListOf(IAM_PRINCIPAL_ARN, 0, 50),
+              null,
+              "eks: IAM roles or users given cluster-admin through EKS access entries."),
+          opt(
+              "controlPlane",
+              obj(
+                  opt(
+                      "hosts",
+                      new ListOf(HOST, 1, 7),
+                      null,
+                      "The control-plane hosts; the first one runs kubeadm init, the others join as control-plane nodes.")),
+              null,
+              "kubeadm: the control plane."),
+          opt(
+              "cni",
+              new Enum(List.of("cilium", "calico")),
+              "cilium",
+              "kubeadm: the pod network, installed with its pinned Helm chart."));
+
   static final Obj NETWORK =
       obj(
           opt(
@@ -555,6 +605,11 @@ public final class SpecShape {
                           "NCCL environment, written to /etc/nccl.conf and the environment.")),
                   null,
                   "NCCL settings."),
+              opt(
+                  "kubernetes",
+                  KUBERNETES,
+                  null,
+                  "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts."),
               opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components."),
               opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
               opt(

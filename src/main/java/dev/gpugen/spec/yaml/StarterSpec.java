@@ -136,7 +136,7 @@ public final class StarterSpec {
    * hosts). Everything else (software, kernel, NCCL, validation) is the same.
    */
   public static String text(Gpu gpu, String name, String provider) {
-    String text = text(gpu, name);
+    String text = withKubernetes(text(gpu, name), provider);
     if (provider.equals("aws")) {
       return text;
     }
@@ -200,6 +200,23 @@ public final class StarterSpec {
               + "      - {name: gpu-02, address: 192.0.2.12, vars: {ansible_user: ubuntu}}\n";
     }
     return head + middle + pool + labels + text.substring(software);
+  }
+
+  /**
+   * The cluster the nodes join, before the software block; GKE's cluster is cloud.gke's. The minor
+   * is one the default GPU Operator release is validated on.
+   */
+  private static String withKubernetes(String text, String provider) {
+    if (provider.equals("gcp")) {
+      return text;
+    }
+    int software = text.indexOf("software:\n");
+    return text.substring(0, software)
+        + "kubernetes:\n"
+        + "  distribution: existing         # the cluster your kubeconfig names: play 03 proves every\n"
+        + "                                 # node is Ready in it, play 05 that its GPUs are schedulable\n"
+        + "  version: \"1.33\"\n"
+        + text.substring(software);
   }
 
   /** {@code h100-cluster} and so on: a valid name to start from. */
