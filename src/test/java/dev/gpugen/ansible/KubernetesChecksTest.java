@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.Cli;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its Kubernetes node name from the inventory. The stand-in starts as a healthy cluster at the
  * spec's minor and each test breaks one thing.
  */
+@RealToolsTest
 class KubernetesChecksTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = new ObjectMapper();
