@@ -24,7 +24,8 @@
 #   network     downloads from the internet (package repositories, installers, git)
 #   hardware    needs a GPU node with the NVIDIA stack installed (GPUs, NVIDIA packages, services)
 #   reboot      the reboots, which happen only when needed
-#   kubernetes  calls to the Kubernetes API from the controller; helm: the chart install
+#   kubernetes  calls to the Kubernetes API from the controller; helm: the chart installs
+#               (preflight: play 03's cluster check; scheduler: play 05's; nccl-configmap)
 #   burn-in     the long validation runs (gpu-burn, nccl-tests, dcgmi diag)
 # Example: ansible-playbook site.yml --skip-tags burn-in
 - name: Prepare the kernel

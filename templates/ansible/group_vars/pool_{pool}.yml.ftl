@@ -41,7 +41,7 @@ gpu_operator_node_taints: []
 <#if ansible.kubernetes.enabled>
 # What play 05 expects the scheduler to see on each node of the pool.
 kubernetes_checks_gpus: [=pool.facts.gpuCount]
-kubernetes_checks_time_slicing_replicas: [=pool.software.timeSlicingReplicas]
+kubernetes_checks_time_slicing_replicas: [=ansible.schedulerTimeSlicingReplicas]
 kubernetes_checks_efa_interfaces: [=ansible.schedulerEfaInterfaces(pool)]
 
 </#if>

@@ -219,6 +219,15 @@ public final class AnsibleView {
     return spec.network().fabric().equals("efa") ? pool.facts().efaInterfaces() : 0;
   }
 
+  /**
+   * The time-slicing replicas the device plugin applies on every node: play 03's ConfigMap carries
+   * the cluster-wide value only (one default config for all nodes), so a pool's own value does not
+   * reach its nodes, and play 05 must expect what is deployed.
+   */
+  public int schedulerTimeSlicingReplicas() {
+    return spec.software().devicePlugin().timeSlicingReplicas();
+  }
+
   /** Whether play 03 installs the AWS EFA device plugin: the fabric is EFA. */
   public boolean efaDevicePlugin() {
     return fabric().equals("efa");
