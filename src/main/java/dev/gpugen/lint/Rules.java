@@ -48,7 +48,9 @@ import dev.gpugen.lint.rules.nccl.NcclP2pDisabledOnNvlink;
 import dev.gpugen.lint.rules.nccl.NcclSocketIfnameHardcoded;
 import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
 import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
+import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
+import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
@@ -59,6 +61,7 @@ import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
+import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
@@ -85,6 +88,7 @@ public final class Rules {
       List.of(
           // spec structure and cloud facts
           new SpecDuplicatePool(),
+          new SpecLintSettings(),
           new SpecPoolShape(),
           new SpecCloudLocation(),
           new SpecNetworkSource(),
@@ -132,6 +136,8 @@ public final class Rules {
           new NcclBuffsizeNotPowerOfTwo(),
           // EFA and fabric
           new NetFabricNotOffered(),
+          new NetInternetMismatch(),
+          new NetAirGappedNoSource(),
           new EfaUnsupportedInstance(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),

@@ -157,6 +157,9 @@ public record ClusterSpec(
    * ({@code vpcId}, {@code subnetId}).
    *
    * @param fabric efa, infiniband, roce or tcp; resolved from the instance types when not written
+   * @param internet the nodes' way out: nat (a NAT gateway in a VPC gpugen creates), none
+   *     (air-gapped) or existing (the routes of the user's VPC); nat by default for a new VPC,
+   *     existing for vpcId
    */
   public record Network(
       Optional<String> vpcCidr,
@@ -165,7 +168,8 @@ public record ClusterSpec(
       Optional<String> subnetId,
       List<String> sshIngressCidrs,
       String placement,
-      String fabric) {
+      String fabric,
+      String internet) {
     public Network {
       Objects.requireNonNull(vpcCidr);
       Objects.requireNonNull(subnetCidr);
@@ -174,6 +178,17 @@ public record ClusterSpec(
       sshIngressCidrs = List.copyOf(sshIngressCidrs);
       Objects.requireNonNull(placement);
       Objects.requireNonNull(fabric);
+      Objects.requireNonNull(internet);
+    }
+
+    /** Whether gpugen creates the VPC (no vpcId). */
+    public boolean createsVpc() {
+      return vpcId.isEmpty();
+    }
+
+    /** Whether Terraform creates a NAT gateway and the nodes' default route through it. */
+    public boolean natGateway() {
+      return createsVpc() && internet.equals("nat");
     }
   }
 
@@ -484,10 +499,16 @@ public record ClusterSpec(
   }
 
   /** Linter settings from the spec. */
-  public record Lint(List<String> skip, SortedMap<String, String> severity) {
+  public record Lint(
+      List<String> skip, SortedMap<String, String> severity, SortedMap<String, String> reasons) {
     public Lint {
       skip = List.copyOf(skip);
       severity = Maps.sorted(severity);
+      reasons = Maps.sorted(reasons);
+    }
+
+    public Lint(List<String> skip, SortedMap<String, String> severity) {
+      this(skip, severity, new java.util.TreeMap<>());
     }
   }
 }

@@ -102,7 +102,8 @@ final class SpecMapper {
             opt(net, "subnetId"),
             strings(net, "sshIngressCidrs"),
             str(net, "placement"),
-            fabric);
+            fabric,
+            opt(net, "internet").orElse(existingVpc ? "existing" : "nat"));
 
     Map<String, Object> st = map(root, "storage");
     Optional<Lustre> lustre = Optional.empty();
@@ -138,7 +139,7 @@ final class SpecMapper {
                 opt(pull, "gitRef"),
                 opt(pull, "gitPath")));
     Map<String, Object> li = map(root, "lint");
-    Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"));
+    Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"), stringMap(li, "reasons"));
 
     return new ClusterSpec(
         metadata,

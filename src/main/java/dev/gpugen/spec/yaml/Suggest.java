@@ -3,11 +3,11 @@ package dev.gpugen.spec.yaml;
 import java.util.Collection;
 
 /** "Did you mean …?" by edit distance, as compilers do for misspelled names. */
-final class Suggest {
+public final class Suggest {
   private Suggest() {}
 
   /** The closest candidate within a distance that still looks like a typo, else null. */
-  static String closest(String word, Collection<String> candidates) {
+  public static String closest(String word, Collection<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
