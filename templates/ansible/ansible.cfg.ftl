@@ -27,6 +27,16 @@ interpreter_python = auto_silent
 retry_files_enabled = False
 
 [inventory]
+# Only the inventory plugins gpugen's inventories need: a failing source is then reported once,
+# not followed by every other plugin's attempt to parse it (ini, toml, auto, ...).
+<#if ansible.staticHosts || ansible.gke>
+enable_plugins = yaml
+<#elseif ansible.pull>
+# script: gpugen-inventory on a controller; yaml: pull-inventory-<pool>.yml on a pulling node.
+enable_plugins = script, yaml
+<#else>
+enable_plugins = script
+</#if>
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
 

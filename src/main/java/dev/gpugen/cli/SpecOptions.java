@@ -31,7 +31,9 @@ final class SpecOptions {
       description = "Fail on findings of this severity or worse: error (default), warning or info.")
   Severity failOn = Severity.ERROR;
 
-  @Option(names = "--verbose", description = "Print stack traces of internal errors.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Print stack traces of internal errors.")
   boolean verbose;
 
   Optional<String> env() {
