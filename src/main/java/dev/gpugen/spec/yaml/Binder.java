@@ -222,13 +222,7 @@ public final class Binder {
     }
     String example = "gpu-" + text.toLowerCase(Locale.ROOT).replace('.', '-');
     if (str.pattern().matcher(example).matches()) {
-      return "quoting is not enough (\""
-          + text
-          + "\" is not "
-          + str.what()
-          + "); for example: \""
-          + example
-          + "\"";
+      return "write e.g. \"" + example + "\": quotes alone give \"" + text + "\", not valid either";
     }
     return "write " + str.what();
   }

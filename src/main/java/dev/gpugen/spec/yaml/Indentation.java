@@ -55,15 +55,12 @@ final class Indentation {
               + spaces(bad.indent())
               + ", deeper than "
               + name(previous)
-              + " above it ("
+              + " ("
               + spaces(previous.indent())
-              + "), which already has a value; indent it by "
+              + "), which already has a value: indent it by "
               + spaces(previous.indent())
               + " to make it a sibling of "
-              + previous.key()
-              + ", or give "
-              + previous.key()
-              + " no value on its line to nest it");
+              + previous.key());
     }
     if (around.stream().anyMatch(l -> l.indent() == bad.indent() || l.keyColumn() == bad.indent())
         || bad.indent() > previous.indent()) {
@@ -75,7 +72,9 @@ final class Indentation {
       uses.append(i == 0 ? "" : i == around.size() - 1 ? " or " : ", ")
           .append(l.indent())
           .append(" (")
-          .append(name(l))
+          .append(l.key())
+          .append(", line ")
+          .append(l.number())
           .append(")");
     }
     return Optional.of(
@@ -85,11 +84,11 @@ final class Indentation {
             + spaces(bad.indent())
             + ", but the keys above it use "
             + uses
-            + "; keys of one mapping line up, so indent it like the key it belongs with");
+            + ": keys of one mapping line up, so indent it like the mapping it belongs to");
   }
 
   private static String name(Line l) {
-    return "line " + l.number() + ", " + l.key();
+    return l.key() + " on line " + l.number();
   }
 
   private static String spaces(int n) {
