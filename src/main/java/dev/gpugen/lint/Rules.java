@@ -1,141 +1,150 @@
 package dev.gpugen.lint;
 
-import dev.gpugen.lint.rules.BranchEndOfLifeRule;
-import dev.gpugen.lint.rules.BusBandwidthThresholdRule;
-import dev.gpugen.lint.rules.CidrHostBitsRule;
-import dev.gpugen.lint.rules.CloudLocationRule;
-import dev.gpugen.lint.rules.CompatUnknownRule;
-import dev.gpugen.lint.rules.CudaBelowCompatFloorRule;
-import dev.gpugen.lint.rules.CudaNeedsNewerDriverRule;
-import dev.gpugen.lint.rules.CudaUnknownReleaseRule;
-import dev.gpugen.lint.rules.DriverKnownIssueRule;
-import dev.gpugen.lint.rules.DuplicatePoolRule;
-import dev.gpugen.lint.rules.EfaNeedsNewerCudaRule;
-import dev.gpugen.lint.rules.EfaNotUsedRule;
-import dev.gpugen.lint.rules.EfaObsoleteVariableRule;
-import dev.gpugen.lint.rules.EfaPlacementRule;
-import dev.gpugen.lint.rules.EfaSocketTuningRule;
-import dev.gpugen.lint.rules.EfaUnsupportedInstanceRule;
-import dev.gpugen.lint.rules.FabricNotOfferedRule;
-import dev.gpugen.lint.rules.GcpMachineTypeUnknownRule;
-import dev.gpugen.lint.rules.GitOpsRepoCredentialsRule;
-import dev.gpugen.lint.rules.GitOpsUnpinnedRevisionRule;
-import dev.gpugen.lint.rules.GkeGpuDirectRule;
-import dev.gpugen.lint.rules.GpuNeedsNewerCudaRule;
-import dev.gpugen.lint.rules.GpuNeedsNewerDriverRule;
-import dev.gpugen.lint.rules.GpuSupportEndedRule;
-import dev.gpugen.lint.rules.ImdsV1Rule;
-import dev.gpugen.lint.rules.KernelModulesUnsupportedRule;
-import dev.gpugen.lint.rules.LustreCapacityRule;
-import dev.gpugen.lint.rules.LustreThroughputRule;
-import dev.gpugen.lint.rules.MaxMapCountRule;
-import dev.gpugen.lint.rules.NcclAlgoProtoForcedRule;
-import dev.gpugen.lint.rules.NcclBuffsizeRule;
-import dev.gpugen.lint.rules.NcclDebugVerboseRule;
-import dev.gpugen.lint.rules.NcclGdrLevelIntegerRule;
-import dev.gpugen.lint.rules.NcclGdrLevelInvalidRule;
-import dev.gpugen.lint.rules.NcclIbDisabledRule;
-import dev.gpugen.lint.rules.NcclIbHcaPrefixRule;
-import dev.gpugen.lint.rules.NcclNetSocketRule;
-import dev.gpugen.lint.rules.NcclNetUnknownRule;
-import dev.gpugen.lint.rules.NcclP2pDisabledRule;
-import dev.gpugen.lint.rules.NcclSocketIfnameRule;
-import dev.gpugen.lint.rules.NcclSocketThreadsRule;
-import dev.gpugen.lint.rules.NcclTestTooSmallRule;
-import dev.gpugen.lint.rules.NcclValueInvalidRule;
-import dev.gpugen.lint.rules.NetworkSourceRule;
-import dev.gpugen.lint.rules.NewFeatureBranchRule;
-import dev.gpugen.lint.rules.NouveauNotBlacklistedRule;
-import dev.gpugen.lint.rules.NumaBalancingRule;
-import dev.gpugen.lint.rules.OperatorGpuDriverFloorRule;
-import dev.gpugen.lint.rules.PoolShapeRule;
-import dev.gpugen.lint.rules.PullGitSourceRule;
-import dev.gpugen.lint.rules.PullNeedsBucketRule;
-import dev.gpugen.lint.rules.PullProviderRule;
-import dev.gpugen.lint.rules.SecretInSpecRule;
-import dev.gpugen.lint.rules.SingleGpuThresholdRule;
-import dev.gpugen.lint.rules.SpotWithoutCheckpointsRule;
-import dev.gpugen.lint.rules.SshOpenToWorldRule;
-import dev.gpugen.lint.rules.SubnetOutsideVpcRule;
-import dev.gpugen.lint.rules.ToolkitKnownIssueRule;
-import dev.gpugen.lint.rules.ToolkitVulnerableRule;
-import dev.gpugen.lint.rules.UnencryptedStorageRule;
+import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
+import dev.gpugen.lint.rules.compat.CompatUnknown;
+import dev.gpugen.lint.rules.ctk.CtkKnownIssue;
+import dev.gpugen.lint.rules.ctk.CtkVulnerableVersion;
+import dev.gpugen.lint.rules.drv.DrvBranchEndOfLife;
+import dev.gpugen.lint.rules.drv.DrvCudaBelowCompatFloor;
+import dev.gpugen.lint.rules.drv.DrvCudaNeedsNewerDriver;
+import dev.gpugen.lint.rules.drv.DrvCudaUnknownRelease;
+import dev.gpugen.lint.rules.drv.DrvGpuNeedsNewerCuda;
+import dev.gpugen.lint.rules.drv.DrvGpuNeedsNewerDriver;
+import dev.gpugen.lint.rules.drv.DrvGpuSupportEnded;
+import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
+import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
+import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
+import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
+import dev.gpugen.lint.rules.efa.EfaNotUsed;
+import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
+import dev.gpugen.lint.rules.efa.EfaPlacementNotCluster;
+import dev.gpugen.lint.rules.efa.EfaSocketTuningIgnored;
+import dev.gpugen.lint.rules.efa.EfaUnsupportedInstance;
+import dev.gpugen.lint.rules.fsx.FsxCapacityInvalid;
+import dev.gpugen.lint.rules.fsx.FsxThroughputInvalid;
+import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
+import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
+import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
+import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
+import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
+import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
+import dev.gpugen.lint.rules.nccl.NcclAlgoProtoForced;
+import dev.gpugen.lint.rules.nccl.NcclBuffsizeNotPowerOfTwo;
+import dev.gpugen.lint.rules.nccl.NcclDebugVerbose;
+import dev.gpugen.lint.rules.nccl.NcclGdrLevelInteger;
+import dev.gpugen.lint.rules.nccl.NcclGdrLevelInvalid;
+import dev.gpugen.lint.rules.nccl.NcclIbDisabledOnRdmaFabric;
+import dev.gpugen.lint.rules.nccl.NcclIbHcaPrefixMatch;
+import dev.gpugen.lint.rules.nccl.NcclNetSocketOnRdmaFabric;
+import dev.gpugen.lint.rules.nccl.NcclNetUnknown;
+import dev.gpugen.lint.rules.nccl.NcclP2pDisabledOnNvlink;
+import dev.gpugen.lint.rules.nccl.NcclSocketIfnameHardcoded;
+import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
+import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
+import dev.gpugen.lint.rules.net.NetFabricNotOffered;
+import dev.gpugen.lint.rules.pull.PullGitSource;
+import dev.gpugen.lint.rules.pull.PullNeedsBucket;
+import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
+import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
+import dev.gpugen.lint.rules.sec.SecSecretInSpec;
+import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
+import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
+import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
+import dev.gpugen.lint.rules.spec.SpecCloudLocation;
+import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
+import dev.gpugen.lint.rules.spec.SpecNetworkSource;
+import dev.gpugen.lint.rules.spec.SpecPoolShape;
+import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
+import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
+import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
+import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
+import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
+import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
 import java.util.List;
 import java.util.Optional;
 
-/** Every rule gpugen runs, listed explicitly (no scanning): adding a rule is one line here. */
+/**
+ * Every rule gpugen runs, listed explicitly (no scanning): adding a rule is one line here.
+ *
+ * <p>Naming convention (checked by {@code RulesTest}): a rule lives in the package named after the
+ * first segment of its id, and its class is the whole id in UpperCamelCase, so {@code
+ * nccl-gdr-level-invalid} is {@code dev.gpugen.lint.rules.nccl.NcclGdrLevelInvalid}. Helpers shared
+ * by several families ({@code PoolRule}, {@code PoolContext}, {@code Hardware}, {@code Nccl},
+ * {@code Cidr}) stay in {@code dev.gpugen.lint.rules}. The order below is the order of the
+ * catalogue in docs/lint-rules.md.
+ */
 public final class Rules {
   private static final List<Rule> ALL =
       List.of(
           // spec structure and cloud facts
-          new DuplicatePoolRule(),
-          new PoolShapeRule(),
-          new CloudLocationRule(),
-          new NetworkSourceRule(),
-          new CidrHostBitsRule(),
-          new SubnetOutsideVpcRule(),
-          new CompatUnknownRule(),
-          new GkeGpuDirectRule(),
-          // driver, CUDA and GPU (§11 DRV)
-          new CudaBelowCompatFloorRule(),
-          new CudaNeedsNewerDriverRule(),
-          new CudaUnknownReleaseRule(),
-          new GpuNeedsNewerDriverRule(),
-          new GpuNeedsNewerCudaRule(),
-          new GpuSupportEndedRule(),
-          new KernelModulesUnsupportedRule(),
-          new BranchEndOfLifeRule(),
-          new NewFeatureBranchRule(),
-          new OperatorGpuDriverFloorRule(),
-          new NouveauNotBlacklistedRule(),
-          // container toolkit and GPU operator (§11 CTK, GOP)
-          new ToolkitVulnerableRule(),
-          new ToolkitKnownIssueRule(),
-          new DriverKnownIssueRule(),
-          // NCCL (§11 NCCL)
-          new NcclIbDisabledRule(),
-          new NcclNetSocketRule(),
-          new NcclAlgoProtoForcedRule(),
-          new NcclSocketThreadsRule(),
-          new NcclGdrLevelInvalidRule(),
-          new NcclGdrLevelIntegerRule(),
-          new NcclValueInvalidRule(),
-          new NcclP2pDisabledRule(),
-          new NcclSocketIfnameRule(),
-          new NcclIbHcaPrefixRule(),
-          new NcclNetUnknownRule(),
-          new NcclDebugVerboseRule(),
-          new NcclBuffsizeRule(),
-          // EFA and fabric (§11 EFA)
-          new FabricNotOfferedRule(),
-          new EfaUnsupportedInstanceRule(),
-          new EfaNotUsedRule(),
-          new EfaObsoleteVariableRule(),
-          new EfaSocketTuningRule(),
-          new EfaPlacementRule(),
-          new EfaNeedsNewerCudaRule(),
+          new SpecDuplicatePool(),
+          new SpecPoolShape(),
+          new SpecCloudLocation(),
+          new SpecNetworkSource(),
+          new SpecCidrHostBits(),
+          new SpecSubnetOutsideVpc(),
+          new CompatUnknown(),
+          new GcpA3WithoutGpudirect(),
+          // driver, CUDA and GPU
+          new DrvCudaBelowCompatFloor(),
+          new DrvCudaNeedsNewerDriver(),
+          new DrvCudaUnknownRelease(),
+          new DrvGpuNeedsNewerDriver(),
+          new DrvGpuNeedsNewerCuda(),
+          new DrvGpuSupportEnded(),
+          new DrvKernelModulesUnsupported(),
+          new DrvBranchEndOfLife(),
+          new DrvNewFeatureBranch(),
+          new DrvOperatorGpuDriverFloor(),
+          new KrnNouveauNotBlacklisted(),
+          // container toolkit and GPU operator
+          new CtkVulnerableVersion(),
+          new CtkKnownIssue(),
+          new GopDriverKnownIssue(),
+          // NCCL
+          new NcclIbDisabledOnRdmaFabric(),
+          new NcclNetSocketOnRdmaFabric(),
+          new NcclAlgoProtoForced(),
+          new NcclSocketThreadsOutOfRange(),
+          new NcclGdrLevelInvalid(),
+          new NcclGdrLevelInteger(),
+          new NcclValueInvalid(),
+          new NcclP2pDisabledOnNvlink(),
+          new NcclSocketIfnameHardcoded(),
+          new NcclIbHcaPrefixMatch(),
+          new NcclNetUnknown(),
+          new NcclDebugVerbose(),
+          new NcclBuffsizeNotPowerOfTwo(),
+          // EFA and fabric
+          new NetFabricNotOffered(),
+          new EfaUnsupportedInstance(),
+          new EfaNotUsed(),
+          new EfaObsoleteVariable(),
+          new EfaSocketTuningIgnored(),
+          new EfaPlacementNotCluster(),
+          new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
-          new SpotWithoutCheckpointsRule(),
-          new PullProviderRule(),
-          new PullNeedsBucketRule(),
-          new PullGitSourceRule(),
-          new LustreThroughputRule(),
-          new LustreCapacityRule(),
-          new GcpMachineTypeUnknownRule(),
-          // validation and sysctl (§11 VAL, SYS)
-          new NcclTestTooSmallRule(),
-          new BusBandwidthThresholdRule(),
-          new SingleGpuThresholdRule(),
-          new NumaBalancingRule(),
-          new MaxMapCountRule(),
-          // security (reliability.md)
-          new SshOpenToWorldRule(),
-          new UnencryptedStorageRule(),
-          new ImdsV1Rule(),
-          new SecretInSpecRule(),
+          new AwsSpotWithoutCheckpoints(),
+          new PullUnsupportedProvider(),
+          new PullNeedsBucket(),
+          new PullGitSource(),
+          new FsxThroughputInvalid(),
+          new FsxCapacityInvalid(),
+          new GcpMachineTypeUnknown(),
+          // validation and sysctl
+          new ValNcclTestTooSmall(),
+          new ValBusbwThresholdImplausible(),
+          new ValBusbwSingleGpu(),
+          new SysNumaBalancingEnabled(),
+          new SysMaxMapCountLow(),
+          // security
+          new SecSshOpenToWorld(),
+          new SecUnencryptedStorage(),
+          new SecImdsv1Enabled(),
+          new SecSecretInSpec(),
           // GitOps hand-off
-          new GitOpsRepoCredentialsRule(),
-          new GitOpsUnpinnedRevisionRule());
+          new GitopsRepoCredentials(),
+          new GitopsUnpinnedRevision());
 
   private Rules() {}
 

@@ -1,8 +1,8 @@
 package dev.gpugen.lint.rules;
 
 /** An IPv4 CIDR block, already syntax-checked by the reader. */
-record Cidr(long network, int bits) {
-  static Cidr parse(String text) {
+public record Cidr(long network, int bits) {
+  public static Cidr parse(String text) {
     String[] parts = text.split("/");
     long addr = 0;
     for (String octet : parts[0].split("\\.")) {
@@ -11,19 +11,19 @@ record Cidr(long network, int bits) {
     return new Cidr(addr, Integer.parseInt(parts[1]));
   }
 
-  long mask() {
+  public long mask() {
     return bits == 0 ? 0 : (0xFFFFFFFFL << (32 - bits)) & 0xFFFFFFFFL;
   }
 
-  boolean hasHostBits() {
+  public boolean hasHostBits() {
     return (network & ~mask() & 0xFFFFFFFFL) != 0;
   }
 
-  Cidr canonical() {
+  public Cidr canonical() {
     return new Cidr(network & mask(), bits);
   }
 
-  boolean contains(Cidr inner) {
+  public boolean contains(Cidr inner) {
     return inner.bits >= bits && (inner.network & mask()) == (network & mask());
   }
 

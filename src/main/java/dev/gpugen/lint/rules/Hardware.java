@@ -19,14 +19,14 @@ import java.util.OptionalInt;
  * @param gpuCount GPUs per node, where known
  * @param declaredNvswitch NVSwitch as a static pool declares it (or as its model and count imply)
  */
-record Hardware(
+public record Hardware(
     Optional<AwsInstanceType> aws,
     Optional<GcpMachineType> gcp,
     Optional<GpuModel> gpu,
     OptionalInt gpuCount,
     boolean declaredNvswitch) {
 
-  static Hardware of(ClusterSpec spec, ClusterSpec.Pool pool, CompatTable table) {
+  public static Hardware of(ClusterSpec spec, ClusterSpec.Pool pool, CompatTable table) {
     String type = pool.instanceType();
     switch (spec.cloud().provider()) {
       case "aws" -> {
@@ -71,12 +71,12 @@ record Hardware(
   }
 
   /** True only when the table says the GPUs sit on an NVSwitch fabric (unknown is not a yes). */
-  boolean nvswitch() {
+  public boolean nvswitch() {
     return declaredNvswitch || aws.flatMap(AwsInstanceType::nvswitch).orElse(false);
   }
 
   /** Network cards per node (AWS), 1 when unknown. */
-  int networkCards() {
+  public int networkCards() {
     return aws.map(AwsInstanceType::networkCards).orElse(1);
   }
 }

@@ -5,19 +5,19 @@ import dev.gpugen.spec.SpecPath;
 import java.util.Optional;
 
 /** Reading the spec's NCCL environment. */
-final class Nccl {
+public final class Nccl {
   private Nccl() {}
 
-  static Optional<String> get(ClusterSpec spec, String name) {
+  public static Optional<String> get(ClusterSpec spec, String name) {
     return Optional.ofNullable(spec.nccl().env().get(name));
   }
 
-  static SpecPath path(String name) {
+  public static SpecPath path(String name) {
     return SpecPath.of("nccl", "env", name);
   }
 
   /** NCCL's integer parameters: a decimal number, as NCCL parses it. */
-  static Optional<Long> integer(String value) {
+  public static Optional<Long> integer(String value) {
     if (!value.matches("-?[0-9]{1,18}")) {
       return Optional.empty();
     }
@@ -25,7 +25,7 @@ final class Nccl {
   }
 
   /** Whether the inter-node fabric is an RDMA fabric NCCL reaches through its IB transport. */
-  static boolean verbsFabric(ClusterSpec spec) {
+  public static boolean verbsFabric(ClusterSpec spec) {
     String f = spec.network().fabric();
     return f.equals("infiniband") || f.equals("roce");
   }

@@ -10,23 +10,23 @@ import dev.gpugen.spec.SpecPath;
  *
  * @param index the pool's position in {@code pools}
  */
-record PoolContext(
+public record PoolContext(
     ClusterSpec spec, int index, ClusterSpec.Pool pool, Hardware hardware, CompatTable table) {
 
-  ClusterSpec.Software software() {
+  public ClusterSpec.Software software() {
     return pool.software();
   }
 
-  Version driver() {
+  public Version driver() {
     return Version.parse(pool.software().driver());
   }
 
-  Version cuda() {
+  public Version cuda() {
     return Version.parse(pool.software().cuda());
   }
 
   /** {@code pools[i].KEY...}. */
-  SpecPath path(Object... keys) {
+  public SpecPath path(Object... keys) {
     SpecPath p = SpecPath.of("pools", index);
     for (Object k : keys) {
       p = k instanceof Integer n ? p.index(n) : p.key((String) k);
@@ -35,7 +35,7 @@ record PoolContext(
   }
 
   /** "pool h100 (p5.48xlarge, 8x H100)", for messages. */
-  String describe() {
+  public String describe() {
     String gpu =
         hardware
             .gpu()

@@ -10,8 +10,8 @@ import dev.gpugen.spec.Severity;
  * A rule judged once per pool, on the pool's resolved software (cluster-wide values, the {@code
  * --env} overlay and the pool's own overrides merged) and the hardware its instance type implies.
  */
-abstract class PoolRule extends Rule {
-  PoolRule(String id, Severity severity, String summary, String documentation) {
+public abstract class PoolRule extends Rule {
+  protected PoolRule(String id, Severity severity, String summary, String documentation) {
     super(id, severity, summary, documentation);
   }
 
@@ -24,5 +24,5 @@ abstract class PoolRule extends Rule {
     }
   }
 
-  abstract void check(PoolContext p, Findings findings);
+  protected abstract void check(PoolContext p, Findings findings);
 }

@@ -1,0 +1,41 @@
+package dev.gpugen.lint.rules.net;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+
+/** Each cloud offers its own RDMA fabric: EFA on AWS, none of the others. */
+public final class NetFabricNotOffered extends Rule {
+  public NetFabricNotOffered() {
+    super(
+        "net-fabric-not-offered",
+        Severity.ERROR,
+        "network.fabric names a fabric the cloud does not offer",
+        "EFA is the only RDMA fabric on AWS - \"InfiniBand and RoCE are not offered\" - and EFA"
+            + " exists only on AWS. A spec that asks for infiniband or roce on AWS (or efa"
+            + " elsewhere) describes hardware the cloud cannot give; NCCL then falls back to TCP."
+            + " Use efa (or tcp) on AWS."
+            + " Sources: https://docs.nvidia.com/dynamo/kubernetes-deployment/cloud-provider-guides/aws/efa-rdma-over-aws-fabric.md ,"
+            + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html");
+  }
+
+  @Override
+  public void check(ClusterSpec spec, Findings findings) {
+    String provider = spec.cloud().provider();
+    String fabric = spec.network().fabric();
+    boolean offered =
+        switch (provider) {
+          case "aws" -> fabric.equals("efa") || fabric.equals("tcp");
+          case "gcp" -> !fabric.equals("efa");
+          default -> true;
+        };
+    if (!offered) {
+      findings.report(
+          SpecPath.of("network", "fabric"),
+          provider + " does not offer the " + fabric + " fabric",
+          provider.equals("aws") ? "use fabric: efa (or tcp)" : "efa exists only on aws");
+    }
+  }
+}
