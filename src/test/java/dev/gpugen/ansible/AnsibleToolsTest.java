@@ -644,6 +644,10 @@ class AnsibleToolsTest {
           drifted.out().contains("testhost             nccl-conf        expected "),
           drifted.toString());
       assertTrue(drifted.out().contains("1 difference(s)"), drifted.toString());
+      // The live fact reports the variables, so drift says which one changed.
+      assertTrue(
+          drifted.out().contains("found NCCL_DEBUG is INFO on the node, WARN in the spec\n"),
+          drifted.toString());
 
       // ... and check mode shows that drift as a diff, without repairing it.
       RealTools.Result diff = check(dir, inventory);
