@@ -275,8 +275,7 @@ class FirstHourMessagesTest {
   @Test
   void aTemplateErrorPrintsFreeMarkersWholeMessage() throws Exception {
     Path t = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
-    Files.writeString(
-        t.resolve("all.yml.ftl"), "[=header]\n[=spec.metadata.nope]\n");
+    Files.writeString(t.resolve("all.yml.ftl"), "[=header]\n[=spec.metadata.nope]\n");
     Cli r =
         Cli.run(
             "render",
