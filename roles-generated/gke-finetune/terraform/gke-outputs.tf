@@ -10,6 +10,6 @@ output "node_pools" {
   value = {
     "a100" = google_container_node_pool.a100.name
     "h100" = google_container_node_pool.h100.name
-    "l4" = google_container_node_pool.l4.name
+    "l4"   = google_container_node_pool.l4.name
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs after {@code package}: the hook launcher is pointed at the built jar through GPUGEN_JAR, so
  * no hook run builds anything.
  */
+@RealToolsTest
 class PreCommitHookIT {
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
   private static final Path ROOT = RealTools.repoRoot();

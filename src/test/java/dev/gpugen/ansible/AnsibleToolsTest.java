@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.FieldSource;
  * the network (tags {@link #SKIPPED_TAGS}); they must converge, change nothing the second time and
  * leave the test machine itself untouched.
  */
+@RealToolsTest
 class AnsibleToolsTest {
   /** Steps that need a GPU node or the internet; everything else runs for real. */
   static final String SKIPPED_TAGS = "hardware,network,reboot,helm,kubernetes,burn-in";

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +30,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * tools/k8s-validate), the GPU Operator values of play 03 equal to the Application's (Ansible
  * renders its side for real), and play 03 installing nothing when ArgoCD owns the components.
  */
+@RealToolsTest
 class GitOpsTest {
   static final Path VALIDATOR = Path.of("tools/k8s-validate/k8s-validate");
   static final Path VALIDATOR_LIB =

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.Cli;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gcp-gke golden spec plus an all-reduce threshold of 350 GB/s; the stand-in starts as a healthy
  * cluster and each test breaks one thing.
  */
+@RealToolsTest
 class GkeAnsibleTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * root, through the real git with the example URL mapped to it. Not covered: installing Ansible and
  * the AWS CLI, a real remote, the reboot.
  */
+@RealToolsTest
 class PullBootstrapTest {
   private static final Path STAND_INS = Golden.repo().resolve("src/test/resources/pull-stand-ins");
   private static final String BUCKET = "fleet-ckpt-example";

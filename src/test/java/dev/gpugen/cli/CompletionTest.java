@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gpugen.Cli;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The script of {@code gpugen generate-completion}, loaded into a real bash as the README says,
  * completes subcommands, options and option values (zsh loads the same script via bashcompinit).
  */
+@RealToolsTest
 class CompletionTest {
   @TempDir Path tmp;
 

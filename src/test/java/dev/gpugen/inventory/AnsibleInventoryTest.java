@@ -13,6 +13,8 @@ import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Renderer;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@RealToolsTest
 class AnsibleInventoryTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int FLEET = 12;
@@ -154,7 +157,7 @@ class AnsibleInventoryTest {
     Path out = Files.createTempFile(tmp, "out", ".txt");
     Path err = Files.createTempFile(tmp, "err", ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-    Process p = pb.start();
+    Process p = RealTools.start(pb);
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       fail(String.join(" ", command) + " did not finish in 180 s");

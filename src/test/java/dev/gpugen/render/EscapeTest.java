@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -78,6 +80,7 @@ class EscapeTest {
     }
   }
 
+  @RealToolsTest
   @Test
   void ansibleValuesAreUnsafeAndRoundTripThroughPyYaml() throws Exception {
     StringBuilder doc = new StringBuilder();
@@ -92,7 +95,8 @@ class EscapeTest {
         "import sys, json, yaml\n"
             + "yaml.SafeLoader.add_constructor('!unsafe', lambda l, n: l.construct_scalar(n))\n"
             + "print(json.dumps(yaml.safe_load(sys.stdin.read())))\n";
-    Process p = new ProcessBuilder(python(), "-c", script).redirectErrorStream(true).start();
+    Process p =
+        RealTools.start(new ProcessBuilder(python(), "-c", script).redirectErrorStream(true));
     p.getOutputStream().write(doc.toString().getBytes(StandardCharsets.UTF_8));
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -129,7 +133,7 @@ class EscapeTest {
     for (String p : new String[] {"/usr/bin/python3", "python3"}) {
       try {
         Process probe =
-            new ProcessBuilder(p, "-c", "import yaml").redirectErrorStream(true).start();
+            RealTools.start(new ProcessBuilder(p, "-c", "import yaml").redirectErrorStream(true));
         if (probe.waitFor() == 0) {
           return p;
         }

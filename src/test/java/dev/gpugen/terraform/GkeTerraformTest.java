@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.GcpMachineType;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,6 +104,7 @@ class GkeTerraformTest {
     }
   }
 
+  @RealToolsTest
   @TestFactory
   Stream<DynamicTest> everyNameExistsInTheProviderSchemas() {
     return all()
@@ -119,6 +121,7 @@ class GkeTerraformTest {
                     }));
   }
 
+  @RealToolsTest
   @TestFactory
   Stream<DynamicTest> acceleratorsComeFromTheTableAndTheDriverFromTheOperatorChoice() {
     CompatTable table = CompatTable.load();
@@ -175,6 +178,7 @@ class GkeTerraformTest {
     assertEquals("INSTALLATION_DISABLED", v.path("gpu_driver_version").asText());
   }
 
+  @RealToolsTest
   @Test
   void timeSlicingIsTheOperatorsPerPoolConfigOrGkesOwnGpuSharing() {
     // Under the operator: one ConfigMap entry per sharing pool, picked by its nodes' label.
@@ -214,6 +218,7 @@ class GkeTerraformTest {
     assertFalse(r.tfvars().path("gke_create_cluster").asBoolean(true));
   }
 
+  @RealToolsTest
   @Test
   void ncclConfReachesTheHostThroughAHostPathNotTheContainer() {
     Rendered r = all().findFirst().orElseThrow();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.testing.RealTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,11 +61,11 @@ final class Hcl2Json {
       Path out = dir.resolve("out.json");
       Path err = dir.resolve("err.txt");
       Process proc =
-          new ProcessBuilder(command)
-              .redirectOutput(out.toFile())
-              .redirectError(err.toFile())
-              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-              .start();
+          RealTools.start(
+              new ProcessBuilder(command)
+                  .redirectOutput(out.toFile())
+                  .redirectError(err.toFile())
+                  .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))));
       try {
         if (!proc.waitFor(2, TimeUnit.MINUTES)) {
           proc.destroyForcibly();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpugen.TestSpecs;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reach it as the same literal words, and bash must parse the whole script. The values' lines are
  * evaluated by a real bash, which prints them back; nothing in them runs.
  */
+@RealToolsTest
 class PullScriptEscapingTest {
   static final String URL = "https://h/x'; touch /tmp/pwned #`id` $(id) \"$HOME\" \\ ${PATH}";
   static final String REF = "v1'$(reboot)'";

@@ -9,7 +9,7 @@ import java.util.List;
  * aligned one space after the longest name, one space after it, no tabs, no trailing blanks, no
  * double blank lines, one final newline. Lines that open a multi-line value take no part in
  * alignment, as in hclwrite. It does not re-space tokens inside expressions; the goldens were also
- * checked with {@code terraform fmt -check} once, by hand.
+ * checked with the real {@code terraform fmt -check} by TerraformPlanTest.
  */
 final class TerraformFormat {
   private TerraformFormat() {}

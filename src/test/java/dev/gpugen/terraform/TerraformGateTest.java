@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.Version;
+import dev.gpugen.testing.RealToolsTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * preconditions and a check block. (What Terraform then decides was run with terraform test and a
  * mocked provider: see src/test/terraform/README.md.)
  */
+@RealToolsTest
 class TerraformGateTest {
   static final Rendered TWO_POOLS =
       Rendered.of(Rendered.GOLDEN.resolve("aws-two-pools-lustre/spec.yaml"));

@@ -23,6 +23,7 @@ import dev.gpugen.spec.ClusterSpec.Software;
 import dev.gpugen.spec.ClusterSpec.Storage;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -146,6 +147,7 @@ class TerraformHostileValuesTest {
     return tests.stream();
   }
 
+  @RealToolsTest
   @Test
   void pastTheReaderTheyReachTfvarsUnchangedAndTheTfFilesNotAtAll() throws IOException {
     String core = String.join(" | ", HOSTILE);
@@ -313,6 +315,7 @@ class TerraformHostileValuesTest {
     }
   }
 
+  @RealToolsTest
   @Test
   void theHclEscaperRoundTripsThroughHashiCorpsParser() throws IOException {
     StringBuilder tf = new StringBuilder("locals {\n");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -58,6 +59,7 @@ class TerraformSchemaTest {
     return out.stream();
   }
 
+  @RealToolsTest
   @TestFactory
   Stream<DynamicTest> everyNameExistsInTheProviderSchema() throws IOException {
     return all()
@@ -72,6 +74,7 @@ class TerraformSchemaTest {
                     }));
   }
 
+  @RealToolsTest
   @TestFactory
   Stream<DynamicTest> namesAreDeclaredOnceAndUsedOnlyWhenDeclared() throws IOException {
     return all().map(r -> DynamicTest.dynamicTest(r.label(), () -> namesAreConsistent(r)));
@@ -139,6 +142,7 @@ class TerraformSchemaTest {
     assertEquals(Set.of(), tfvars, "terraform.tfvars.json sets variables that are not declared");
   }
 
+  @RealToolsTest
   @Test
   void theParserRejectsBrokenHclSoItsSilenceMeansSomething() {
     AssertionError e =
@@ -150,6 +154,7 @@ class TerraformSchemaTest {
     assertTrue(e.getMessage().contains("broken.tf"), e.getMessage());
   }
 
+  @RealToolsTest
   @Test
   void theSchemaWalkReportsUnknownNames() throws IOException {
     String tf =

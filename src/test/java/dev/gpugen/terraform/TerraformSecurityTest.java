@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.TestFactory;
  * lookup (AVD-AWS-0344), an instance profile on every node (CKV2_AWS_41), and no user data or
  * credentials anywhere.
  */
+@RealToolsTest
 class TerraformSecurityTest {
   static final String CANONICAL = "099720109477";
 

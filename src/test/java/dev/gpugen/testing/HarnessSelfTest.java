@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Proves the real-tool harness works on this machine, with the same calls the generator tests make:
  * HCL parsing, syntax check, production lint, an idempotent chroot playbook run, pre-commit.
  */
+@RealToolsTest
 class HarnessSelfTest {
   private static final Duration MINUTE = Duration.ofMinutes(1);
   private static final Path SELFTEST =

@@ -66,7 +66,7 @@ public final class RealTools {
       pb.environment().putAll(env);
       pb.redirectErrorStream(true).redirectOutput(out.toFile());
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      Process p = pb.start();
+      Process p = start(pb);
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly().waitFor();
@@ -76,6 +76,21 @@ public final class RealTools {
     } finally {
       Files.deleteIfExists(out);
     }
+  }
+
+  /**
+   * Starts a process: the one way tests start programs, so that only {@link RealToolsTest} code
+   * can. Anywhere else it fails the test, naming the command.
+   */
+  public static Process start(ProcessBuilder pb) throws IOException {
+    if (!RealToolsGuard.isOpen()) {
+      fail(
+          "starts "
+              + String.join(" ", pb.command())
+              + " but is not annotated @RealToolsTest: tag it, so the fast suite"
+              + " (-Pfast, -DexcludedGroups=tools) leaves it out");
+    }
+    return pb.start();
   }
 
   private static String read(Path file) throws IOException {

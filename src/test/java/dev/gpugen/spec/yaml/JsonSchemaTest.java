@@ -13,6 +13,7 @@ import com.networknt.schema.SpecificationVersion;
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,6 +116,7 @@ class JsonSchemaTest {
    * yaml-language-server compiles `pattern` with JavaScript's RegExp (unicode mode): a Java-only
    * construct would break completion for every key below it.
    */
+  @RealToolsTest
   @Test
   void everyPatternIsAnEcmaScriptRegex() throws Exception {
     Path script = tmp.resolve("patterns.js");

@@ -8,8 +8,8 @@ output "gke_cluster_name" {
 output "node_pools" {
   description = "Node pool names by spec pool."
   value = {
-    "h100" = google_container_node_pool.h100.name
+    "h100"      = google_container_node_pool.h100.name
     "a100-spot" = google_container_node_pool.a100_spot.name
-    "l4-infer" = google_container_node_pool.l4_infer.name
+    "l4-infer"  = google_container_node_pool.l4_infer.name
   }
 }

@@ -1,0 +1,75 @@
+package dev.gpugen.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * The fast suite (-Pfast) calls no external program: every process a test starts goes through
+ * {@link RealTools#start}, which refuses callers outside {@link RealToolsTest}.
+ */
+class RealToolsTagTest {
+  private static final Path TESTS = Path.of("src/test/java");
+
+  @Test
+  void startingAProgramOutsideARealToolsTestFailsBeforeTheProgramRuns() throws IOException {
+    Path marker = Files.createTempFile("gpugen-guard", ".txt");
+    Files.delete(marker);
+    ProcessBuilder touch = new ProcessBuilder("touch", marker.toString());
+    AssertionFailedError e = assertThrows(AssertionFailedError.class, () -> RealTools.start(touch));
+    assertTrue(e.getMessage().contains("not annotated @RealToolsTest"), e.getMessage());
+    assertTrue(Files.notExists(marker), "the program never started");
+  }
+
+  @Test
+  void testsStartProgramsOnlyThroughRealTools() throws IOException {
+    List<String> offenders;
+    try (Stream<Path> files = Files.walk(TESTS)) {
+      offenders =
+          files
+              .filter(p -> p.toString().endsWith(".java"))
+              .filter(p -> !p.endsWith("testing/RealTools.java"))
+              .filter(p -> !p.endsWith("testing/RealToolsTagTest.java")) // the patterns below
+              .filter(RealToolsTagTest::startsAProcessItself)
+              .map(Path::toString)
+              .sorted()
+              .toList();
+    }
+    assertEquals(List.of(), offenders, "start processes with RealTools.start(ProcessBuilder)");
+  }
+
+  /** {@code new ProcessBuilder(..)...start()}, {@code pb.start()} or {@code Runtime...exec}. */
+  private static boolean startsAProcessItself(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (CHAINED.matcher(text).find() || text.contains("Runtime.getRuntime().exec")) {
+      return true;
+    }
+    Matcher declared = DECLARED.matcher(text);
+    while (declared.find()) {
+      if (Pattern.compile("\\b" + declared.group(1) + "\\s*\\.start\\(").matcher(text).find()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final Pattern CHAINED =
+      Pattern.compile("new ProcessBuilder\\([^;]*?\\)\\s*(\\.\\w+\\([^;]*?\\)\\s*)*\\.start\\(\\)");
+  private static final Pattern DECLARED = Pattern.compile("ProcessBuilder\\s+(\\w+)\\s*=");
+}
