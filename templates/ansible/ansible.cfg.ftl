@@ -27,16 +27,11 @@ interpreter_python = auto_silent
 retry_files_enabled = False
 
 [inventory]
-# Only the inventory plugins gpugen's inventories need: a failing source is then reported once,
-# not followed by every other plugin's attempt to parse it (ini, toml, auto, ...).
-<#if ansible.staticHosts || ansible.gke>
-enable_plugins = yaml
-<#elseif ansible.pull>
-# script: gpugen-inventory on a controller; yaml: pull-inventory-<pool>.yml on a pulling node.
-enable_plugins = script, yaml
-<#else>
-enable_plugins = script
-</#if>
+# No ini, toml or auto: those try every file, so a failing gpugen-inventory would be followed by
+# their parse errors. script runs gpugen-inventory; yaml reads inventory.yml and a pulling node's
+# pull-inventory-<pool>.yml (and only *.yml, *.yaml, *.json); host_list takes -i host1,host2.
+# An INI inventory of your own: ANSIBLE_INVENTORY_ENABLED=ini ansible-playbook -i hosts.ini ...
+enable_plugins = host_list, script, yaml
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
 
