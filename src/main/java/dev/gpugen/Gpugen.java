@@ -8,6 +8,7 @@ import dev.gpugen.render.Renderer;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.yaml.SafeYaml;
 import dev.gpugen.spec.yaml.SpecReader;
@@ -57,17 +58,45 @@ public final class Gpugen {
    */
   public Checked check(Path file, String label, Optional<String> env, Set<String> skipRules)
       throws IOException {
+    return check(file, label, env, skipRules, true);
+  }
+
+  /**
+   * @param specSuppressions false ignores the spec's lint.skip and lint.severity
+   */
+  public Checked check(
+      Path file,
+      String label,
+      Optional<String> env,
+      Set<String> skipRules,
+      boolean specSuppressions)
+      throws IOException {
+    // A FIFO or a device would block or never end: only regular files (links to them are fine).
+    if (!Files.isRegularFile(file) && Files.exists(file)) {
+      throw new SafeRead.Refused(
+          (Files.isDirectory(file) ? "is a folder" : "is not a regular file (a pipe or a device)")
+              + "; give the path of a spec file");
+    }
     // Read one byte past the limit and no more, so a 50 MB file costs nothing.
     try (InputStream in = Files.newInputStream(file)) {
-      return check(label, in.readNBytes(SafeYaml.MAX_BYTES + 1), env, skipRules);
+      return check(label, in.readNBytes(SafeYaml.MAX_BYTES + 1), env, skipRules, specSuppressions);
     }
   }
 
   public Checked check(String label, byte[] bytes, Optional<String> env, Set<String> skipRules) {
+    return check(label, bytes, env, skipRules, true);
+  }
+
+  public Checked check(
+      String label,
+      byte[] bytes,
+      Optional<String> env,
+      Set<String> skipRules,
+      boolean specSuppressions) {
     SpecReader.Result r = new SpecReader(efaCapable).read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
     if (r.spec().isPresent()) {
-      Linter linter = new Linter(Rules.all());
+      Linter linter = new Linter(Rules.all(), specSuppressions);
       List<Diagnostic> base = linter.run(r.spec().get(), r.sources(), skipRules);
       all.addAll(base);
       // Every environment is linted too; a finding the base already has is not repeated.

@@ -3,6 +3,7 @@ package dev.gpugen.cli;
 import dev.gpugen.Gpugen;
 import dev.gpugen.render.Json;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -87,12 +88,15 @@ final class DiagnosticPrinter {
     out.println(Json.write(root));
   }
 
-  /** Tabs and control characters would shift or break the caret line. */
+  /**
+   * Tabs and control characters would shift or break the caret line; escape sequences and bidi
+   * controls would drive the terminal or reorder what the reader sees.
+   */
   private static String printable(String s) {
     StringBuilder b = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      b.append(c == '\t' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : c);
+      b.append(c == '\t' ? ' ' : Printable.unsafe(c) ? '?' : c);
     }
     return b.toString();
   }

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.spec.Printable;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -16,11 +17,13 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             || (parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("--verbose"));
     int code;
     if (e instanceof GpugenException g) {
-      err.println("gpugen: " + g.getMessage());
+      err.println("gpugen: " + Printable.text(g.getMessage()));
       code = g.exitCode();
     } else {
       err.println(
-          "gpugen: internal error: " + e + " (please report it with the output of --verbose)");
+          "gpugen: internal error: "
+              + Printable.text(e.toString())
+              + " (please report it with the output of --verbose)");
       code = ExitCodes.INTERNAL;
     }
     if (verbose) {

@@ -1,7 +1,12 @@
 package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
+import dev.gpugen.lint.Rules;
+import dev.gpugen.lint.rules.spec.SpecLintSettings;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.yaml.ReaderRules;
+import dev.gpugen.spec.yaml.Suggest;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -9,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import picocli.CommandLine.Option;
 
 /** Options every command that reads a spec shares. */
@@ -32,6 +38,12 @@ final class SpecOptions {
   Severity failOn = Severity.ERROR;
 
   @Option(
+      names = "--no-spec-suppressions",
+      description =
+          "Ignore the spec's lint.skip and lint.severity (for CI: only the command line decides).")
+  boolean noSpecSuppressions;
+
+  @Option(
       names = {"-v", "--verbose"},
       description = "Print stack traces of internal errors.")
   boolean verbose;
@@ -40,7 +52,33 @@ final class SpecOptions {
     return Optional.ofNullable(env);
   }
 
-  Set<String> skip() {
+  /** The --skip-rule ids; an id that names no lint rule is a usage error (exit 2). */
+  Set<String> skip() throws GpugenException {
+    Set<String> ids = new TreeSet<>();
+    Rules.all().forEach(r -> ids.add(r.id()));
+    for (String id : skipRules) {
+      if (id.equals(SpecLintSettings.ID) || ReaderRules.doc(id).isPresent()) {
+        throw new GpugenException(
+            ExitCodes.USAGE,
+            "--skip-rule "
+                + id
+                + ": "
+                + (id.equals(SpecLintSettings.ID) ? "this rule" : "a spec reader error")
+                + " cannot be skipped; fix what the finding says",
+            null);
+      }
+      if (!ids.contains(id)) {
+        String near = Suggest.closest(id, ids);
+        throw new GpugenException(
+            ExitCodes.USAGE,
+            "--skip-rule "
+                + id
+                + " is not a rule id"
+                + (near == null ? "" : "; did you mean " + near + "?")
+                + " (gpugen explain lists them)",
+            null);
+      }
+    }
     return new LinkedHashSet<>(skipRules);
   }
 
@@ -52,9 +90,11 @@ final class SpecOptions {
   Gpugen.Checked check(Gpugen gpugen, Path file, Optional<String> environment)
       throws GpugenException {
     try {
-      return gpugen.check(file, file.toString(), environment, skip());
+      return gpugen.check(file, file.toString(), environment, skip(), !noSpecSuppressions);
     } catch (NoSuchFileException e) {
       throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": no such file", e);
+    } catch (SafeRead.Refused e) {
+      throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new GpugenException(
           ExitCodes.ENVIRONMENT, file + ": cannot read: " + e.getMessage(), e);

@@ -44,8 +44,19 @@ final class ValidateCommand implements Callable<Integer> {
     Gpugen gpugen = Knowledge.gpugen();
     List<Gpugen.Checked> all = new ArrayList<>();
     boolean failed = false;
+    int unreadable = ExitCodes.OK;
     for (Path f : files) {
-      Gpugen.Checked c = options.check(gpugen, f);
+      Gpugen.Checked c;
+      try {
+        c = options.check(gpugen, f);
+      } catch (GpugenException e) {
+        // One unreadable file must not hide the findings of the others (pre-commit passes many).
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("gpugen: " + e.getMessage());
+        err.flush();
+        unreadable = Math.max(unreadable, e.exitCode());
+        continue;
+      }
       all.add(c);
       failed |= options.fails(c);
       if (format == Format.text) {
@@ -60,6 +71,6 @@ final class ValidateCommand implements Callable<Integer> {
           out, all, new GpugenCommand.Version().getVersion()[0].replace("gpugen ", ""));
     }
     out.flush();
-    return failed ? ExitCodes.INVALID : ExitCodes.OK;
+    return Math.max(unreadable, failed ? ExitCodes.INVALID : ExitCodes.OK);
   }
 }

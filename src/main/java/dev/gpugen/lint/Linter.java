@@ -1,5 +1,6 @@
 package dev.gpugen.lint;
 
+import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
@@ -15,9 +16,19 @@ import java.util.TreeMap;
 /** Runs the rules over a resolved spec, honouring skips and severity changes from spec and CLI. */
 public final class Linter {
   private final List<Rule> rules;
+  private final boolean specSuppressions;
 
   public Linter(List<Rule> rules) {
+    this(rules, true);
+  }
+
+  /**
+   * @param specSuppressions false ignores the spec's lint.skip and lint.severity (CI's
+   *     --no-spec-suppressions)
+   */
+  public Linter(List<Rule> rules, boolean specSuppressions) {
     this.rules = List.copyOf(rules);
+    this.specSuppressions = specSuppressions;
   }
 
   /**
@@ -25,21 +36,29 @@ public final class Linter {
    */
   public List<Diagnostic> run(ClusterSpec spec, SourceMap sources, Set<String> skipIds) {
     Set<String> skip = new HashSet<>(skipIds);
-    skip.addAll(spec.lint().skip());
     Map<String, Severity> regrade = new TreeMap<>();
-    spec.lint()
-        .severity()
-        .forEach((id, s) -> regrade.put(id, Severity.valueOf(s.toUpperCase(Locale.ROOT))));
+    if (specSuppressions) {
+      // A security rule is switched off by the spec only with a written reason.
+      ClusterSpec.Lint lint = spec.lint();
+      lint.skip().stream().filter(id -> SpecLintSettings.justified(lint, id)).forEach(skip::add);
+      lint.severity()
+          .forEach(
+              (id, s) -> {
+                if (SpecLintSettings.justified(lint, id) || s.equals("error")) {
+                  regrade.put(id, Severity.valueOf(s.toUpperCase(Locale.ROOT)));
+                }
+              });
+    }
     Findings findings = new Findings(sources);
     for (Rule r : rules) {
-      if (!skip.contains(r.id())) {
+      if (r.id().equals(SpecLintSettings.ID) || !skip.contains(r.id())) {
         findings.use(r);
         r.check(spec, findings);
       }
     }
     List<Diagnostic> out = new ArrayList<>();
     for (Diagnostic d : findings.all()) {
-      Severity s = regrade.get(d.ruleId());
+      Severity s = d.ruleId().equals(SpecLintSettings.ID) ? null : regrade.get(d.ruleId());
       out.add(s == null ? d : d.withSeverity(s));
     }
     return out;

@@ -52,6 +52,7 @@ import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
+import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
@@ -78,6 +79,7 @@ public final class Rules {
       List.of(
           // spec structure and cloud facts
           new SpecDuplicatePool(),
+          new SpecLintSettings(),
           new SpecPoolShape(),
           new SpecCloudLocation(),
           new SpecNetworkSource(),

@@ -434,10 +434,16 @@ public record ClusterSpec(
   }
 
   /** Linter settings from the spec. */
-  public record Lint(List<String> skip, SortedMap<String, String> severity) {
+  public record Lint(
+      List<String> skip, SortedMap<String, String> severity, SortedMap<String, String> reasons) {
     public Lint {
       skip = List.copyOf(skip);
       severity = Maps.sorted(severity);
+      reasons = Maps.sorted(reasons);
+    }
+
+    public Lint(List<String> skip, SortedMap<String, String> severity) {
+      this(skip, severity, new java.util.TreeMap<>());
     }
   }
 }

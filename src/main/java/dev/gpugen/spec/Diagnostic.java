@@ -41,9 +41,11 @@ public record Diagnostic(
     Objects.requireNonNull(path);
     Objects.requireNonNull(message);
     Objects.requireNonNull(hint);
-    if (message.contains("\n")) {
-      throw new IllegalArgumentException("a diagnostic message is one line: " + message);
-    }
+    // One line, and safe to print: input echoed in a message (a key with a newline, an escape
+    // sequence) must neither break the line format nor drive the terminal.
+    file = Printable.text(file);
+    message = Printable.text(message);
+    hint = hint.map(Printable::text);
   }
 
   public Diagnostic withSeverity(Severity s) {

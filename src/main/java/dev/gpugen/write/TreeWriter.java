@@ -1,59 +1,120 @@
 package dev.gpugen.write;
 
 import dev.gpugen.render.RenderedTree;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
+import java.util.Deque;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Puts a rendered tree on disk without losing anything: files are staged beside the target and
- * moved into place one atomic rename each; only files the previous manifest lists may be replaced
- * or deleted, and only if nobody edited them since; everything else in the folder (Terraform state,
- * .terraform/, lock files, a user's notes) is never touched.
+ * Puts a rendered tree on disk without losing anything, and without reaching outside the folder.
+ *
+ * <ul>
+ *   <li>Every path, from the render or from the manifest on disk, is a plain relative path inside
+ *       the folder with no symbolic link on the way ({@link Contained}).
+ *   <li>Only files the previous manifest lists may be replaced or deleted, and only if nobody
+ *       edited them since; a file gpugen did not write is never replaced without {@code --force}.
+ *       Everything else in the folder (Terraform state, .terraform/, a user's notes) is never
+ *       touched.
+ *   <li>All or nothing: every check runs and every file is staged before the first rename. The
+ *       manifest is then replaced by a journal naming old and new content of each file, files are
+ *       moved into place (the old ones aside into staging), and the final manifest goes last. An
+ *       I/O failure at any step moves everything back; a killed run leaves a folder that the next
+ *       render, of either spec, recognises as its own.
+ *   <li>One writer per folder ({@link Lock}); staging of other runs is removed only when abandoned
+ *       ({@link Staging}).
+ * </ul>
  */
 public final class TreeWriter {
   private static final Set<PosixFilePermission> FILE_MODE =
       PosixFilePermissions.fromString("rw-r--r--");
   private static final Set<PosixFilePermission> EXEC_MODE =
       PosixFilePermissions.fromString("rwxr-xr-x");
-  private static final String STAGING_PREFIX = ".gpugen-staging-";
+
+  /** Above this, --check says that a file differs without printing it. */
+  private static final long MAX_DIFF_BYTES = 16L << 20;
 
   private TreeWriter() {}
 
   /** What a write did, for the one-line summary. */
   public record Summary(int written, int unchanged, int deleted) {}
 
+  /** The steps that change the folder; tests fail each one in turn. */
+  interface Ops {
+    void move(Path from, Path to) throws IOException;
+
+    void createDirectory(Path dir) throws IOException;
+
+    Ops REAL =
+        new Ops() {
+          @Override
+          public void move(Path from, Path to) throws IOException {
+            try {
+              Files.move(
+                  from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+              throw new IOException(
+                  "the file system of " + to.getParent() + " cannot rename files atomically", e);
+            }
+          }
+
+          @Override
+          public void createDirectory(Path dir) throws IOException {
+            Files.createDirectory(dir);
+          }
+        };
+  }
+
   public static Summary write(Path dir, RenderedTree tree, boolean force) throws WriteException {
+    return write(dir, tree, force, Ops.REAL);
+  }
+
+  @SuppressWarnings("try") // the lock is held for the block, never read
+  static Summary write(Path dir, RenderedTree tree, boolean force, Ops ops) throws WriteException {
     Path out = dir.toAbsolutePath().normalize();
     try {
-      checkPaths(out, tree);
-      Optional<Manifest> previous = previousManifest(out, force);
-      checkHandEdits(out, tree, previous, force);
+      Contained.checkOutput(dir, out);
+      Map<String, Path> targets = targets(out, tree.files().keySet());
       Path parent = out.getParent();
       Files.createDirectories(parent);
-      cleanStaleStaging(parent);
-      Path staging = Files.createTempDirectory(parent, STAGING_PREFIX);
-      try {
-        return commit(out, staging, tree, previous);
-      } finally {
-        deleteTree(staging);
+      try (Lock lock = Lock.acquire(out)) {
+        Optional<Manifest> previous = previousManifest(out, force);
+        Map<String, Path> old =
+            previous.isPresent() ? targets(out, previous.get().paths()) : Map.of();
+        Plan plan = plan(out, tree, targets, previous, old, force);
+        Staging.cleanAbandoned(parent);
+        Path staging = Staging.create(parent);
+        try {
+          return commit(out, staging, tree, previous, plan, ops);
+        } finally {
+          Staging.deleteTree(staging);
+        }
       }
     } catch (IOException e) {
       throw new WriteException("cannot write " + out + ": " + describe(e), false, e);
@@ -62,37 +123,43 @@ public final class TreeWriter {
 
   /**
    * The unified diff between what is on disk and {@code tree}, empty when up to date. Files the
-   * manifest lists that the render no longer makes count as stale too.
+   * manifest lists that the render no longer makes count as stale too. Reads only inside the
+   * folder, never through a link.
    */
   public static String check(Path dir, RenderedTree tree) throws WriteException {
     Path out = dir.toAbsolutePath().normalize();
     StringBuilder diff = new StringBuilder();
     try {
-      checkPaths(out, tree);
-      for (Map.Entry<String, RenderedTree.File> e : tree.files().entrySet()) {
-        Path target = out.resolve(e.getKey());
-        String want = new String(e.getValue().content(), StandardCharsets.UTF_8);
+      Contained.checkOutput(dir, out);
+      for (Map.Entry<String, Path> e : targets(out, tree.files().keySet()).entrySet()) {
+        String rel = e.getKey();
+        Path target = e.getValue();
+        RenderedTree.File want = tree.files().get(rel);
         if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-          diff.append(UnifiedDiff.diff("/dev/null", "b/" + e.getKey(), List.of(), lines(want)));
+          diff.append(UnifiedDiff.diff("/dev/null", "b/" + rel, List.of(), lines(want.content())));
           continue;
         }
-        String have = Files.readString(target, StandardCharsets.UTF_8);
+        Optional<byte[]> have = readForDiff(target);
+        if (have.isEmpty()) {
+          diff.append("a/").append(rel).append(" differs (too large or not a file to show)\n");
+          continue;
+        }
         diff.append(
-            UnifiedDiff.diff("a/" + e.getKey(), "b/" + e.getKey(), lines(have), lines(want)));
-        if (e.getValue().executable() && !Files.isExecutable(target)) {
-          diff.append("mode of ").append(e.getKey()).append(" should be 0755\n");
+            UnifiedDiff.diff("a/" + rel, "b/" + rel, lines(have.get()), lines(want.content())));
+        if (want.executable() && !Files.isExecutable(target)) {
+          diff.append("mode of ").append(rel).append(" should be 0755\n");
         }
       }
-      if (Files.isRegularFile(out.resolve(Manifest.FILE_NAME))) {
-        for (String old : Manifest.read(out).files().keySet()) {
-          Path target = out.resolve(old);
-          if (!tree.files().containsKey(old) && Files.exists(target)) {
+      if (Files.exists(out.resolve(Manifest.FILE_NAME), LinkOption.NOFOLLOW_LINKS)) {
+        Manifest m = Manifest.read(out);
+        for (Map.Entry<String, Path> e : targets(out, m.paths()).entrySet()) {
+          if (!tree.files().containsKey(e.getKey())
+              && Files.exists(e.getValue(), LinkOption.NOFOLLOW_LINKS)) {
+            Optional<byte[]> have = readForDiff(e.getValue());
             diff.append(
-                UnifiedDiff.diff(
-                    "a/" + old,
-                    "/dev/null",
-                    lines(Files.readString(target, StandardCharsets.UTF_8)),
-                    List.of()));
+                have.isPresent()
+                    ? UnifiedDiff.diff("a/" + e.getKey(), "/dev/null", lines(have.get()), List.of())
+                    : "a/" + e.getKey() + " is stale (too large or not a file to show)\n");
           }
         }
       }
@@ -102,98 +169,287 @@ public final class TreeWriter {
     return diff.toString();
   }
 
-  private static Summary commit(
-      Path out, Path staging, RenderedTree tree, Optional<Manifest> previous) throws IOException {
-    Map<String, byte[]> contents = new LinkedHashMap<>();
+  private static Optional<byte[]> readForDiff(Path target) throws IOException {
+    try {
+      return Optional.of(SafeRead.read(target, MAX_DIFF_BYTES, false));
+    } catch (SafeRead.Refused e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Relative path → checked absolute path, in order. */
+  private static Map<String, Path> targets(Path out, Iterable<String> paths) throws WriteException {
+    Map<String, Path> m = new LinkedHashMap<>();
+    for (String rel : paths) {
+      m.put(rel, Contained.resolve(out, rel));
+    }
+    return m;
+  }
+
+  /** What the commit will do, decided before anything changes. */
+  private record Plan(List<String> changed, int unchanged, List<String> stale) {}
+
+  private static Plan plan(
+      Path out,
+      RenderedTree tree,
+      Map<String, Path> targets,
+      Optional<Manifest> previous,
+      Map<String, Path> old,
+      boolean force)
+      throws IOException, WriteException {
     List<String> changed = new ArrayList<>();
+    List<String> edited = new ArrayList<>();
+    List<String> foreign = new ArrayList<>();
+    List<String> blocked = new ArrayList<>();
     int unchanged = 0;
-    for (Map.Entry<String, RenderedTree.File> e : tree.files().entrySet()) {
-      byte[] bytes = e.getValue().content();
-      contents.put(e.getKey(), bytes);
-      Path target = out.resolve(e.getKey());
-      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-          && Arrays.equals(Files.readAllBytes(target), bytes)
-          && Files.isExecutable(target) == e.getValue().executable()) {
+    for (Map.Entry<String, Path> e : targets.entrySet()) {
+      String rel = e.getKey();
+      Path target = e.getValue();
+      RenderedTree.File want = tree.files().get(rel);
+      Path notFolder = null;
+      for (Path d = target.getParent(); !d.equals(out); d = d.getParent()) {
+        if (Files.exists(d, LinkOption.NOFOLLOW_LINKS)
+            && !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+          notFolder = d;
+        }
+      }
+      if (notFolder != null) {
+        blocked.add(
+            out.relativize(notFolder) + " (a file where gpugen needs a folder for " + rel + ")");
+        continue;
+      }
+      BasicFileAttributes a = attributes(target);
+      if (a == null) {
+        changed.add(rel);
+        continue;
+      }
+      if (!a.isRegularFile()) {
+        blocked.add(rel + " (" + (a.isDirectory() ? "a folder" : "not a regular file") + ")");
+        continue;
+      }
+      String sha = sha256(target);
+      if (sha.equals(Manifest.sha256(want.content()))
+          && Files.isExecutable(target) == want.executable()) {
         unchanged++;
         continue;
       }
-      Path staged = staging.resolve(e.getKey());
+      changed.add(rel);
+      if (sha.equals(Manifest.sha256(want.content()))) {
+        continue; // only the mode differs: nothing to lose
+      }
+      if (previous.isPresent() && previous.get().paths().contains(rel)) {
+        if (!previous.get().owns(rel, sha)) {
+          edited.add(rel);
+        }
+      } else {
+        foreign.add(rel);
+      }
+    }
+    List<String> stale = new ArrayList<>();
+    for (Map.Entry<String, Path> e : old.entrySet()) {
+      String rel = e.getKey();
+      if (tree.files().containsKey(rel)) {
+        continue;
+      }
+      BasicFileAttributes a = attributes(e.getValue());
+      if (a == null || !a.isRegularFile()) {
+        continue; // gone, or replaced by a folder of the user's: not ours to delete
+      }
+      stale.add(rel);
+      if (!previous.get().owns(rel, sha256(e.getValue()))) {
+        edited.add(rel);
+      }
+    }
+    if (!blocked.isEmpty()) {
+      throw refused(
+          "in the way of the render in "
+              + out
+              + ": "
+              + String.join(", ", blocked)
+              + "; move them away and render again",
+          null);
+    }
+    if (!foreign.isEmpty() && !force) {
+      throw refused(
+          "files gpugen did not write are where the render puts its own: "
+              + String.join(", ", foreign)
+              + "; move them away (or into the spec or a template override, --templates), or"
+              + " pass --force to overwrite",
+          null);
+    }
+    if (!edited.isEmpty() && !force) {
+      throw refused(
+          "generated files were edited by hand since the last render: "
+              + String.join(", ", edited)
+              + "; move the change into the spec or a template override (--templates), or pass"
+              + " --force to overwrite",
+          null);
+    }
+    return new Plan(changed, unchanged, stale);
+  }
+
+  /** One reversible step that changed the folder, for the roll-back. */
+  private record Done(Kind kind, Path target, Path backup) {}
+
+  private enum Kind {
+    CREATED_DIR,
+    PLACED,
+    MOVED_ASIDE,
+    MANIFEST
+  }
+
+  private static Summary commit(
+      Path out, Path staging, RenderedTree tree, Optional<Manifest> previous, Plan plan, Ops ops)
+      throws IOException {
+    Path files = Files.createDirectory(staging.resolve("new"));
+    Path aside = Files.createDirectory(staging.resolve("old"));
+    for (String rel : plan.changed()) {
+      RenderedTree.File f = tree.files().get(rel);
+      Path staged = files.resolve(rel);
       Files.createDirectories(staged.getParent());
-      Files.write(staged, bytes);
-      setMode(staged, e.getValue().executable() ? EXEC_MODE : FILE_MODE);
-      changed.add(e.getKey());
+      Files.write(staged, f.content());
+      setMode(staged, f.executable() ? EXEC_MODE : FILE_MODE);
     }
-    // Everything is staged: only renames from here on, each atomic.
-    for (String path : changed) {
-      Path target = out.resolve(path);
-      Files.createDirectories(target.getParent());
-      move(staging.resolve(path), target);
-    }
-    int deleted = 0;
-    if (previous.isPresent()) {
-      for (String old : previous.get().files().keySet()) {
-        if (!tree.files().containsKey(old)) {
-          Path target = out.resolve(old);
-          if (Files.deleteIfExists(target)) {
-            deleted++;
-          }
-          removeEmptyParents(out, target.getParent());
-        }
-      }
-    }
-    Path manifest = staging.resolve(Manifest.FILE_NAME);
-    Files.write(manifest, Manifest.of(contents).toJson());
-    setMode(manifest, FILE_MODE);
-    move(manifest, out.resolve(Manifest.FILE_NAME));
-    return new Summary(changed.size(), unchanged, deleted);
-  }
-
-  private static void move(Path from, Path to) throws IOException {
+    Map<String, byte[]> contents = new LinkedHashMap<>();
+    tree.files().forEach((rel, f) -> contents.put(rel, f.content()));
+    Manifest next = Manifest.of(contents);
+    Path manifestPath = out.resolve(Manifest.FILE_NAME);
+    Optional<byte[]> oldManifest =
+        Files.exists(manifestPath, LinkOption.NOFOLLOW_LINKS)
+            ? Optional.of(SafeRead.read(manifestPath, Manifest.MAX_BYTES, false))
+            : Optional.empty();
+    Deque<Done> done = new ArrayDeque<>();
     try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      throw new IOException(
-          "the file system of " + to.getParent() + " cannot rename files atomically", e);
+      // Everything is staged and checked: only directory creations and renames from here on.
+      createDirectories(out, out, ops, done);
+      Manifest journal = previous.orElse(new Manifest(new TreeMap<>())).journal(next);
+      placeManifest(staging, manifestPath, journal.toJson(), ops, done);
+      for (String rel : plan.changed()) {
+        Path target = out.resolve(rel);
+        createDirectories(out, target.getParent(), ops, done);
+        Path backup = null;
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+          backup = aside.resolve(rel);
+          Files.createDirectories(backup.getParent());
+          ops.move(target, backup);
+          done.push(new Done(Kind.MOVED_ASIDE, target, backup));
+        }
+        ops.move(files.resolve(rel), target);
+        done.push(new Done(Kind.PLACED, target, null));
+      }
+      for (String rel : plan.stale()) {
+        Path target = out.resolve(rel);
+        Path backup = aside.resolve(rel);
+        Files.createDirectories(backup.getParent());
+        ops.move(target, backup);
+        done.push(new Done(Kind.MOVED_ASIDE, target, backup));
+      }
+      placeManifest(staging, manifestPath, next.toJson(), ops, done);
+    } catch (IOException e) {
+      rollBack(staging, manifestPath, oldManifest, done, e);
+      throw e;
+    }
+    for (String rel : plan.stale()) {
+      removeEmptyParents(out, out.resolve(rel).getParent());
+    }
+    return new Summary(plan.changed().size(), plan.unchanged(), plan.stale().size());
+  }
+
+  private static void placeManifest(
+      Path staging, Path manifestPath, byte[] json, Ops ops, Deque<Done> done) throws IOException {
+    Path staged = Files.createTempFile(staging, "manifest", ".json");
+    Files.write(staged, json);
+    setMode(staged, FILE_MODE);
+    ops.move(staged, manifestPath);
+    done.push(new Done(Kind.MANIFEST, manifestPath, null));
+  }
+
+  private static void createDirectories(Path out, Path dir, Ops ops, Deque<Done> done)
+      throws IOException {
+    Deque<Path> missing = new ArrayDeque<>();
+    for (Path d = dir;
+        (d.startsWith(out) || d.equals(out)) && !Files.exists(d, LinkOption.NOFOLLOW_LINKS);
+        d = d.getParent()) {
+      missing.push(d);
+    }
+    for (Path d : missing) {
+      ops.createDirectory(d);
+      done.push(new Done(Kind.CREATED_DIR, d, null));
     }
   }
 
-  /** Refuses symlinks on the way and any output path that would escape the folder. */
-  private static void checkPaths(Path out, RenderedTree tree) throws WriteException, IOException {
-    for (Path p = out; p != null; p = p.getParent()) {
-      if (p.equals(out) && Files.isSymbolicLink(p)) {
-        throw refused(out + " is a symbolic link; gpugen writes only into real folders", null);
-      }
-    }
-    for (String rel : tree.files().keySet()) {
-      Path target = out.resolve(rel).normalize();
-      if (!target.startsWith(out) || rel.contains("\\") || rel.startsWith("/")) {
-        throw refused("output path " + rel + " escapes " + out, null);
-      }
-      for (Path p = target; !p.equals(out); p = p.getParent()) {
-        if (Files.isSymbolicLink(p)) {
-          throw refused(p + " is a symbolic link; gpugen does not write through links", null);
+  /** Undoes {@code done} newest first; what cannot be undone is named in the error. */
+  private static void rollBack(
+      Path staging,
+      Path manifestPath,
+      Optional<byte[]> oldManifest,
+      Deque<Done> done,
+      IOException cause) {
+    boolean manifestTouched = false;
+    for (Done d : done) {
+      try {
+        switch (d.kind()) {
+          case PLACED -> Files.deleteIfExists(d.target());
+          case MOVED_ASIDE -> Ops.REAL.move(d.backup(), d.target());
+          case CREATED_DIR -> Files.deleteIfExists(d.target());
+          case MANIFEST -> manifestTouched = true;
         }
+      } catch (IOException e) {
+        cause.addSuppressed(e);
       }
     }
+    if (manifestTouched) {
+      try {
+        if (oldManifest.isPresent()) {
+          Path staged = Files.createTempFile(staging, "manifest", ".json");
+          Files.write(staged, oldManifest.get());
+          setMode(staged, FILE_MODE);
+          Ops.REAL.move(staged, manifestPath);
+        } else {
+          Files.deleteIfExists(manifestPath);
+        }
+      } catch (IOException e) {
+        // The journal stays: it names old and new content, so the next render still owns both.
+        cause.addSuppressed(e);
+      }
+    }
+  }
+
+  private static BasicFileAttributes attributes(Path p) throws IOException {
+    try {
+      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /** Streams: a 3 GiB file in the folder costs time, never memory. */
+  private static String sha256(Path file) throws IOException {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
   }
 
   private static Optional<Manifest> previousManifest(Path out, boolean force)
       throws WriteException, IOException {
-    if (!Files.exists(out)) {
+    if (!Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
       return Optional.empty();
     }
     if (!Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
       throw refused(out + " exists and is not a folder", null);
     }
-    if (Files.isRegularFile(out.resolve(Manifest.FILE_NAME))) {
-      try {
-        return Optional.of(Manifest.read(out));
-      } catch (IOException e) {
-        if (force) {
-          return Optional.empty();
-        }
-        throw refused(e.getMessage(), e);
-      }
+    if (Files.exists(out.resolve(Manifest.FILE_NAME), LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.of(Manifest.read(out));
     }
     try (Stream<Path> s = Files.list(out)) {
       if (s.findAny().isPresent() && !force) {
@@ -208,60 +464,12 @@ public final class TreeWriter {
     return Optional.empty();
   }
 
-  private static void checkHandEdits(
-      Path out, RenderedTree tree, Optional<Manifest> previous, boolean force)
-      throws WriteException, IOException {
-    if (previous.isEmpty() || force) {
-      return;
-    }
-    List<String> edited = new ArrayList<>();
-    for (Map.Entry<String, String> e : previous.get().files().entrySet()) {
-      Path target = out.resolve(e.getKey());
-      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-          && !Manifest.sha256(Files.readAllBytes(target)).equals(e.getValue())) {
-        byte[] wanted =
-            tree.files().containsKey(e.getKey()) ? tree.files().get(e.getKey()).content() : null;
-        // An edit that already matches the new render loses nothing.
-        if (wanted == null || !Arrays.equals(wanted, Files.readAllBytes(target))) {
-          edited.add(e.getKey());
-        }
-      }
-    }
-    if (!edited.isEmpty()) {
-      throw refused(
-          "generated files were edited by hand since the last render: "
-              + String.join(", ", edited)
-              + "; move the change into the spec or a template override (--templates), or pass"
-              + " --force to overwrite",
-          null);
-    }
-  }
-
-  private static void cleanStaleStaging(Path parent) throws IOException {
-    try (Stream<Path> s = Files.list(parent)) {
-      for (Path p : s.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)).toList()) {
-        deleteTree(p);
-      }
-    }
-  }
-
   private static void removeEmptyParents(Path out, Path dir) throws IOException {
     for (Path d = dir; d != null && d.startsWith(out) && !d.equals(out); d = d.getParent()) {
       try {
         Files.delete(d);
-      } catch (DirectoryNotEmptyException e) {
+      } catch (DirectoryNotEmptyException | NoSuchFileException e) {
         return;
-      }
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
       }
     }
   }
@@ -274,7 +482,8 @@ public final class TreeWriter {
     }
   }
 
-  private static List<String> lines(String s) {
+  private static List<String> lines(byte[] bytes) {
+    String s = new String(bytes, StandardCharsets.UTF_8);
     if (s.isEmpty()) {
       return List.of();
     }
@@ -283,13 +492,14 @@ public final class TreeWriter {
   }
 
   private static WriteException refused(String message, Throwable cause) {
-    return new WriteException(message, true, cause);
+    return new WriteException(Printable.text(message), true, cause);
   }
 
   private static String describe(IOException e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (e instanceof FileAlreadyExistsException) {
-      return "a file is in the way: " + e.getMessage();
+      m = "a file is in the way: " + m;
     }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return Printable.text(m);
   }
 }

@@ -22,13 +22,13 @@ import java.util.TreeMap;
  */
 record RenderedCase(String name, Path ansible) {
   /**
-   * The reference spec of the issue, and a two-pool spec with a different driver per pool (whose
-   * golden tree is src/test/resources/golden/two-pool/expected, checked by RenderGoldenTest), and a
-   * static bare-metal spec whose static inventory.yml replaces the EC2 one, a GKE spec (whose
-   * inventory.yml lists the cluster and its node pools, for the cluster-level plays 03-05), the
-   * two-pool spec with GitOps on (play 03 only checks the ArgoCD Applications), a pull-mode spec
-   * (with a local inventory per pool), and the three-pool example (A100, H100, L4; a bandwidth
-   * threshold per pool).
+   * The reference spec (examples/aws-h100), and a two-pool spec with a different driver per pool
+   * (whose golden tree is src/test/resources/golden/two-pool/expected, checked by
+   * RenderGoldenTest), and a static bare-metal spec whose static inventory.yml replaces the EC2
+   * one, a GKE spec (whose inventory.yml lists the cluster and its node pools, for the
+   * cluster-level plays 03-05), the two-pool spec with GitOps on (play 03 only checks the ArgoCD
+   * Applications), a pull-mode spec (with a local inventory per pool), and the three-pool example
+   * (A100, H100, L4; a bandwidth threshold per pool).
    */
   static final List<String> CASES =
       List.of(
@@ -40,7 +40,7 @@ record RenderedCase(String name, Path ansible) {
           "aws-gitops",
           "aws-pull");
 
-  /** Files under {@code ansible/} that other issues own: the inventory launcher and settings. */
+  /** Files under {@code ansible/} that the inventory tests cover: its launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");
 
   static Path spec(String name) {
@@ -64,7 +64,7 @@ record RenderedCase(String name, Path ansible) {
     return new RenderedCase(name, out.resolve("ansible"));
   }
 
-  /** This issue's files of the rendered {@code ansible/} folder, by relative path. */
+  /** The rendered {@code ansible/} folder but the inventory files, by relative path. */
   SortedMap<String, byte[]> files() throws IOException {
     SortedMap<String, byte[]> out = new TreeMap<>();
     Golden.read(ansible)

@@ -69,8 +69,8 @@ class CompatTableTest {
   }
 
   @Test
-  void efaInterfaceCountsMatchTheEfa004Rule() {
-    // domain-facts §11 EFA-004: p5/p5e 32, p5en 16, p6-b200 8, p4d 4.
+  void efaInterfaceCountsFollowTheNetworkCardsOfEachType() {
+    // One EFA per network card: p5/p5e 32, p5en 16, p6-b200 8, p4d 4.
     Map<String, Integer> expected =
         Map.of(
             "p5.48xlarge", 32,
@@ -126,7 +126,7 @@ class CompatTableTest {
 
   @Test
   void unknownOrUnsourcedInstanceTypesAreAbsentNotGuessed() {
-    // domain-facts gives no per-size GPU counts for the small g5/g6 sizes.
+    // The table has no per-size GPU counts for the small g5/g6 sizes.
     assertEquals(Optional.empty(), TABLE.awsInstance("g5.xlarge"));
     assertEquals(Optional.empty(), TABLE.awsInstance("P5.48XLARGE"));
     // p6-b300 and p6e-gb200: the sources do not say whether they use NVSwitch.
@@ -219,7 +219,7 @@ class CompatTableTest {
     assertEquals(Optional.of(v("580.65.06")), TABLE.minDriverFor(v("13.0")));
     assertEquals(Optional.of(v("580.95.05")), TABLE.minDriverFor(v("13.0u2")));
     assertEquals(Optional.of(v("580.65.06")), TABLE.mvcFloor(13));
-    // DRV-001: 570.x cannot run CUDA 13 at all.
+    // drv-cuda-below-compat-floor: 570.x cannot run CUDA 13 at all.
     assertTrue(v("570.195.03").isBefore(TABLE.mvcFloor(13).orElseThrow()));
     assertEquals(
         OptionalInt.of(12), TABLE.driverBranch(v("570.195.03")).orElseThrow().maxCudaMajor());
@@ -337,7 +337,7 @@ class CompatTableTest {
     assertEquals(Optional.of(v("12.8")), b200.minCuda());
     assertEquals(Optional.of(v("10.0")), b200.computeCapability());
     assertEquals(OptionalInt.of(535), TABLE.gpu("H100").orElseThrow().recommendedMinDriverBranch());
-    // DRV-014: every R535 driver is below the H200 floor.
+    // drv-gpu-needs-newer-driver: every R535 driver is below the H200 floor.
     assertTrue(v("535.309.01").isBefore(TABLE.gpu("H200").orElseThrow().minDriver().orElseThrow()));
   }
 

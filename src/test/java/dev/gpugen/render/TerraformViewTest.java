@@ -67,7 +67,7 @@ class TerraformViewTest {
   void instanceTypesCarryOneEfaInterfacePerNetworkCard() {
     Map<String, TerraformView.InstanceFacts> facts = new TreeMap<>();
     compat().instanceTypes().forEach(r -> facts.put(r.key(), r.value()));
-    // The figures of issue 3 and the EC2 network tables.
+    // The EC2 network tables: one EFA interface per network card.
     assertEquals(4, facts.get("p4d.24xlarge").efaInterfaces());
     assertEquals(4, facts.get("p4de.24xlarge").efaInterfaces());
     assertEquals(32, facts.get("p5.48xlarge").efaInterfaces());

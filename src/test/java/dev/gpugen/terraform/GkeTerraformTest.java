@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Terraform for GKE (issue 8): parsed by HashiCorp's parser, every name checked against the google,
- * helm and kubernetes provider schemas, the accelerators taken from the compatibility table, the
- * driver install consistent with the operator choice, and /etc/nccl.conf written on the host.
+ * Terraform for GKE: parsed by HashiCorp's parser, every name checked against the google, helm and
+ * kubernetes provider schemas, the accelerators taken from the compatibility table, the driver
+ * install consistent with the operator choice, and /etc/nccl.conf written on the host.
  */
 class GkeTerraformTest {
   static final ProviderSchema GKE = ProviderSchema.gke();

@@ -30,7 +30,7 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
   static final Path GOLDEN = Path.of("src/test/resources/golden");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The golden cases that exercise Terraform for AWS (issue 3; aws-pull: pull mode, issue 9). */
+  /** The golden cases that exercise Terraform for AWS (aws-pull: pull mode). */
   static final Set<String> AWS_CASES =
       Set.of(
           "aws-h100-reference",

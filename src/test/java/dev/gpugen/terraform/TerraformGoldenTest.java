@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The golden cases issue 3 asks for exist and render every Terraform file. The trees themselves are
+ * The Terraform golden cases exist and render every Terraform file. The trees themselves are
  * compared whole (and rendered twice) by {@code RenderGoldenTest}; the Terraform goldens were
  * checked with {@code terraform fmt -check} and {@code terraform validate} when accepted.
  */

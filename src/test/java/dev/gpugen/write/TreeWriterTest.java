@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -157,9 +159,30 @@ class TreeWriterTest {
   }
 
   @Test
-  void cleansStagingLeftByAKilledRun() throws IOException, WriteException {
-    Path leftover = Files.createDirectories(tmp.resolve(".gpugen-staging-123/x"));
+  void cleansOnlyAbandonedStaging() throws Exception {
+    // A staging folder whose owner process is dead, one without an owner an hour old, and one a
+    // live process (this one) is still filling.
+    Process done = new ProcessBuilder("true").start();
+    done.waitFor();
+    Path dead = Files.createDirectories(tmp.resolve(Staging.PREFIX + "dead/x"));
+    Files.writeString(
+        dead.resolveSibling(Staging.OWNER),
+        done.pid() + " 1 " + ownerHost(),
+        StandardCharsets.UTF_8);
+    Path old = Files.createDirectories(tmp.resolve(Staging.PREFIX + "old"));
+    Files.setLastModifiedTime(
+        old, FileTime.from(Instant.now().minus(Staging.MAX_AGE).minusSeconds(60)));
+    Path live = Staging.create(tmp);
     TreeWriter.write(tmp.resolve("out"), tree("a", "x\n"), false);
-    assertFalse(Files.exists(leftover.getParent()));
+    assertFalse(Files.exists(dead.getParent()), "owner is dead");
+    assertFalse(Files.exists(old), "older than the bound");
+    assertTrue(Files.exists(live), "a live run's staging is kept");
+  }
+
+  private String ownerHost() throws IOException {
+    Path probe = Staging.create(tmp.resolve("probe-parent-" + System.nanoTime()).getParent());
+    String[] owner = Files.readString(probe.resolve(Staging.OWNER)).trim().split(" ");
+    Staging.deleteTree(probe);
+    return owner[2];
   }
 }

@@ -320,7 +320,13 @@ public final class Binder {
             tag.equals(Tag.STR) ? "remove the quotes" : null);
         return null;
       }
-      double v = Double.parseDouble(text);
+      double v;
+      try {
+        v = Double.parseDouble(text);
+      } catch (NumberFormatException ex) {
+        // YAML's .inf, -.inf and .nan: no threshold or size is infinite or not a number.
+        v = Double.NaN;
+      }
       if (!(v >= num.min() && v <= num.max())) {
         report(
             isKey,

@@ -1,5 +1,7 @@
 package dev.gpugen.spec.yaml;
 
+import dev.gpugen.spec.Printable;
+
 /** Shows a user's value inside a one-line message without letting it break the line. */
 final class Quote {
   private Quote() {}
@@ -11,7 +13,7 @@ final class Quote {
       char c = s.charAt(i);
       if (c == '"' || c == '\\') {
         b.append('\\').append(c);
-      } else if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029') {
+      } else if (Printable.unsafe(c)) {
         b.append(String.format("\\u%04x", (int) c));
       } else {
         b.append(c);

@@ -1,6 +1,7 @@
 package dev.gpugen.spec.yaml;
 
 import dev.gpugen.spec.Position;
+import dev.gpugen.spec.Printable;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -62,6 +63,10 @@ public final class SafeYaml {
     }
     if (text.startsWith("\uFEFF")) {
       text = text.substring(1);
+    }
+    Optional<Problem> control = checkCharacters(text);
+    if (control.isPresent()) {
+      return new Result(Optional.empty(), control);
     }
     if (text.isBlank()) {
       return fail(
@@ -195,6 +200,34 @@ public final class SafeYaml {
           positionAtEnd(s.substring(0, nul)));
     }
     return s;
+  }
+
+  /**
+   * YAML 1.2 allows only printable characters in a stream (c-printable, section 5.1); the parser
+   * would report the first other one at 1:1 without naming it. Found here with its real position.
+   */
+  private static Optional<Problem> checkCharacters(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean printable =
+          c == '\t'
+              || c == '\n'
+              || c == '\r'
+              || (c >= 0x20 && c <= 0x7e)
+              || c == 0x85
+              || (c >= 0xa0 && c <= 0xfffd);
+      if (!printable) {
+        return Optional.of(
+            new Problem(
+                "spec-yaml-syntax",
+                positionAtEnd(text.substring(0, i)),
+                "the spec contains "
+                    + Printable.name(c)
+                    + ", a control character YAML does not allow in a file",
+                "remove it; inside a double-quoted string write it as an escape such as \\x1b"));
+      }
+    }
+    return Optional.empty();
   }
 
   private static Position positionAtEnd(String before) {

@@ -137,7 +137,7 @@ final class SpecMapper {
                 opt(pull, "gitRef"),
                 opt(pull, "gitPath")));
     Map<String, Object> li = map(root, "lint");
-    Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"));
+    Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"), stringMap(li, "reasons"));
 
     return new ClusterSpec(
         metadata,

@@ -182,11 +182,19 @@ public final class SpecShape {
           "an IPv4 address (four numbers 0-255), an IPv6 address or a DNS name (whose last label"
               + " is not all digits)",
           253);
-  // Ansible variable names; gpugen_* are gpugen's own and cannot be overridden per host.
+  // Host variables are an allow-list: ansible_connection, ansible_*_interpreter, *_executable,
+  // *_args and become* settings decide what runs where (ansible_connection: local plus an
+  // interpreter of "/usr/bin/touch x" runs a command on the controller), and a password or key
+  // here would land in inventory.yml in plain text. gpugen_* are gpugen's own.
+  // https://docs.ansible.com/ansible/latest/inventory_guide/intro_inventory.html#connecting-to-hosts-behavioral-inventory-parameters
   static final Str HOST_VAR_KEY =
       str(
-          "^(?!gpugen_)[a-z_][a-z0-9_]{0,63}$",
-          "an Ansible variable name like ansible_user (not gpugen_*)",
+          "^(?:ansible_(?:user|port|ssh_private_key_file)"
+              + "|(?!gpugen_|ansible_)"
+              + "(?![a-z0-9_]*(?:pass|secret|token|credential|access_key|api_key|private_key))"
+              + "[a-z_][a-z0-9_]{0,63})$",
+          "ansible_user, ansible_port, ansible_ssh_private_key_file or a variable of your own"
+              + " (no other ansible_* setting, no gpugen_*, no password, secret, token or key)",
           64);
   static final Str HOST_VAR_VALUE =
       new Str(
@@ -210,7 +218,10 @@ public final class SpecShape {
           "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$",
           "a Git tag or commit like v1.4.0 or a 40-hex commit id",
           128);
-  static final Str RULE_ID = str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-too-new", 64);
+  static final Str REASON =
+      str("^[^\\p{Cntrl}]{10,500}$", "a sentence saying why (10 to 500 characters)", 500);
+  static final Str RULE_ID =
+      str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-needs-newer-driver", 64);
 
   // A Git URL ArgoCD can clone: https://host[:port]/path or ssh (ssh://user@host/path,
   // user@host:path).
@@ -382,7 +393,9 @@ public final class SpecShape {
               "vars",
               new MapOf(HOST_VAR_KEY, HOST_VAR_VALUE, 64),
               null,
-              "Extra host variables, e.g. ansible_user."));
+              "Extra host variables: ansible_user, ansible_port, ansible_ssh_private_key_file, or"
+                  + " variables of your own (connection, interpreter, become and password settings"
+                  + " are refused)."));
 
   static final Obj STATIC_GPU =
       obj(
@@ -645,7 +658,14 @@ public final class SpecShape {
                           "severity",
                           new MapOf(RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
                           null,
-                          "Severity per rule id.")),
+                          "Severity per rule id."),
+                      opt(
+                          "reasons",
+                          new MapOf(RULE_ID, REASON, 200),
+                          null,
+                          "Why a rule is skipped or re-graded, per rule id: required for a"
+                              + " security rule (sec-*), reported as the suppression's"
+                              + " justification in SARIF.")),
                   null,
                   "Linter settings.")));
 

@@ -5,6 +5,8 @@ import java.util.Map;
 
 /** "Did you mean …?" by edit distance, as compilers do for misspelled names. */
 public final class Suggest {
+  private Suggest() {}
+
   /**
    * The words other tools use for a gpugen key, which no edit distance finds: GCP and gcloud say
    * zone and machine type where gpugen, for every provider, says availabilityZone and instanceType.

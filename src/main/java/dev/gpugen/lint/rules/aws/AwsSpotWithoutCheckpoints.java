@@ -16,7 +16,6 @@ public final class AwsSpotWithoutCheckpoints extends PoolRule {
             + " rank when one node goes. Without a durable place for checkpoints the job restarts"
             + " from scratch. Give the cluster storage.checkpointBucket (S3) or a persistent FSx"
             + " for Lustre file system, or use on-demand (or Capacity Blocks) for the pool."
-            + " domain-facts §11 AWS-001."
             + " Source: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html");
   }
 

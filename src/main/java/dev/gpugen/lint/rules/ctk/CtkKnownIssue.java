@@ -17,7 +17,7 @@ public final class CtkKnownIssue extends PoolRule {
         "Some Container Toolkit releases have a defect fixed in the next one. 1.18.0's"
             + " `nvidia-ctk runtime configure` overwrites the imports field of the top-level"
             + " containerd config, so previously imported drop-ins are lost; 1.18.1 fixes it."
-            + " Skip such releases. domain-facts §11 CTK-004."
+            + " Skip such releases."
             + " Sources: https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/release-notes.html ,"
             + " https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/release-notes.html");
   }

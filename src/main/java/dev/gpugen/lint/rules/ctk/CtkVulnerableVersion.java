@@ -20,7 +20,7 @@ public final class CtkVulnerableVersion extends PoolRule {
             + " let a crafted container image reach the host file system (CVE-2024-0132, critical,"
             + " fixed in 1.16.2, and its bypass CVE-2025-23359, fixed in 1.17.4); CVE-2024-0134 and"
             + " CVE-2024-0135/0136/0137 were fixed in 1.17.0 and 1.17.3. Use"
-            + " 1.17.4 or newer. domain-facts §11 CTK-003."
+            + " 1.17.4 or newer."
             + " Source: https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/release-notes.html");
   }
 

@@ -19,7 +19,7 @@ public final class DrvBranchEndOfLife extends PoolRule {
             + " R580 June 2028). An ended branch gets no bug or security fixes. gpugen judges the"
             + " dates as of the month its table was reviewed (lifecycle.as_of in compat.yaml), so a"
             + " spec lints the same on every machine and day. Move to a supported production or"
-            + " long-term branch (R580 LTSB, R595 PB). domain-facts §11 DRV-007."
+            + " long-term branch (R580 LTSB, R595 PB)."
             + " Source: https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html");
   }
 

@@ -17,7 +17,7 @@ public final class DrvCudaBelowCompatFloor extends PoolRule {
             + " major's minor-version-compatibility floor: 450.80.02 for CUDA 11, 525.60.13 for"
             + " CUDA 12, 580.65.06 for CUDA 13. Below that floor CUDA applications fail to start"
             + " (cudaErrorInsufficientDriver). Raise software.driver, or choose an older"
-            + " software.cuda. domain-facts §11 DRV-001."
+            + " software.cuda."
             + " Source: https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html");
   }
 

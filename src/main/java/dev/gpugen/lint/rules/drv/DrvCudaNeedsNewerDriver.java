@@ -22,7 +22,6 @@ public final class DrvCudaNeedsNewerDriver extends PoolRule {
             + " software.cuda X.Y installs cuda-toolkit-X-Y, which is the newest X.Y update, so gpugen"
             + " judges the driver against that update's minimum (CUDA 12.8 installs 12.8 Update 1,"
             + " which needs 570.124.06). Raise software.driver to at least the minimum."
-            + " domain-facts §11 DRV-002."
             + " Sources: https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html ,"
             + " https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html");
   }

@@ -20,7 +20,6 @@ public final class DrvGpuNeedsNewerDriver extends PoolRule {
             + " the GPU, whichever is later (H100 525.85.12, H200 550.90.07 - so no R535 and no"
             + " early R550 on p5e/p5en -, L40S 535.104.05, B200 570.86.15). Raise"
             + " software.driver for the pool (a pool may override it under its own software:)."
-            + " domain-facts §11 DRV-003 and DRV-014."
             + " Sources: https://github.com/NVIDIA/open-gpu-kernel-modules ,"
             + " https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html");
   }

@@ -17,7 +17,7 @@ public final class DrvGpuSupportEnded extends PoolRule {
         "NVIDIA ended support for Maxwell, Pascal and Volta (V100, P100, P4) with driver branch"
             + " R580 and CUDA 12.x: later branches do not list the GPUs and CUDA 13 cannot target"
             + " them. Keep such pools on R580 and CUDA 12 (a pool may override software: for"
-            + " itself). domain-facts §11 DRV-004."
+            + " itself)."
             + " Source: https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html");
   }
 

@@ -19,7 +19,7 @@ public final class DrvKernelModulesUnsupported extends PoolRule {
             + " \"you must use the open-source GPU kernel modules. The proprietary drivers are"
             + " unsupported\"; the open modules need GSP, so Maxwell, Pascal and Volta (V100) run"
             + " only the proprietary ones. Leave software.kernelModules at auto (gpugen picks per"
-            + " GPU) or set the flavour the GPU supports. domain-facts §11 DRV-005 and DRV-006."
+            + " GPU) or set the flavour the GPU supports."
             + " Sources: https://developer.nvidia.com/blog/nvidia-transitions-fully-towards-open-source-gpu-kernel-modules/ ,"
             + " https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html");
   }

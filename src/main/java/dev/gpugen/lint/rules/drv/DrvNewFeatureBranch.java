@@ -17,7 +17,7 @@ public final class DrvNewFeatureBranch extends PoolRule {
             + " long-term support branches (about three years) and new-feature branches: released"
             + " roughly quarterly for early adopters, short-lived, without a support period (R545,"
             + " R555, R560, R565, R575, R590, R610). Run GPU fleets on a production or long-term"
-            + " branch. domain-facts §11 DRV-008."
+            + " branch."
             + " Source: https://docs.nvidia.com/datacenter/tesla/drivers/");
   }
 

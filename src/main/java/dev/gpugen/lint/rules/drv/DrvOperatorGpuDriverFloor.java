@@ -18,7 +18,6 @@ public final class DrvOperatorGpuDriverFloor extends PoolRule {
             + " B200 requires a driver container version of 570.133.20 or later\", above the"
             + " 570.86.15 where the driver first lists B200. gpugen deploys the operator on every"
             + " cluster, so the pool's driver must meet the operator's floor too."
-            + " domain-facts §11 DRV-015."
             + " Source: https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/platform-support.html");
   }
 

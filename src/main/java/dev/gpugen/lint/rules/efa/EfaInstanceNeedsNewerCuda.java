@@ -17,7 +17,7 @@ public final class EfaInstanceNeedsNewerCuda extends PoolRule {
         "aws-ofi-nccl documents a minimum stack per instance type for EFA: p5.48xlarge needs CUDA"
             + " 12.0 or newer (with NCCL 2.18.5, aws-ofi-nccl 1.7.3 and EFA installer 1.29.0,"
             + " which gpugen's play installs). An older CUDA cannot use the platform's EFA path."
-            + " domain-facts §11 EFA-008 (the CUDA part; gpugen installs the other components)."
+            + " This rule checks the CUDA part; gpugen installs the other components."
             + " Source: https://github.com/aws/aws-ofi-nccl/blob/master/doc/efa-env-var.md");
   }
 

@@ -25,7 +25,7 @@ public final class EfaObsoleteVariable extends Rule {
             + " aws-ofi-nccl 1.5.0 and older; FI_EFA_USE_DEVICE_RDMA=1 only with aws-ofi-nccl 1.6 -"
             + " \"Do not set for libfabric>=1.18.0 and aws-ofi-nccl>=1.7.0\"; FI_EFA_FORK_SAFE is not"
             + " needed. gpugen installs a current EFA installer, so these are noise copied from old"
-            + " guides; remove them. domain-facts §11 EFA-001."
+            + " guides; remove them."
             + " Source: https://github.com/aws/aws-ofi-nccl/blob/master/doc/efa-env-var.md");
   }
 

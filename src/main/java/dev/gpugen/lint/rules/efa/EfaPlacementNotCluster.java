@@ -16,7 +16,7 @@ public final class EfaPlacementNotCluster extends Rule {
         "AWS recommends launching EFA instances that talk to each other in a cluster placement"
             + " group, which packs them into one low-latency network segment; partition, spread"
             + " or no placement spreads them out and costs NCCL latency and bandwidth. Use"
-            + " network.placement: cluster for multi-node training. domain-facts §11 EFA-007."
+            + " network.placement: cluster for multi-node training."
             + " Source: https://docs.aws.amazon.com/pcs/latest/userguide/working-with_networking_efa_create-sg.html");
   }
 

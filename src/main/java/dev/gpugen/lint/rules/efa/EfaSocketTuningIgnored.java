@@ -22,7 +22,7 @@ public final class EfaSocketTuningIgnored extends Rule {
             + " NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD are \"not applicable for EFA\", and"
             + " NCCL_MIN_NCHANNELS and NCCL_BUFFSIZE should be left at their defaults, which the"
             + " plugin sets per platform (e.g. an 8 MiB NCCL_BUFFSIZE on p4d, p5 and p6). Remove"
-            + " them. domain-facts §11 EFA-003."
+            + " them."
             + " Source: https://github.com/aws/aws-ofi-nccl/blob/master/doc/efa-env-var.md");
   }
 

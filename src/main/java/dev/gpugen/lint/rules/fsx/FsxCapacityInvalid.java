@@ -17,7 +17,7 @@ public final class FsxCapacityInvalid extends Rule {
         "storage.lustre.capacityGiB is not a size FSx for Lustre offers",
         "FSx for Lustre SSD capacity is 1200 GiB, 2400 GiB, or a multiple of 2400 GiB"
             + " (SCRATCH_2, PERSISTENT_1, PERSISTENT_2) or of 3600 GiB (SCRATCH_1)."
-            + " CreateFileSystem rejects other sizes. domain-facts §11 FSX-002."
+            + " CreateFileSystem rejects other sizes."
             + " Source: https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html");
   }
 

@@ -21,7 +21,6 @@ public final class FsxThroughputInvalid extends Rule {
             + " deployment types, and only these tiers on SSD: PERSISTENT_2 125, 250, 500 or 1000;"
             + " PERSISTENT_1 50, 100 or 200. Persistent types require it; scratch types reject it."
             + " CreateFileSystem fails otherwise, after the rest of the cluster was created."
-            + " domain-facts §11 FSX-001."
             + " Sources: https://docs.aws.amazon.com/fsx/latest/APIReference/API_CreateFileSystem.html ,"
             + " https://docs.aws.amazon.com/fsx/latest/APIReference/API_UpdateFileSystemLustreConfiguration.html");
   }

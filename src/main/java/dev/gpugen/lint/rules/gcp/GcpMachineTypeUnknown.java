@@ -19,8 +19,8 @@ public final class GcpMachineTypeUnknown extends PoolRule {
             + " (nvidia-tesla-a100, nvidia-a100-80gb), A3 (nvidia-h100-80gb, nvidia-h100-mega-80gb,"
             + " nvidia-h200-141gb), A4 (nvidia-b200), G2 (nvidia-l4). A name that is not such a"
             + " machine type - e.g. n1-standard-8-a100, which does not exist - has no accelerator,"
-            + " and the node pool would have no GPU. domain-facts §11 GCP-001 (the spec-level"
-            + " form). Source: https://cloud.google.com/compute/docs/gpus");
+            + " and the node pool would have no GPU."
+            + " Source: https://cloud.google.com/compute/docs/gpus");
   }
 
   @Override

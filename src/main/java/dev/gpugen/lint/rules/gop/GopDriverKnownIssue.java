@@ -18,7 +18,6 @@ public final class GopDriverKnownIssue extends PoolRule {
             + " 570.124.06, 570.133.20, 570.148.08 and 570.158.01 leave pods Pending on nodes that mix"
             + " MIG slices and full GPUs; 570.172.08 fixes it. gpugen reports such a driver when the"
             + " pool enables the MIG manager (software.gpuOperator.migManager)."
-            + " domain-facts §11 GOP-011."
             + " Source: https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/release-notes.html");
   }
 

@@ -17,8 +17,8 @@ public final class KrnNouveauNotBlacklisted extends Rule {
             + " load (nvidia-smi: \"NVIDIA-SMI has failed\"). NVIDIA's installation guide blacklists"
             + " it (blacklist nouveau, options nouveau modeset=0, initramfs regenerated), which"
             + " gpugen's play 00 does unless kernel.blacklistNouveau is false. Turn it off only on"
-            + " images that already blacklist nouveau. domain-facts §11 NOUV-001 (the spec-level"
-            + " half; the generated play carries the modprobe options itself)."
+            + " images that already blacklist nouveau. The generated play"
+            + " carries the modprobe options itself."
             + " Source: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html");
   }
 

@@ -20,7 +20,7 @@ public final class NcclAlgoProtoForced extends Rule {
             + " GB/s busbw); \"enabling LL128 on platforms that don't support it can lead to data"
             + " corruption\"; and aws-ofi-nccl's tuner refuses to load when either is set. Leave"
             + " both unset. (GCP's TCPXO nccl-env-profile.sh sets them on purpose; that profile is"
-            + " sourced on the node, not written in the spec.) domain-facts §11 NCCL-002."
+            + " sourced on the node, not written in the spec.)"
             + " Sources: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html ,"
             + " https://github.com/NVIDIA/nccl-tests/issues/212 , https://github.com/aws/aws-ofi-nccl");
   }

@@ -18,7 +18,6 @@ public final class NcclBuffsizeNotPowerOfTwo extends Rule {
             + " (default 4194304, 4 MiB). NCCL's documentation recommends powers of two; other sizes"
             + " split into uneven slices and steps. It is also a debugging variable that is best"
             + " left at its default (aws-ofi-nccl sets it per platform on AWS)."
-            + " domain-facts §11 NCCL-012."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

@@ -16,7 +16,7 @@ public final class NcclDebugVerbose extends Rule {
         "NCCL_DEBUG=INFO prints topology, channel and connection details from every rank; TRACE"
             + " (debug builds) prints per-call traces. As a node default that is gigabytes of logs"
             + " on a large job. Keep WARN as the default and raise it for one job while"
-            + " investigating. domain-facts §11 NCCL-011."
+            + " investigating."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

@@ -19,7 +19,6 @@ public final class NcclGdrLevelInteger extends Rule {
         "NCCL still reads NCCL_NET_GDR_LEVEL as an integer (LOC=0, PIX=1, PXB=2, PHB=3, SYS=4) but"
             + " documents the words; the integers are discouraged because they read like a"
             + " strength and their meaning has shifted as NCCL added topology levels. Write the word."
-            + " domain-facts §11 NCCL-004 (the warning half)."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

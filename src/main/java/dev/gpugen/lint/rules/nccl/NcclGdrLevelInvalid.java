@@ -26,7 +26,7 @@ public final class NcclGdrLevelInvalid extends Rule {
             + " LOC=0 to SYS=4 and \"values greater than 4 will be interpreted as SYS\", so 5 means"
             + " GPUDirect RDMA across sockets, often slower than the default NCCL picks from the"
             + " topology. It is also a debugging variable; leave it unset unless a measured problem"
-            + " needs it. domain-facts §11 NCCL-004 (the error half)."
+            + " needs it."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

@@ -18,7 +18,7 @@ public final class NcclIbDisabledOnRdmaFabric extends Rule {
             + " transport as InfiniBand, so setting it \"because we use RoCE, not InfiniBand\" (as"
             + " one of gpugen's seed articles does) moves all inter-node traffic to TCP at a"
             + " fraction of the fabric's bandwidth. Remove it on network.fabric infiniband or"
-            + " roce. domain-facts §11 NCCL-001."
+            + " roce."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

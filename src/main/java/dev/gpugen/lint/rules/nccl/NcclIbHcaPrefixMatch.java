@@ -18,7 +18,6 @@ public final class NcclIbHcaPrefixMatch extends Rule {
         "NCCL_IB_HCA entries are prefixes unless the list starts with '=': mlx5_1 selects mlx5_1"
             + " and also mlx5_10 to mlx5_19. On nodes with ten or more HCAs that picks devices you"
             + " did not mean. Write =mlx5_1,mlx5_2 (or ^=... to exclude exactly)."
-            + " domain-facts §11 NCCL-007."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

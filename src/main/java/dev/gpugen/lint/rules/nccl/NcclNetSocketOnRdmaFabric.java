@@ -17,7 +17,7 @@ public final class NcclNetSocketOnRdmaFabric extends Rule {
             + " EFA, InfiniBand or RoCE fabric it leaves the RDMA hardware idle, with the same"
             + " effect as NCCL_IB_DISABLE=1: inter-node collectives at TCP speed. Leave NCCL_NET"
             + " unset (NCCL picks the fastest network) or name the fabric's network (IB, or"
-            + " Libfabric for aws-ofi-nccl on EFA). Complements NCCL-001 (domain-facts §11)."
+            + " Libfabric for aws-ofi-nccl on EFA). Complements nccl-ib-disabled-on-rdma-fabric."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

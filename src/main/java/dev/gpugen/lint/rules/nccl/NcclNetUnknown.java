@@ -19,7 +19,7 @@ public final class NcclNetUnknown extends Rule {
             + " exactly (case aside): NCCL's own IB and Socket, or the name a net plugin registers -"
             + " aws-ofi-nccl registers Libfabric. Guesses such as ofi, efa or aws match nothing and"
             + " NCCL fails to initialise. Leave it unset (NCCL picks the best network) or use one of"
-            + " the names. domain-facts §11 NCCL-010."
+            + " the names."
             + " Sources: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html ,"
             + " https://github.com/aws/aws-ofi-nccl");
   }

@@ -20,7 +20,6 @@ public final class NcclP2pDisabledOnNvlink extends Rule {
             + " peer-to-peer between the GPUs of a node; traffic goes through host memory instead."
             + " On an NVSwitch system (p4d, p5, p5e, p5en, p6-b200) that throws away the NVLink"
             + " fabric, the fastest link the node has. It is a debugging variable; remove it."
-            + " domain-facts §11 NCCL-005."
             + " Source: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html");
   }
 

@@ -22,7 +22,7 @@ public final class NcclSocketIfnameHardcoded extends Rule {
             + " p5en, p6) the interface names depend on the image and the card layout (the ENA"
             + " interface of a p5 is e.g. enp39s0, not eth0 or eth1), so a hard-coded name either"
             + " matches nothing - NCCL fails to start - or a management interface. Exclude instead:"
-            + " NCCL_SOCKET_IFNAME=^lo,docker. domain-facts §11 NCCL-006."
+            + " NCCL_SOCKET_IFNAME=^lo,docker."
             + " Sources: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html ,"
             + " https://github.com/dstackai/dstack/issues/3069");
   }

@@ -19,7 +19,6 @@ public final class NcclSocketThreadsOutOfRange extends Rule {
         "NCCL_SOCKET_NTHREADS must be 1 to 16, and NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD"
             + " cannot exceed 64; NCCL's socket transport clamps other values with a warning, so"
             + " the setting silently is not what the spec says. Both must be whole numbers."
-            + " domain-facts §11 NCCL-003."
             + " Sources: https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html ,"
             + " https://github.com/NVIDIA/nccl (src/transport/net_socket.cc)");
   }

@@ -41,6 +41,14 @@ public final class SecSecretInSpec extends Rule {
             SpecPath.of("pools", i, "labels", e.getKey()),
             e.getKey() + "=" + e.getValue());
       }
+      for (int h = 0; h < p.hosts().size(); h++) {
+        for (Map.Entry<String, String> e : p.hosts().get(h).vars().entrySet()) {
+          scan(
+              findings,
+              SpecPath.of("pools", i, "hosts", h, "vars", e.getKey()),
+              e.getKey() + "=" + e.getValue());
+        }
+      }
       for (int t = 0; t < p.taints().size(); t++) {
         ClusterSpec.Taint taint = p.taints().get(t);
         scan(

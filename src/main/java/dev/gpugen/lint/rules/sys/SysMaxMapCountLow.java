@@ -21,7 +21,7 @@ public final class SysMaxMapCountLow extends Rule {
         "vm.max_map_count caps the memory map areas of one process (default 65530). Training data"
             + " loaders that memory-map many shards, and large models loaded with mmap, run into it"
             + " (ENOMEM from mmap). Raising it (262144 or more) costs nothing for other workloads."
-            + " A heuristic: no NVIDIA document mandates it. domain-facts §11 SYS-002."
+            + " A heuristic: no NVIDIA document mandates it."
             + " Source: https://docs.kernel.org/admin-guide/sysctl/vm.html#max-map-count");
   }
 

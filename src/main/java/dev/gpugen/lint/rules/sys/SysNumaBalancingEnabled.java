@@ -21,8 +21,8 @@ public final class SysNumaBalancingEnabled extends Rule {
         "The kernel's automatic NUMA balancing moves pages between NUMA nodes while a job runs;"
             + " \"if the target workload is already bound to NUMA nodes then this feature should be"
             + " disabled\", and NVIDIA's CUDA best practices advise a policy that disables it for"
-            + " GPU applications. 8-GPU nodes are two-socket machines [derived]. Set"
-            + " kernel.sysctl kernel.numa_balancing: 0. domain-facts §11 SYS-001."
+            + " GPU applications. 8-GPU nodes are usually two-socket machines (no document states"
+            + " it for every type). Set kernel.sysctl kernel.numa_balancing: 0."
             + " Sources: https://docs.kernel.org/admin-guide/sysctl/kernel.html#numa-balancing ,"
             + " https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html#numa-best-practices");
   }

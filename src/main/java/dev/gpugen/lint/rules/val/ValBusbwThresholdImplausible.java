@@ -28,7 +28,6 @@ public final class ValBusbwThresholdImplausible extends PoolRule {
             + " best figure fails every healthy node. Each pool is judged on its own threshold"
             + " (pools[].validation overrides the cluster-wide validation). These figures are heuristics from NCCL"
             + " maintainers' answers; use them to sanity-check the spec, not as a contract."
-            + " domain-facts §11 VAL-003."
             + " Sources: https://github.com/NVIDIA/nccl-tests/issues/212 ,"
             + " https://github.com/NVIDIA/nccl-tests/issues/149 , https://github.com/NVIDIA/nccl/issues/527");
   }

@@ -24,7 +24,7 @@ public final class ValNcclTestTooSmall extends PoolRule {
             + " fails the threshold, or the threshold gets lowered until it passes broken ones."
             + " Run to 1G-8G (maxBytes: 8G, the default). Each pool is judged on its own"
             + " maxBytes and threshold (pools[].validation overrides the cluster-wide"
-            + " validation). domain-facts §11 VAL-002."
+            + " validation)."
             + " Sources: https://github.com/NVIDIA/nccl-tests/issues/212 ,"
             + " https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md");
   }

@@ -1,0 +1,121 @@
+package dev.gpugen.write;
+
+import dev.gpugen.spec.SafeRead;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * One writer per output folder: an OS lock on {@code .gpugen-lock-NAME} beside the folder. The OS
+ * drops the lock when its process dies, so a killed run never blocks the next. The file is deleted
+ * on release (a committed {@code roles-generated/} stays clean); a waiter that then holds the lock
+ * of a deleted file notices it by the token it writes not being what the path holds, and retries.
+ */
+final class Lock implements AutoCloseable {
+  /** How long a render waits for another one writing the same folder. */
+  static final long WAIT_MILLIS = 60_000;
+
+  private final Path file;
+  private final FileChannel channel;
+  private final FileLock lock;
+
+  private Lock(Path file, FileChannel channel, FileLock lock) {
+    this.file = file;
+    this.channel = channel;
+    this.lock = lock;
+  }
+
+  static Path fileFor(Path out) {
+    return out.resolveSibling(".gpugen-lock-" + out.getFileName());
+  }
+
+  static Lock acquire(Path out) throws IOException, WriteException {
+    Path file = fileFor(out);
+    long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
+    while (true) {
+      if (Files.isSymbolicLink(file)) {
+        throw new WriteException(
+            file + " is a symbolic link; gpugen does not lock through links: remove it",
+            true,
+            null);
+      }
+      FileChannel ch =
+          FileChannel.open(
+              file,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.READ,
+              LinkOption.NOFOLLOW_LINKS);
+      boolean keep = false;
+      try {
+        FileLock l;
+        try {
+          l = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+          l = null; // another thread of this JVM writes the folder: wait like for a process
+        }
+        if (l != null) {
+          byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+          ch.truncate(0);
+          ch.write(ByteBuffer.wrap(token), 0);
+          ch.force(false);
+          if (holds(file, token)) {
+            keep = true;
+            return new Lock(file, ch, l);
+          }
+          l.release();
+        }
+      } finally {
+        if (!keep) {
+          ch.close();
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException(
+            "another gpugen has been writing "
+                + out
+                + " for "
+                + WAIT_MILLIS / 1000
+                + " s (it holds "
+                + file
+                + "); wait for it to finish");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for " + file, e);
+      }
+    }
+  }
+
+  /** Whether the path still names the file we locked: it holds the token only we wrote. */
+  private static boolean holds(Path file, byte[] token) throws IOException {
+    try {
+      return Arrays.equals(SafeRead.read(file, 64, false), token);
+    } catch (NoSuchFileException | SafeRead.Refused e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      // Delete while still holding the lock: nobody else can be the owner of this path now.
+      Files.deleteIfExists(file);
+    } finally {
+      lock.release();
+      channel.close();
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.gpugen.write;
+
+import dev.gpugen.spec.SafeRead;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The folder beside the output where a write stages its files (same file system, so every move into
+ * place is one atomic rename). Its {@code owner} file names the process, so a later run removes
+ * only staging that is provably abandoned: its process is dead, or (from another machine or
+ * container sharing the folder, where the process cannot be seen) it is older than {@link
+ * #MAX_AGE}.
+ */
+final class Staging {
+  static final String PREFIX = ".gpugen-staging-";
+  static final String OWNER = "owner";
+
+  /** No render takes an hour; a staging folder that old is abandoned whoever made it. */
+  static final Duration MAX_AGE = Duration.ofHours(1);
+
+  private Staging() {}
+
+  static Path create(Path parent) throws IOException {
+    Path dir = Files.createTempDirectory(parent, PREFIX);
+    ProcessHandle self = ProcessHandle.current();
+    String owner =
+        self.pid()
+            + " "
+            + self.info().startInstant().map(Instant::toEpochMilli).orElse(0L)
+            + " "
+            + host()
+            + "\n";
+    Files.writeString(dir.resolve(OWNER), owner, StandardCharsets.UTF_8);
+    return dir;
+  }
+
+  /** Deletes the staging folders in {@code parent} that no live run owns. */
+  static void cleanAbandoned(Path parent) throws IOException {
+    try (Stream<Path> s = Files.list(parent)) {
+      for (Path p : s.filter(p -> p.getFileName().toString().startsWith(PREFIX)).toList()) {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && abandoned(p)) {
+          deleteTree(p);
+        }
+      }
+    }
+  }
+
+  static boolean abandoned(Path staging) throws IOException {
+    FileTime modified = Files.getLastModifiedTime(staging, LinkOption.NOFOLLOW_LINKS);
+    if (modified.toInstant().isBefore(Instant.now().minus(MAX_AGE))) {
+      return true;
+    }
+    String[] owner;
+    try {
+      owner =
+          new String(SafeRead.read(staging.resolve(OWNER), 1024, false), StandardCharsets.UTF_8)
+              .trim()
+              .split(" ");
+    } catch (IOException e) {
+      // Being created this instant, or from a run that died before writing it: the age decides.
+      return false;
+    }
+    if (owner.length != 3 || !owner[2].equals(host())) {
+      return false;
+    }
+    try {
+      long pid = Long.parseLong(owner[0]);
+      long started = Long.parseLong(owner[1]);
+      Optional<ProcessHandle> h = ProcessHandle.of(pid);
+      if (h.isEmpty() || !h.get().isAlive()) {
+        return true;
+      }
+      // The pid was reused by a process that started later.
+      return h.get().info().startInstant().map(i -> i.toEpochMilli() != started).orElse(false);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Which process ids this process can see: the Linux pid namespace (two containers sharing a
+   * folder see different processes under the same number), else the host name.
+   */
+  private static String host() {
+    try {
+      return Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString().replace(' ', '_');
+    } catch (IOException | UnsupportedOperationException e) {
+      String h = System.getenv("HOSTNAME");
+      return h == null || h.isBlank() ? "unknown" : h.replace(' ', '_');
+    }
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    // Files.walk does not follow links: a link inside is deleted, never what it points to.
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,292 @@
+package dev.gpugen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Cli;
+import dev.gpugen.spec.Sha256;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Attacks through the command line, each asserting the refusal as a user sees it: the exit code,
+ * one line naming the file (and line and column where there is one), no stack trace, and a sibling
+ * tree hashed before and after to prove nothing outside the output folder changed.
+ */
+class HostileInputCliTest {
+  static final String EXAMPLE = "examples/aws-h100/cluster.yaml";
+
+  @TempDir Path tmp;
+  Path out;
+  Path victim;
+  String victimBefore;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    out = tmp.resolve("out");
+    victim = Files.createDirectories(tmp.resolve("victim"));
+    Files.writeString(victim.resolve("precious.txt"), "AWS_SECRET=precious\n");
+    victimBefore = hashTree(victim);
+  }
+
+  static String hashTree(Path root) throws IOException {
+    SortedMap<String, String> m = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.toList()) {
+        String rel = root.relativize(p).toString();
+        m.put(
+            rel,
+            Files.isSymbolicLink(p)
+                ? "link " + Files.readSymbolicLink(p)
+                : Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
+                    ? "dir"
+                    : Sha256.hex(Files.readAllBytes(p)));
+      }
+    }
+    return m.toString();
+  }
+
+  private void assertVictimUntouched() throws IOException {
+    assertEquals(victimBefore, hashTree(victim), "nothing outside the output folder changed");
+  }
+
+  /** One line on stderr, no stack trace. */
+  static void assertOneLine(Cli r) {
+    assertEquals(1, r.err().lines().count(), r.toString());
+    assertFalse(r.err().contains("\tat "), r.toString());
+    assertFalse(r.err().contains("Exception"), r.toString());
+  }
+
+  private void addManifestEntry(String entry, String sha) throws IOException {
+    Path m = out.resolve(".gpugen-manifest.json");
+    Files.writeString(
+        m,
+        Files.readString(m)
+            .replaceFirst(
+                "\"files\": \\{", "\"files\": {\n    \"" + entry + "\": \"" + sha + "\","));
+  }
+
+  @Test
+  void aTamperedManifestNeitherDeletesNorPrintsOutsideTheFolder() throws Exception {
+    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    String sha = Sha256.hex(Files.readAllBytes(victim.resolve("precious.txt")));
+    addManifestEntry("../victim/precious.txt", sha);
+    addManifestEntry(victim.resolve("precious.txt").toString(), sha);
+    addManifestEntry("/proc/self/environ", sha);
+    String before = hashTree(out);
+    for (String[] args :
+        new String[][] {
+          {"render", EXAMPLE, "-o", out.toString()},
+          {"render", EXAMPLE, "-o", out.toString(), "--force"},
+          {"render", EXAMPLE, "-o", out.toString(), "--check"},
+        }) {
+      Cli r = Cli.run(args);
+      assertEquals(1, r.exit(), r.toString());
+      assertOneLine(r);
+      assertTrue(
+          r.err().startsWith("gpugen: " + out.resolve(".gpugen-manifest.json") + ":3:5: entry "),
+          r.err());
+      assertFalse(r.out().contains("AWS_SECRET") || r.err().contains("AWS_SECRET"), r.toString());
+      assertFalse(r.out().contains("PATH="), "no environment printed: " + r.out());
+    }
+    assertEquals(before, hashTree(out));
+    assertVictimUntouched();
+  }
+
+  @Test
+  void aUsersFileAtANewGeneratedPathIsRefusedUnlessForced() throws Exception {
+    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    Path pullTf = out.resolve("terraform/pull.tf");
+    Files.writeString(pullTf, "# my own pull.tf\n");
+    Path pull = tmp.resolve("pull.yaml");
+    Files.writeString(
+        pull,
+        Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
+            .replaceFirst("(?m)^ansible:\n", "ansible:\n  mode: pull\n"));
+    Cli r = Cli.run("render", pull.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertOneLine(r);
+    assertTrue(
+        r.err()
+            .contains(
+                "files gpugen did not write are where the render puts its own:"
+                    + " terraform/pull.tf"),
+        r.err());
+    assertEquals("# my own pull.tf\n", Files.readString(pullTf));
+    assertVictimUntouched();
+  }
+
+  private Path specWith(String example, String from, String to) throws IOException {
+    String text = Files.readString(Path.of(example));
+    assertTrue(text.contains(from), from);
+    Path p = tmp.resolve("spec-" + Integer.toHexString(to.hashCode()) + ".yaml");
+    Files.writeString(p, text.replace(from, to));
+    return p;
+  }
+
+  static final String STATIC = "examples/static-baremetal/cluster.yaml";
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "ansible_connection: local",
+        "ansible_python_interpreter: /usr/bin/touch PWNED",
+        "ansible_ssh_common_args: -oProxyCommand=touch",
+        "ansible_become_exe: /tmp/x",
+        "ansible_shell_executable: /tmp/x",
+        "ansible_become: yes",
+        "ansible_become_password: hunter2",
+        "aws_secret_access_key: abc",
+        "aws_access_key_id: AKIAEXAMPLE",
+        "db_password: x",
+        "api_token: x",
+        "gpugen_spec_sha256: x"
+      })
+  void hostVarsThatRunCodeOrHoldSecretsAreRefusedAtTheirKey(String var) throws Exception {
+    Path spec = specWith(STATIC, "vars: {ansible_user: ops}", "vars: {" + var + "}");
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    String key = var.substring(0, var.indexOf(':'));
+    assertTrue(
+        r.err()
+            .startsWith(spec + ":25:54: error[spec-value]: the key pools[1].hosts[0].vars." + key),
+        r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
+    assertFalse(Files.exists(Path.of("PWNED")));
+  }
+
+  @Test
+  void anAccessKeyInAHostVarValueIsASecretFinding() throws Exception {
+    Path spec = specWith(STATIC, "vars: {ansible_user: ops}", "vars: {note: AKIAIOSFODNN7EXAMPLE}");
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out().contains(":25:60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
+        r.out());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {".inf", "-.inf", ".nan", ".NaN", "+.Inf"})
+  void nonFiniteNumbersAreARangeErrorNotACrash(String value) throws Exception {
+    Path spec = specWith(EXAMPLE, "minBusBandwidthGBps: 350", "minBusBandwidthGBps: " + value);
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    // YAML 1.2's JSON schema reads .NaN and +.Inf as strings: a type error, also positioned.
+    assertTrue(r.out().startsWith(spec + ":52:40: error[spec-"), r.out());
+    assertFalse(r.err().contains("internal error"), r.err());
+  }
+
+  @Test
+  void aKeyWithANewlineIsOneFindingAndEveryOtherFileIsStillChecked() throws Exception {
+    Path nl = specWith(EXAMPLE, "workload-type: training", "\"a\\nb\": training");
+    Path missing = tmp.resolve("missing.yaml");
+    Path bad = specWith(EXAMPLE, "count: 16", "count: -16");
+    Cli r = Cli.run("validate", nl.toString(), missing.toString(), bad.toString(), EXAMPLE);
+    assertEquals(3, r.exit(), "an unreadable file is exit 3: " + r);
+    assertEquals("gpugen: " + missing + ": no such file\n", r.err());
+    assertTrue(
+        r.out().contains(nl + ":31:14: error[spec-value]: the key pools[0].labels[\"a\\nb\"]"),
+        r.out());
+    assertTrue(r.out().contains(nl + ": 1 error"), r.out());
+    assertTrue(r.out().contains(bad + ": 1 error"), "the file after the missing one: " + r.out());
+    assertTrue(r.out().contains(EXAMPLE + ": 0 errors"), r.out());
+    for (String line : r.out().split("\n")) {
+      assertFalse(line.contains("\u001b"), line);
+    }
+  }
+
+  @Test
+  void controlCharactersAreNamedAtTheirPositionAndNeverPrintedRaw() throws Exception {
+    Path esc = tmp.resolve("esc.yaml");
+    Files.writeString(
+        esc,
+        "apiVersion: gpugen/v1\nkind: GpuCluster\nmetadata:\n  name: x\n  \u001b[2J\u001b[H: 1\n");
+    Cli r = Cli.run("validate", esc.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out().startsWith(esc + ":5:3: error[spec-yaml-syntax]: the spec contains ESC (U+001B)"),
+        r.out());
+    assertFalse(r.out().contains("\u001b"), "no raw escape reaches the terminal");
+    // Escapes YAML does allow (in a quoted string) and a bidi override are echoed escaped.
+    Path quoted = tmp.resolve("quoted.yaml");
+    Files.writeString(
+        quoted,
+        Files.readString(Path.of(EXAMPLE))
+            .replace("workload-type: training", "\"x\\e[2J\u202e\": training"));
+    Cli q = Cli.run("validate", quoted.toString());
+    assertEquals(1, q.exit(), q.toString());
+    assertFalse(q.out().contains("\u001b") || q.out().contains("\u202e"), q.out());
+    assertTrue(q.out().contains("\\u202e"), q.out());
+  }
+
+  @Test
+  void aFifoAsSpecIsRefusedAtOnce() throws Exception {
+    Path fifo = tmp.resolve("spec.yaml");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertEquals(0, mk.waitFor());
+    Cli r = Cli.run("validate", fifo.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: "
+            + fifo
+            + ": is not a regular file (a pipe or a device); give the path of a spec file\n",
+        r.err());
+  }
+
+  @Test
+  void aSpecCannotSwitchOffItsOwnSecurityRulesWithoutAReason() throws Exception {
+    Path spec =
+        specWith(
+            "src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml",
+            "software:",
+            "lint: {skip: [sec-imdsv1-enabled]}\nsoftware:");
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.err().contains("error[sec-imdsv1-enabled]"), "the rule stays on: " + r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "error[spec-lint-settings]: the spec skips the security rule"
+                    + " sec-imdsv1-enabled without a reason"),
+        r.err());
+    assertFalse(Files.exists(out));
+    // With a reason the skip holds, unless CI ignores the spec's suppressions.
+    Path reasoned =
+        specWith(
+            "src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml",
+            "software:",
+            "lint:\n  skip: [sec-imdsv1-enabled]\n  reasons: {sec-imdsv1-enabled: \"legacy AMI"
+                + " reads IMDSv1 until its agent is replaced\"}\nsoftware:");
+    assertEquals(0, Cli.run("validate", reasoned.toString()).exit());
+    Cli ci = Cli.run("validate", "--no-spec-suppressions", reasoned.toString());
+    assertEquals(1, ci.exit(), ci.toString());
+    assertTrue(ci.out().contains("error[sec-imdsv1-enabled]"), ci.out());
+  }
+
+  @Test
+  void unknownRuleIdsAreUsageErrorsWithASuggestion() {
+    Cli r = Cli.run("validate", "--skip-rule", "sec-imdsv1-enable", EXAMPLE);
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: --skip-rule sec-imdsv1-enable is not a rule id; did you mean"
+            + " sec-imdsv1-enabled? (gpugen explain lists them)\n",
+        r.err());
+    Cli reader = Cli.run("validate", "--skip-rule", "spec-unknown-key", EXAMPLE);
+    assertEquals(2, reader.exit(), reader.toString());
+    assertOneLine(reader);
+    assertTrue(reader.err().contains("cannot be skipped"), reader.err());
+    assertEquals(2, Cli.run("validate", "--skip-rule", "nope", EXAMPLE).exit());
+    assertEquals(0, Cli.run("explain", "drv-cuda-needs-newer-driver").exit());
+  }
+}
