@@ -13,6 +13,11 @@ inventory = inventory.yml
 # The dynamic inventory beside this file (EC2 tags). Override with -i.
 inventory = gpugen-inventory
 </#if>
+<#if ansible.loginUser?has_content>
+# The login user of the image: Canonical's Ubuntu AMIs accept only "ubuntu" (AWS EC2 user guide,
+# "Manage system users on your Linux instance"). The key is cloud.sshKeyName's private key.
+remote_user = [=id(ansible.loginUser)]
+</#if>
 roles_path = roles
 forks = [=ansible.forks]
 # Facts are gathered once and cached per host; plays gather only the minimal subset

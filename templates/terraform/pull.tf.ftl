@@ -70,6 +70,24 @@ data "aws_iam_policy_document" "nodes_pull" {
     actions   = ["s3:GetObject"]
     resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"]
   }
+
+  # Every booting node runs the bundle as root, so no node may change any bundle, this one or a
+  # later one: an explicit deny wins over every allow of the role, checkpoint_write_access's
+  # s3:PutObject on the whole bucket included.
+  # https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html
+  statement {
+    sid    = "BundlesAreReadOnly"
+    effect = "Deny"
+    actions = [
+      "s3:PutObject",
+      "s3:PutObjectAcl",
+      "s3:PutObjectTagging",
+      "s3:DeleteObject",
+      "s3:DeleteObjectVersion",
+      "s3:RestoreObject",
+    ]
+    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"]
+  }
 </#if>
 <#if terraform.pullReportsToS3>
 

@@ -175,9 +175,11 @@ resource "aws_instance" "h100" {
   })
 
   lifecycle {
-    # A newer Ubuntu AMI must not replace running GPU nodes; replace them on purpose instead
-    # (terraform apply -replace=...).
-    ignore_changes = [ami]
+    # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,
+    # metadata options) may replace running GPU nodes: a new template version would otherwise
+    # force a new instance. Replace nodes on purpose, one at a time:
+    # terraform apply -replace='aws_instance.POOL[INDEX]' (docs/terraform.md).
+    ignore_changes = [ami, launch_template]
 
     precondition {
       condition     = var.h100_root_volume_throughput == null || var.h100_root_volume_type == "gp3"

@@ -136,10 +136,11 @@ run "invalid_driver_var" {
 run "existing_vpc" {
   command = plan
   variables {
-    vpc_cidr    = null
-    subnet_cidr = null
-    vpc_id      = "vpc-0123456789abcdef0"
-    subnet_id   = "subnet-0123456789abcdef0"
+    vpc_cidr           = null
+    subnet_cidr        = null
+    vpc_id             = "vpc-0123456789abcdef0"
+    subnet_id          = "subnet-0123456789abcdef0"
+    enable_nat_gateway = false
   }
   expect_failures = [data.aws_subnet.existing]
 }

@@ -2,7 +2,6 @@ package dev.gpugen.compat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -60,16 +59,24 @@ final class CompatYaml {
 
   private CompatYaml() {}
 
-  /** Reads the table shipped next to {@link CompatTable} on the classpath. */
+  /**
+   * Reads the table shipped next to {@link CompatTable} on the classpath: {@code compat.yaml} as
+   * the build turned it into a {@link CompatTree} (no YAML parsing at start-up), checked row by row
+   * as the YAML is.
+   */
   static CompatTable loadResource() {
-    try (InputStream in = CompatTable.class.getResourceAsStream(RESOURCE)) {
+    try (InputStream in = CompatTable.class.getResourceAsStream(CompatTree.RESOURCE)) {
       if (in == null) {
         throw new CompatDataException(
-            RESOURCE + " is missing from the classpath (expected in package dev.gpugen.compat)");
+            CompatTree.RESOURCE
+                + " is missing from the classpath (the build writes it from "
+                + RESOURCE
+                + "; rebuild with ./mvnw package)");
       }
-      return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE);
+      return fromTree(CompatTree.read(in), RESOURCE);
     } catch (IOException e) {
-      throw new CompatDataException("cannot read " + RESOURCE + ": " + e.getMessage(), e);
+      throw new CompatDataException(
+          "cannot read " + CompatTree.RESOURCE + ": " + e.getMessage(), e);
     }
   }
 
@@ -80,7 +87,11 @@ final class CompatYaml {
    * @throws CompatDataException naming the row and key that are wrong
    */
   static CompatTable parse(String yaml, String label) {
-    Object root;
+    return fromTree(readTree(yaml, label), label);
+  }
+
+  /** The YAML as a tree of mappings, lists and text (the failsafe schema: no typed scalars). */
+  static Object readTree(String yaml, String label) {
     try {
       LoadSettings settings =
           LoadSettings.builder()
@@ -88,10 +99,18 @@ final class CompatYaml {
               .setSchema(new FailsafeSchema())
               .setAllowDuplicateKeys(false)
               .build();
-      root = new Load(settings).loadFromString(yaml);
+      return new Load(settings).loadFromString(yaml);
     } catch (YamlEngineException e) {
       throw new CompatDataException(label + ": not a valid table: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Builds the table from its tree, checking every row and key.
+   *
+   * @param label the file name to put in error messages
+   */
+  static CompatTable fromTree(Object root, String label) {
     Fields top = Fields.of(label, "", root);
     for (String section : SECTIONS) {
       top.child(section);

@@ -39,13 +39,57 @@ final class Ec2Failures {
 
   /** How the endpoint is named in messages. */
   static String endpointName(InventoryConfig config, String region) {
-    return config.endpoint().map(uri -> "endpoint " + uri).orElse("the EC2 endpoint of " + region);
+    return config
+        .endpoint()
+        .map(uri -> "endpoint " + uri + " (" + config.endpointSetting() + ")")
+        .orElse("the EC2 endpoint of " + region);
   }
 
-  static InventoryException describe(SdkException e, InventoryConfig config, String region) {
+  /** The setting to check when the endpoint is wrong. */
+  private static String endpointSetting(InventoryConfig config) {
+    return config.endpoint().isPresent()
+        ? config.endpointSetting()
+        : "\"endpoint\"/GPUGEN_EC2_ENDPOINT or AWS_ENDPOINT_URL_EC2";
+  }
+
+  static InventoryException describe(RuntimeException e, InventoryConfig config, String region) {
     String where = "EC2 DescribeInstances in " + region;
     String endpoint = endpointName(config, region);
     String attempts = attempts(e);
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof CredentialChain.MissingCredentialsException missing) {
+        return fail(
+            "no AWS credentials found for "
+                + (config.assumeRole().isPresent() ? "STS AssumeRole before " : "")
+                + where
+                + "; "
+                + missing.getMessage()
+                + ". Set AWS_PROFILE (run `aws sso login` for an SSO profile), or"
+                + " AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or run where a role is available",
+            e);
+      }
+      if (t instanceof AwsServiceException sts
+          && sts.awsErrorDetails() != null
+          && "sts".equalsIgnoreCase(sts.awsErrorDetails().serviceName())) {
+        AwsErrorDetails details = sts.awsErrorDetails();
+        String code =
+            details.errorCode() == null ? "HTTP " + sts.statusCode() : details.errorCode();
+        String message = clip(details.errorMessage());
+        return fail(
+            "STS AssumeRole of "
+                + config.assumeRole().map(AssumeRole::roleArn).orElse("the role")
+                + " (\"assumeRoleArn\") was refused: "
+                + code
+                + (message.isEmpty() ? "" : " (" + message + ")")
+                + "; the identity of the default chain needs sts:AssumeRole on it, and the role's"
+                + " trust policy must allow that identity (and ask for the external id you set)",
+            e);
+      }
+      if (t instanceof ResponseLimit.TooLargeException large) {
+        return fail(
+            where + ": " + endpoint + " sent " + large.getMessage() + "; is it really EC2?", e);
+      }
+    }
     if (e instanceof AwsServiceException service) {
       AwsErrorDetails details = service.awsErrorDetails();
       String code = details == null || details.errorCode() == null ? "" : details.errorCode();
@@ -110,7 +154,9 @@ final class Ec2Failures {
               + config.apiCallTimeout().toSeconds()
               + " s"
               + attempts
-              + " (\"apiCallTimeoutSeconds\"; check the network path or \"endpoint\")",
+              + " (\"apiCallTimeoutSeconds\"; check the network path or "
+              + endpointSetting(config)
+              + ")",
           e);
     }
     String text = e.getMessage() == null ? "" : e.getMessage();
@@ -135,7 +181,9 @@ final class Ec2Failures {
               + (io.getMessage() == null ? "" : ": " + clip(io.getMessage()))
               + ")"
               + attempts
-              + "; check \"endpoint\"/GPUGEN_EC2_ENDPOINT and the network",
+              + "; check "
+              + endpointSetting(config)
+              + " and the network",
           e);
     }
     if (io instanceof SocketTimeoutException) {
@@ -160,8 +208,8 @@ final class Ec2Failures {
     return new InventoryException(ExitCodes.ENVIRONMENT, message, cause);
   }
 
-  private static String attempts(SdkException e) {
-    Integer n = e.numAttempts();
+  private static String attempts(RuntimeException e) {
+    Integer n = e instanceof SdkException sdk ? sdk.numAttempts() : null;
     return n == null || n <= 1 ? "" : " after " + n + " attempts";
   }
 

@@ -4,7 +4,6 @@ import dev.gpugen.cli.ExitCodes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -44,6 +42,18 @@ public final class Ec2InstanceSource implements InstanceSource {
   /** Zones paged at once per region: well inside EC2's Describe* token bucket. */
   static final int MAX_PARALLEL_ZONES = 4;
 
+  /**
+   * Pages followed in one NextToken chain: a million instances at most. A chain that goes on is an
+   * endpoint that paginates wrongly; the run ends with an error instead of looping.
+   */
+  static final int MAX_PAGES = 1000;
+
+  /**
+   * The largest response body read: a 1,000-instance page of real EC2 is a few megabytes. A body
+   * that goes on beyond this is cut off (it would fill the heap) and the run fails.
+   */
+  static final long MAX_RESPONSE_BYTES = 32L << 20;
+
   private final InventoryConfig config;
   private final AwsCredentialsProvider credentials;
 
@@ -52,9 +62,17 @@ public final class Ec2InstanceSource implements InstanceSource {
     this.credentials = credentials;
   }
 
-  /** The source the CLI uses: the SDK's default credential chain. */
+  /**
+   * The source the CLI and {@code gpugen drift} use: the SDK's default credential chain ({@link
+   * CredentialChain}), and the role of {@code assumeRoleArn} assumed with it if set.
+   */
   public static Ec2InstanceSource withDefaultCredentials(InventoryConfig config) {
-    return new Ec2InstanceSource(config, DefaultCredentialsProvider.builder().build());
+    return new Ec2InstanceSource(
+        config,
+        CredentialChain.forSettings(
+            config,
+            System.getenv(),
+            config.regions().isEmpty() ? "us-east-1" : config.regions().get(0)));
   }
 
   /** The region of the AWS profile ({@code AWS_PROFILE} or {@code default}), if it names one. */
@@ -73,6 +91,9 @@ public final class Ec2InstanceSource implements InstanceSource {
     filters.add(tagFilter(GpugenTags.CLUSTER, config.cluster()));
     config.environment().ifPresent(e -> filters.add(tagFilter(GpugenTags.ENVIRONMENT, e)));
     filters.add(Filter.builder().name("instance-state-name").values(config.states()).build());
+    config
+        .filters()
+        .forEach((name, values) -> filters.add(Filter.builder().name(name).values(values).build()));
     return filters;
   }
 
@@ -106,23 +127,16 @@ public final class Ec2InstanceSource implements InstanceSource {
           e);
     }
     try (Ec2Client ec2 = client) {
-      Iterator<DescribeInstancesResponse> pages =
-          ec2.describeInstancesPaginator(request(List.of())).iterator();
-      DescribeInstancesResponse first = pages.next();
-      if (pages.hasNext()) {
+      DescribeInstancesRequest request = request(List.of());
+      DescribeInstancesResponse first = ec2.describeInstances(request);
+      if (more(first)) {
         Optional<List<String>> zones = zones(ec2);
         if (zones.isPresent() && zones.get().size() > 1) {
           return byZone(ec2, region, zones.get());
         }
       }
-      List<HostFacts> hosts = new ArrayList<>();
-      Set<String> tokens = new HashSet<>();
-      collect(region, first, hosts, tokens);
-      while (pages.hasNext()) {
-        collect(region, pages.next(), hosts, tokens);
-      }
-      return hosts;
-    } catch (SdkException e) {
+      return chain(ec2, region, request, first);
+    } catch (SdkException | CredentialChain.MissingCredentialsException e) {
       throw Ec2Failures.describe(e, config, region);
     }
   }
@@ -168,19 +182,29 @@ public final class Ec2InstanceSource implements InstanceSource {
         futures.add(
             pool.submit(
                 () -> {
-                  List<HostFacts> hosts = new ArrayList<>();
-                  Set<String> tokens = new HashSet<>();
                   Filter inZone = Filter.builder().name("availability-zone").values(zone).build();
-                  for (DescribeInstancesResponse page :
-                      ec2.describeInstancesPaginator(request(List.of(inZone)))) {
-                    collect(region, page, hosts, tokens);
-                  }
-                  return hosts;
+                  DescribeInstancesRequest request = request(List.of(inZone));
+                  return chain(ec2, region, request, ec2.describeInstances(request));
                 }));
       }
       List<HostFacts> all = new ArrayList<>();
+      Set<String> ids = new HashSet<>();
       for (Future<List<HostFacts>> future : futures) {
-        all.addAll(future.get());
+        for (HostFacts host : future.get()) {
+          // Every instance is in exactly one zone; one listed twice is an endpoint that lies.
+          if (!ids.add(host.instanceId())) {
+            throw new InventoryException(
+                ExitCodes.ENVIRONMENT,
+                "EC2 DescribeInstances in "
+                    + region
+                    + " listed instance "
+                    + InventoryBuilder.show(host.instanceId())
+                    + " in two availability zones; is "
+                    + Ec2Failures.endpointName(config, region)
+                    + " really EC2?");
+          }
+          all.add(host);
+        }
       }
       return all;
     } catch (ExecutionException e) {
@@ -188,8 +212,8 @@ public final class Ec2InstanceSource implements InstanceSource {
       if (cause instanceof InventoryException failure) {
         throw failure;
       }
-      if (cause instanceof SdkException sdk) {
-        throw sdk;
+      if (cause instanceof RuntimeException failure) {
+        throw failure;
       }
       throw new IllegalStateException(cause);
     } catch (InterruptedException e) {
@@ -198,6 +222,42 @@ public final class Ec2InstanceSource implements InstanceSource {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private static boolean more(DescribeInstancesResponse page) {
+    return page.nextToken() != null && !page.nextToken().isEmpty();
+  }
+
+  /** {@code first} and the pages after it, at most {@link #MAX_PAGES}. */
+  private List<HostFacts> chain(
+      Ec2Client ec2,
+      String region,
+      DescribeInstancesRequest request,
+      DescribeInstancesResponse first)
+      throws InventoryException {
+    List<HostFacts> hosts = new ArrayList<>();
+    Set<String> tokens = new HashSet<>();
+    DescribeInstancesResponse page = first;
+    collect(region, page, hosts, tokens);
+    for (int n = 1; more(page); n++) {
+      if (n >= MAX_PAGES) {
+        throw new InventoryException(
+            ExitCodes.ENVIRONMENT,
+            "EC2 DescribeInstances in "
+                + region
+                + " was still returning a NextToken after "
+                + MAX_PAGES
+                + " pages; "
+                + Ec2Failures.endpointName(config, region)
+                + " does not paginate correctly");
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2");
+      }
+      page = ec2.describeInstances(request.toBuilder().nextToken(page.nextToken()).build());
+      collect(region, page, hosts, tokens);
+    }
+    return hosts;
   }
 
   private void collect(
@@ -238,6 +298,7 @@ public final class Ec2InstanceSource implements InstanceSource {
                     .build())
             .apiCallTimeout(config.apiCallTimeout())
             .apiCallAttemptTimeout(config.attemptTimeout())
+            .addExecutionInterceptor(new ResponseLimit(MAX_RESPONSE_BYTES))
             .build();
     Ec2ClientBuilder builder =
         Ec2Client.builder()

@@ -7,22 +7,27 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
  * Turns the instances EC2 reported into the inventory: a pure function of the settings and the
  * instances, so the same fleet always gives the same bytes.
  *
- * <p>Everything read from EC2 is hostile data. A value that Jinja2 would template (it contains
- * {@code {{}, {@code {%} or {@code {#}) never reaches the output: it is dropped with a warning.
- * Instances that are not this cluster's (or environment's), or not in a configured state, are
- * dropped again here even though the server-side filters already excluded them.
+ * <p>Everything read from EC2 is hostile data. Every field is checked against its format (an
+ * instance id is {@code i-} and hex, addresses are IPv4 addresses, DNS names are DNS names, ...) and
+ * a value that does not match is dropped with a warning; an instance whose id is not one is dropped
+ * whole. A tag value that Jinja2 would template (it contains {@code {{}, {@code {%} or {@code {#})
+ * or that carries control characters is dropped the same way. Instances that are not this
+ * cluster's (or environment's), or not in a configured state, are dropped again here even though
+ * the server-side filters already excluded them.
  */
 public final class InventoryBuilder {
   /** Every host of the cluster; the seed playbooks run on {@code hosts: gpu_nodes}. */
@@ -31,8 +36,32 @@ public final class InventoryBuilder {
   public static final String SPOT = "spot";
   public static final String ON_DEMAND = "on_demand";
 
+  /** Warnings printed one by one; beyond this many, one line counts the rest. */
+  static final int MAX_WARNINGS = 20;
+
   private static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
   private static final Pattern NOT_GROUP_CHAR = Pattern.compile("[^A-Za-z0-9_]");
+
+  // The formats EC2 documents for each field (EC2 API reference, Instance data type).
+  static final Pattern INSTANCE_ID = Pattern.compile("i-[0-9a-f]{8}(?:[0-9a-f]{9})?");
+  static final Pattern IPV4 =
+      Pattern.compile(
+          "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
+              + "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+  static final Pattern DNS_NAME =
+      Pattern.compile(
+          "(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+              + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
+  static final Pattern ZONE = Pattern.compile("[a-z]{2}(?:-[a-z0-9]+){2,5}");
+  static final Pattern INSTANCE_TYPE = Pattern.compile("[a-z0-9-]{1,32}\\.[a-z0-9-]{1,32}");
+  static final List<String> LIFECYCLES = List.of("spot", "scheduled", "capacity-block");
+  static final int MAX_TAG_VALUE = 256;
+
+  /**
+   * Names no host may have: Ansible's implicit localhost (every {@code delegate_to: localhost} task
+   * would run on that instance instead) and its two built-in groups.
+   */
+  static final Set<String> RESERVED_NAMES = Set.of("localhost", "all", "ungrouped");
 
   /** The inventory and the warnings to print about values that were dropped. */
   public record Result(Inventory inventory, List<String> warnings, int foreignDropped) {
@@ -49,14 +78,25 @@ public final class InventoryBuilder {
     List<HostFacts> hosts = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     int foreign = 0;
+    int badIds = 0;
     List<HostFacts> sorted = new ArrayList<>(instances);
     sorted.sort(Comparator.comparing(HostFacts::instanceId).thenComparing(HostFacts::region));
     for (HostFacts host : sorted) {
-      if (!belongs(config, host)) {
+      if (!INSTANCE_ID.matcher(host.instanceId()).matches()) {
+        if (badIds++ == 0) {
+          warnings.add(
+              "dropped an instance whose id "
+                  + show(host.instanceId())
+                  + " is not an EC2 instance id (i- and 8 or 17 hex digits)");
+        }
+      } else if (!belongs(config, host)) {
         foreign++;
       } else if (seen.add(host.instanceId())) {
         hosts.add(host);
       }
+    }
+    if (badIds > 1) {
+      warnings.add("dropped " + badIds + " instances in all whose ids are not EC2 instance ids");
     }
 
     // Per host: the clean values, then the groups (needed before names, since a host may not be
@@ -77,6 +117,11 @@ public final class InventoryBuilder {
       c.availabilityZone.ifPresent(az -> groups.add(group("az_", az)));
       groups.add(c.spot ? SPOT : ON_DEMAND);
       c.instanceType.ifPresent(t -> groups.add(group("type_", t)));
+      for (KeyedGroup keyed : config.keyedGroups()) {
+        c.tag(keyed.tag())
+            .filter(v -> !v.isEmpty())
+            .ifPresent(v -> groups.add(group(keyed.prefix() + "_", v)));
+      }
       hostGroups.put(host.instanceId(), groups);
       for (String g : groups) {
         groupsById.computeIfAbsent(g, k -> new TreeSet<>());
@@ -98,7 +143,16 @@ public final class InventoryBuilder {
     for (HostFacts host : hosts) {
       hostvars.put(names.get(host.instanceId()), clean.get(host.instanceId()).vars(config));
     }
-    return new Result(new Inventory(groups, hostvars), warnings, foreign);
+    return new Result(new Inventory(groups, hostvars), bounded(warnings), foreign);
+  }
+
+  private static List<String> bounded(List<String> warnings) {
+    if (warnings.size() <= MAX_WARNINGS) {
+      return warnings;
+    }
+    List<String> first = new ArrayList<>(warnings.subList(0, MAX_WARNINGS));
+    first.add("... and " + (warnings.size() - MAX_WARNINGS) + " more values dropped alike");
+    return first;
   }
 
   /** This cluster, this environment, a configured state, tagged as gpugen's. */
@@ -113,32 +167,54 @@ public final class InventoryBuilder {
   }
 
   /**
-   * The Name tag when it is a plain host name, unique among the hosts, and not also a group name or
-   * another host's id; else the instance id.
+   * Each host's name: the first entry of {@code hostnames} whose value is a plain host name, unique
+   * among the hosts for that entry, not a reserved name, not a group name, and not another host's
+   * id or name; else the instance id. Hosts are named in instance-id order, so the result does not
+   * depend on the order EC2 listed them in.
    */
   private static Map<String, String> hostnames(
       InventoryConfig config, Map<String, Clean> hosts, Set<String> groupNames) {
-    Map<String, String> names = new HashMap<>();
-    Map<String, Integer> counts = new HashMap<>();
-    if (config.hostname() == HostnamePreference.NAME_TAG) {
+    Map<HostnameSource, Map<String, Integer>> counts = new HashMap<>();
+    for (HostnameSource source : config.hostnames()) {
+      Map<String, Integer> count = new HashMap<>();
       for (Clean c : hosts.values()) {
-        c.name
-            .filter(n -> HOSTNAME.matcher(n).matches())
-            .ifPresent(n -> counts.merge(n, 1, Integer::sum));
+        c.hostname(source).ifPresent(n -> count.merge(n, 1, Integer::sum));
       }
+      counts.put(source, count);
     }
+    Set<String> taken = new HashSet<>(hosts.keySet());
+    Map<String, String> names = new HashMap<>();
     for (Map.Entry<String, Clean> entry : hosts.entrySet()) {
       String id = entry.getKey();
-      Optional<String> name =
-          entry
-              .getValue()
-              .name
-              .filter(n -> counts.getOrDefault(n, 0) == 1)
-              .filter(n -> !groupNames.contains(n))
-              .filter(n -> n.equals(id) || !hosts.containsKey(n));
-      names.put(id, name.orElse(id));
+      String name = id;
+      for (HostnameSource source : config.hostnames()) {
+        Optional<String> candidate =
+            entry
+                .getValue()
+                .hostname(source)
+                .filter(n -> counts.get(source).getOrDefault(n, 0) == 1)
+                .filter(n -> !groupNames.contains(n))
+                .filter(n -> n.equals(id) || !taken.contains(n));
+        if (candidate.isPresent()) {
+          name = candidate.get();
+          break;
+        }
+      }
+      taken.add(name);
+      names.put(id, name);
     }
     return names;
+  }
+
+  /** A plain host name that is not one Ansible reserves (localhost, a loopback IP, all, ...). */
+  static boolean usableHostname(String name) {
+    if (!HOSTNAME.matcher(name).matches()) {
+      return false;
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    return !RESERVED_NAMES.contains(lower)
+        && !lower.startsWith("localhost.")
+        && !(IPV4.matcher(lower).matches() && lower.startsWith("127."));
   }
 
   /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
@@ -149,6 +225,19 @@ public final class InventoryBuilder {
   /** True when Jinja2 would treat {@code value} as a template. */
   static boolean templatable(String value) {
     return value.contains("{{") || value.contains("{%") || value.contains("{#");
+  }
+
+  /** A hostile value as a warning may show it: short, printable, quoted. */
+  static String show(String value) {
+    StringBuilder b = new StringBuilder("\"");
+    value
+        .codePoints()
+        .limit(40)
+        .forEach(c -> b.appendCodePoint(c < 0x20 || c == 0x7f || c == '"' ? '?' : c));
+    if (value.codePointCount(0, value.length()) > 40) {
+      b.append("...");
+    }
+    return b.append('"').toString();
   }
 
   /** One host's values after the hostile ones were dropped. */
@@ -163,34 +252,73 @@ public final class InventoryBuilder {
     final Optional<String> privateIp;
     final Optional<String> publicIp;
     final Optional<String> privateDns;
+    final Optional<String> state;
     final List<String> warnings;
 
     Clean(HostFacts host, InventoryConfig config, List<String> warnings) {
       this.host = host;
       this.warnings = warnings;
-      this.name = safe("tag Name", host.tag(GpugenTags.NAME)).filter(s -> !s.isEmpty());
-      this.pool =
-          safe("tag " + GpugenTags.POOL, host.tag(GpugenTags.POOL)).filter(s -> !s.isEmpty());
-      this.availabilityZone = safe("availability zone", host.availabilityZone());
-      this.instanceType = safe("instance type", Optional.of(host.instanceType()));
-      this.lifecycle = safe("instance lifecycle", host.lifecycle());
-      this.spot = host.lifecycle().filter("spot"::equals).isPresent();
-      this.privateIp = safe("private IP", host.privateIp());
-      this.publicIp = safe("public IP", host.publicIp());
-      this.privateDns = safe("private DNS name", host.privateDns());
+      this.name = tag(GpugenTags.NAME).filter(s -> !s.isEmpty());
+      this.pool = tag(GpugenTags.POOL).filter(s -> !s.isEmpty());
+      this.availabilityZone = format("availability zone", host.availabilityZone(), ZONE);
+      this.instanceType = format("instance type", Optional.of(host.instanceType()), INSTANCE_TYPE);
+      this.lifecycle =
+          check("instance lifecycle", host.lifecycle(), LIFECYCLES::contains, "a lifecycle");
+      this.spot = lifecycle.filter("spot"::equals).isPresent();
+      this.privateIp = format("private IP", host.privateIp(), IPV4);
+      this.publicIp = format("public IP", host.publicIp(), IPV4);
+      this.privateDns = format("private DNS name", host.privateDns(), DNS_NAME);
+      // belongs() already required a configured state, so this holds; checked all the same.
+      this.state =
+          check(
+              "state",
+              Optional.of(host.state()),
+              InventoryConfig.EC2_STATES::contains,
+              "an EC2 state");
     }
 
-    private Optional<String> safe(String what, Optional<String> value) {
-      if (value.isPresent() && templatable(value.get())) {
-        warnings.add(
-            "dropped the "
-                + what
-                + " of "
-                + host.instanceId()
-                + ": it contains a Jinja2 delimiter ({{, {% or {#)");
+    /** The value of tag {@code key} unless it is hostile (Jinja2, control characters, long). */
+    Optional<String> tag(String key) {
+      Optional<String> value = host.tag(key);
+      if (value.isEmpty()) {
+        return value;
+      }
+      String v = value.get();
+      if (templatable(v)) {
+        warn("tag " + key, "it contains a Jinja2 delimiter ({{, {% or {#)");
+        return Optional.empty();
+      }
+      if (v.length() > MAX_TAG_VALUE || v.chars().anyMatch(Character::isISOControl)) {
+        warn("tag " + key, "it is longer than 256 characters or has control characters");
         return Optional.empty();
       }
       return value;
+    }
+
+    /** This host's usable name from {@code source}, if it has one. */
+    Optional<String> hostname(HostnameSource source) {
+      Optional<String> value =
+          source.tagKey().isPresent()
+              ? host.tag(source.tagKey().get()).filter(v -> !templatable(v))
+              : source.valueOf(host, privateIp, publicIp, privateDns);
+      return value.filter(InventoryBuilder::usableHostname);
+    }
+
+    private Optional<String> format(String what, Optional<String> value, Pattern pattern) {
+      return check(what, value, v -> pattern.matcher(v).matches(), "a valid " + what);
+    }
+
+    private Optional<String> check(
+        String what, Optional<String> value, Predicate<String> valid, String expected) {
+      if (value.isPresent() && !valid.test(value.get())) {
+        warn(what, "it is not " + expected + ": " + show(value.get()));
+        return Optional.empty();
+      }
+      return value;
+    }
+
+    private void warn(String what, String why) {
+      warnings.add("dropped the " + what + " of " + host.instanceId() + ": " + why);
     }
 
     SortedMap<String, String> vars(InventoryConfig config) {
@@ -200,7 +328,7 @@ public final class InventoryBuilder {
       config.environment().ifPresent(e -> vars.put("gpugen_environment", e));
       vars.put("gpugen_instance_id", host.instanceId());
       vars.put("gpugen_region", host.region());
-      vars.put("gpugen_state", host.state());
+      state.ifPresent(s -> vars.put("gpugen_state", s));
       instanceType.ifPresent(t -> vars.put("gpugen_instance_type", t));
       availabilityZone.ifPresent(az -> vars.put("gpugen_az", az));
       vars.put("gpugen_lifecycle", lifecycle.orElse("on-demand"));

@@ -1,40 +1,84 @@
 package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.sun.security.auth.module.UnixSystem;
 import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The {@code --list} document of one configuration, kept in a file for {@code cacheTtlSeconds}.
  *
  * <p>The file is one header line (JSON: format, the configuration's key, when it was written, the
- * body's length and CRC32C, the warnings) and then the exact bytes {@code --list} printed. A hit
- * copies those bytes out unparsed, which keeps a cached run well under half a second at 16,000
- * hosts. A file for another configuration, an expired one, and a damaged one are misses: ignored,
- * and rewritten by the run that follows. Writes go to a temporary file in the same directory that
- * is then renamed over the old one, so a reader sees the old file or the new one, never half.
+ * body's length, its HMAC-SHA256, the warnings) and then the exact bytes {@code --list} printed. A
+ * hit copies those bytes out unparsed, which keeps a cached run well under half a second at 16,000
+ * hosts.
+ *
+ * <p>The cache is never trusted more than EC2 itself: the folder and every file in it must belong
+ * to the current user and be writable by nobody else, or they are not used (a warning says why),
+ * and the body is authenticated with a key in the folder that only the user can read, so a file
+ * another user planted (or a damaged one) is a miss. A file for another configuration or identity,
+ * an expired one, a symbolic link, a FIFO and an oversized file are misses too. Writes go to a
+ * temporary file in the same directory that is then renamed over the old one, so a reader sees the
+ * old file or the new one, never half.
  */
 public final class InventoryCache {
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
+
+  /** A 16,000-host document is about 12 MB; far more is not one of ours. */
+  static final long MAX_FILE_BYTES = 256L << 20;
+
+  /** The profile files are read for the key only, and are small. */
+  static final long MAX_PROFILE_BYTES = 1 << 20;
+
+  static final String KEY_FILE = ".hmac-key";
+
+  /** The AWS variables that choose the account, identity or endpoint (part of the key). */
+  static final List<String> IDENTITY_ENV =
+      List.of(
+          "AWS_PROFILE",
+          "AWS_DEFAULT_PROFILE",
+          "AWS_ACCESS_KEY_ID",
+          "AWS_ROLE_ARN",
+          "AWS_ROLE_SESSION_NAME",
+          "AWS_WEB_IDENTITY_TOKEN_FILE",
+          "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+          "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+          "AWS_ENDPOINT_URL",
+          "AWS_ENDPOINT_URL_EC2",
+          "AWS_ENDPOINT_URL_STS",
+          "AWS_CONFIG_FILE",
+          "AWS_SHARED_CREDENTIALS_FILE");
+
+  private static final Set<PosixFilePermission> OTHERS_WRITE =
+      Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
   /** What a hit returns. */
   public record Entry(byte[] body, List<String> warnings) {
@@ -49,7 +93,7 @@ public final class InventoryCache {
       String key,
       long writtenAtMillis,
       long length,
-      String crc32c,
+      String mac,
       List<String> warnings) {
     byte[] toJson() throws IOException {
       return Json.bytes(
@@ -59,7 +103,7 @@ public final class InventoryCache {
             json.writeStringField("key", key);
             json.writeNumberField("writtenAtMillis", writtenAtMillis);
             json.writeNumberField("length", length);
-            json.writeStringField("crc32c", crc32c);
+            json.writeStringField("mac", mac);
             strings(json, "warnings", warnings);
             json.writeEndObject();
           });
@@ -77,11 +121,18 @@ public final class InventoryCache {
           (String) map.get("key"),
           (Long) map.get("writtenAtMillis"),
           (Long) map.get("length"),
-          (String) map.get("crc32c"),
+          (String) map.get("mac"),
           warnings);
+    }
+
+    /** What the MAC covers besides the body: everything a reader acts on. */
+    byte[] signed() {
+      return (format + "\n" + key + "\n" + writtenAtMillis + "\n" + length + "\n" + warnings)
+          .getBytes(StandardCharsets.UTF_8);
     }
   }
 
+  private final Path dir;
   private final Path file;
   private final String key;
   private final Clock clock;
@@ -92,6 +143,7 @@ public final class InventoryCache {
    * @param clock the time source for the TTL
    */
   public InventoryCache(Path dir, String key, Clock clock) {
+    this.dir = dir;
     this.file = dir.resolve("inventory-" + key.substring(0, 16) + ".json");
     this.key = key;
     this.clock = clock;
@@ -104,8 +156,10 @@ public final class InventoryCache {
 
   /**
    * The key of everything the {@code --list} bytes depend on: the settings that select and shape
-   * the output, the regions, and the account/endpoint the SDK would pick from the environment.
-   * Credentials are never part of it except the access key id, and that only through the hash.
+   * the output, the regions, and the account, identity and endpoint the SDK would pick from the
+   * environment: the AWS variables that name them ({@link #IDENTITY_ENV}) and the contents of the
+   * AWS config and credentials files (profiles, role ARNs, SSO accounts). Secrets enter only
+   * through the hash, and no network call is needed, so a hit stays fast.
    */
   public static String key(InventoryConfig config, Map<String, String> env) {
     try {
@@ -130,24 +184,63 @@ public final class InventoryCache {
                           p.containerToolkit().orElse("")));
                 }
                 json.writeEndObject();
-                json.writeStringField("hostname", config.hostname().setting());
+                strings(
+                    json,
+                    "hostnames",
+                    config.hostnames().stream().map(HostnameSource::setting).toList());
                 json.writeStringField("ansibleHost", config.ansibleHost().setting());
                 strings(json, "states", config.states());
+                json.writeArrayFieldStart("keyedGroups");
+                for (KeyedGroup g : config.keyedGroups()) {
+                  json.writeString(g.tag());
+                  json.writeString(g.prefix());
+                }
+                json.writeEndArray();
+                json.writeObjectFieldStart("filters");
+                for (Map.Entry<String, List<String>> f : config.filters().entrySet()) {
+                  strings(json, f.getKey(), f.getValue());
+                }
+                json.writeEndObject();
                 json.writeStringField(
                     "endpoint", config.endpoint().map(Object::toString).orElse(null));
-                for (String name :
-                    List.of(
-                        "AWS_PROFILE",
-                        "AWS_ENDPOINT_URL",
-                        "AWS_ENDPOINT_URL_EC2",
-                        "AWS_ACCESS_KEY_ID")) {
+                json.writeStringField(
+                    "assumeRole",
+                    config
+                        .assumeRole()
+                        .map(
+                            r ->
+                                r.roleArn()
+                                    + " "
+                                    + r.externalId().map(Sha256::hex).orElse("")
+                                    + " "
+                                    + r.sessionName())
+                        .orElse(null));
+                for (String name : IDENTITY_ENV) {
                   json.writeStringField(name, env.get(name));
                 }
+                json.writeStringField("config", profileFile(env, "AWS_CONFIG_FILE", "config"));
+                json.writeStringField(
+                    "credentials", profileFile(env, "AWS_SHARED_CREDENTIALS_FILE", "credentials"));
                 json.writeEndObject();
               });
       return Sha256.hex(canonical);
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** The SHA-256 of an AWS profile file, or why there is none. */
+  private static String profileFile(Map<String, String> env, String variable, String name) {
+    String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+    Path path =
+        env.containsKey(variable) ? Path.of(env.get(variable)) : Path.of(home, ".aws", name);
+    try {
+      return Sha256.hex(BoundedFiles.read(path, MAX_PROFILE_BYTES, "AWS " + name + " file"));
+    } catch (NoSuchFileException e) {
+      return "absent";
+    } catch (IOException e) {
+      // Unreadable or odd: a key no other state shares, so nothing is served from cache.
+      return "unreadable " + Sha256.hex(e.toString() + System.nanoTime());
     }
   }
 
@@ -161,17 +254,65 @@ public final class InventoryCache {
   }
 
   /**
-   * The cached document if it is this configuration's, younger than {@code ttlSeconds}, and intact.
+   * Why the cache folder must not be used (another user's, writable by others, not a folder), or
+   * empty if it is fine or does not exist yet.
+   */
+  public Optional<String> unsafeFolder() {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    return unsafe(dir, true);
+  }
+
+  private static Optional<String> unsafe(Path path, boolean folder) {
+    try {
+      if (folder
+          ? !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)
+          : !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(path + " is not a " + (folder ? "folder" : "regular file"));
+      }
+      Object uid = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      if (!(uid instanceof Integer owner) || owner.longValue() != new UnixSystem().getUid()) {
+        return Optional.of(path + " belongs to another user");
+      }
+      Set<PosixFilePermission> mode =
+          Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
+      if (mode.stream().anyMatch(OTHERS_WRITE::contains)) {
+        return Optional.of(
+            path + " is writable by others (" + PosixFilePermissions.toString(mode) + ")");
+      }
+      return Optional.empty();
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return Optional.of("cannot check the owner and mode of " + path + ": " + e);
+    }
+  }
+
+  /**
+   * The cached document if it is this configuration's, younger than {@code ttlSeconds}, the user's
+   * own, and authentic.
    *
    * @param why receives the reason for a miss (for {@code --verbose})
    */
   public Optional<Entry> read(long ttlSeconds, Consumer<String> why) {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(file);
-    } catch (NoSuchFileException e) {
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       why.accept("no cache file " + file);
       return Optional.empty();
+    }
+    Optional<String> unsafe = unsafe(file, false);
+    if (unsafe.isPresent()) {
+      why.accept("not using cache file: " + unsafe.get());
+      return Optional.empty();
+    }
+    byte[] bytes;
+    byte[] secret;
+    try {
+      bytes = BoundedFiles.read(file, MAX_FILE_BYTES, "cache file", LinkOption.NOFOLLOW_LINKS);
+      Optional<byte[]> k = readKey();
+      if (k.isEmpty()) {
+        why.accept("no usable cache key " + dir.resolve(KEY_FILE) + "; ignoring " + file);
+        return Optional.empty();
+      }
+      secret = k.get();
     } catch (IOException e) {
       why.accept("cannot read cache file " + file + ": " + e.getMessage());
       return Optional.empty();
@@ -189,7 +330,7 @@ public final class InventoryCache {
       return Optional.empty();
     }
     if (header.format() != FORMAT || !key.equals(header.key())) {
-      why.accept("cache file " + file + " is for other settings; ignoring it");
+      why.accept("cache file " + file + " is for other settings or credentials; ignoring it");
       return Optional.empty();
     }
     long age = clock.millis() - header.writtenAtMillis();
@@ -200,8 +341,14 @@ public final class InventoryCache {
     }
     int start = newline + 1;
     int length = bytes.length - start;
-    if (header.length() != length || !crc(bytes, start, length).equals(header.crc32c())) {
-      why.accept("cache file " + file + " is damaged; ignoring it");
+    if (header.length() != length
+        || header.mac() == null
+        || !MessageDigest.isEqual(
+            HexFormat.of()
+                .formatHex(mac(secret, header, bytes, start, length))
+                .getBytes(StandardCharsets.US_ASCII),
+            header.mac().getBytes(StandardCharsets.US_ASCII))) {
+      why.accept("cache file " + file + " is damaged or not written by gpugen; ignoring it");
       return Optional.empty();
     }
     byte[] body = new byte[length];
@@ -211,18 +358,27 @@ public final class InventoryCache {
 
   /** Replaces the cache file atomically with {@code body}. */
   public void write(byte[] body, List<String> warnings) throws IOException {
-    Path dir = file.getParent();
-    if (!Files.isDirectory(dir)) {
-      if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-        Files.createDirectories(
-            dir,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } else {
-        Files.createDirectories(dir);
-      }
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
+    Optional<String> unsafe = unsafeFolder();
+    if (unsafe.isPresent()) {
+      throw new IOException(unsafe.get());
+    }
+    byte[] secret = readKey().orElse(null);
+    if (secret == null) {
+      secret = createKey();
+    }
+    Header unsigned = new Header(FORMAT, key, clock.millis(), body.length, "", warnings);
     Header header =
-        new Header(FORMAT, key, clock.millis(), body.length, crc(body, 0, body.length), warnings);
+        new Header(
+            FORMAT,
+            key,
+            unsigned.writtenAtMillis(),
+            body.length,
+            HexFormat.of().formatHex(mac(secret, unsigned, body, 0, body.length)),
+            warnings);
     byte[] head = header.toJson();
     // createTempFile makes the file readable by its owner only.
     Path tmp = Files.createTempFile(dir, ".inventory-", ".tmp");
@@ -245,10 +401,50 @@ public final class InventoryCache {
     }
   }
 
-  private static String crc(byte[] bytes, int offset, int length) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, offset, length);
-    return Long.toHexString(crc.getValue());
+  /** The folder's key if it is there, the user's own and readable by nobody else. */
+  private Optional<byte[]> readKey() throws IOException {
+    Path keyFile = dir.resolve(KEY_FILE);
+    if (!Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    Optional<String> unsafe = unsafe(keyFile, false);
+    Set<PosixFilePermission> mode =
+        Files.getPosixFilePermissions(keyFile, LinkOption.NOFOLLOW_LINKS);
+    if (unsafe.isPresent()
+        || mode.contains(PosixFilePermission.GROUP_READ)
+        || mode.contains(PosixFilePermission.OTHERS_READ)) {
+      return Optional.empty();
+    }
+    byte[] secret = BoundedFiles.read(keyFile, 64, "cache key", LinkOption.NOFOLLOW_LINKS);
+    return secret.length == 32 ? Optional.of(secret) : Optional.empty();
+  }
+
+  private byte[] createKey() throws IOException {
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    Path keyFile = dir.resolve(KEY_FILE);
+    try {
+      Files.createFile(
+          keyFile,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException e) {
+      // Another run created it meanwhile (or it is unusable): use that one, or give up.
+      return readKey().orElseThrow(() -> new IOException("unusable cache key " + keyFile));
+    }
+    Files.write(keyFile, secret, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    return secret;
+  }
+
+  private static byte[] mac(byte[] secret, Header header, byte[] body, int offset, int length) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      mac.update(header.signed());
+      mac.update(body, offset, length);
+      return mac.doFinal();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("every JVM has HmacSHA256", e);
+    }
   }
 
   private static int indexOf(byte[] bytes, byte b) {

@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * @param regions the regions to query; empty means "the SDK's region" ({@code AWS_REGION} or the
  *     profile)
  * @param pools the spec's pools by name (the {@code gpugen:pool} tag value)
- * @param hostname how hosts are named
+ * @param hostnames how hosts are named: the first entry with a unique, valid value wins, else the
+ *     instance id
  * @param ansibleHost which address becomes {@code ansible_host}
  * @param states the EC2 instance states to include
  * @param cacheTtlSeconds how long a cached inventory is served; 0 turns the cache off
@@ -29,20 +30,31 @@ import java.util.TreeMap;
  * @param endpoint an EC2 endpoint override (VPC endpoint, local stand-in)
  * @param apiCallTimeout the bound on one DescribeInstances page, retries included
  * @param maxAttempts attempts per page, the first included (SDK standard retry mode)
+ * @param endpointSetting where {@code endpoint} came from, for messages ({@code
+ *     GPUGEN_EC2_ENDPOINT}, {@code AWS_ENDPOINT_URL_EC2}, ...)
+ * @param keyedGroups extra groups named after chosen tags' values
+ * @param filters extra server-side DescribeInstances filters, name to values
+ * @param assumeRole a role to assume with the default chain's credentials
+ * @param deadline the bound on the whole listing, every region and page
  */
 public record InventoryConfig(
     String cluster,
     Optional<String> environment,
     List<String> regions,
     SortedMap<String, PoolSoftware> pools,
-    HostnamePreference hostname,
+    List<HostnameSource> hostnames,
     AnsibleHostSource ansibleHost,
     List<String> states,
     long cacheTtlSeconds,
     Path cacheDir,
     Optional<URI> endpoint,
     Duration apiCallTimeout,
-    int maxAttempts) {
+    int maxAttempts,
+    String endpointSetting,
+    List<KeyedGroup> keyedGroups,
+    SortedMap<String, List<String>> filters,
+    Optional<AssumeRole> assumeRole,
+    Duration deadline) {
 
   /** The EC2 instance states DescribeInstances knows. */
   public static final List<String> EC2_STATES =
@@ -53,12 +65,19 @@ public record InventoryConfig(
     Objects.requireNonNull(environment, "environment");
     regions = List.copyOf(regions);
     pools = new TreeMap<>(Map.copyOf(pools));
-    Objects.requireNonNull(hostname, "hostname");
+    hostnames = List.copyOf(hostnames);
     Objects.requireNonNull(ansibleHost, "ansibleHost");
     states = List.copyOf(states);
     Objects.requireNonNull(cacheDir, "cacheDir");
     Objects.requireNonNull(endpoint, "endpoint");
     Objects.requireNonNull(apiCallTimeout, "apiCallTimeout");
+    Objects.requireNonNull(endpointSetting, "endpointSetting");
+    keyedGroups = List.copyOf(keyedGroups);
+    TreeMap<String, List<String>> f = new TreeMap<>();
+    filters.forEach((name, values) -> f.put(name, List.copyOf(values)));
+    filters = Collections.unmodifiableSortedMap(f);
+    Objects.requireNonNull(assumeRole, "assumeRole");
+    Objects.requireNonNull(deadline, "deadline");
   }
 
   @Override
@@ -73,14 +92,19 @@ public record InventoryConfig(
         environment,
         resolvedRegions,
         pools,
-        hostname,
+        hostnames,
         ansibleHost,
         states,
         cacheTtlSeconds,
         cacheDir,
         endpoint,
         apiCallTimeout,
-        maxAttempts);
+        maxAttempts,
+        endpointSetting,
+        keyedGroups,
+        filters,
+        assumeRole,
+        deadline);
   }
 
   /**

@@ -36,6 +36,32 @@ public final class InventoryConfigReader {
   static final long DEFAULT_CACHE_TTL_SECONDS = 300;
   static final long DEFAULT_API_CALL_TIMEOUT_SECONDS = 60;
   static final int DEFAULT_MAX_ATTEMPTS = 5;
+  static final long DEFAULT_DEADLINE_SECONDS = 300;
+
+  /** The settings file is a few kilobytes; anything far larger is not one (or is /dev/zero). */
+  static final long MAX_CONFIG_BYTES = 1 << 20;
+
+  private static final Pattern ROLE_ARN =
+      Pattern.compile("arn:aws[a-z-]*:iam::[0-9]{12}:role/[\\w+=,.@/-]{1,512}");
+  private static final Pattern EXTERNAL_ID = Pattern.compile("[\\w+=,.@:/-]{2,1224}");
+  private static final Pattern SESSION_NAME = Pattern.compile("[\\w+=,.@-]{2,64}");
+  private static final Pattern FILTER_NAME = Pattern.compile("[a-z][a-z0-9.-]{0,63}");
+  private static final Pattern GROUP_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+  private static final int MAX_FILTER_VALUES = 200;
+  private static final int MAX_KEYED_GROUPS = 20;
+  private static final List<String> OWN_GROUP_PREFIXES = List.of("gpu", "pool", "az", "type", "on");
+
+  /** Filters gpugen sets itself, and the setting that controls each. */
+  private static final Map<String, String> OWN_FILTERS =
+      Map.of(
+          "tag:" + GpugenTags.MANAGED_BY,
+          "it is always gpugen",
+          "tag:" + GpugenTags.CLUSTER,
+          "use \"cluster\"",
+          "tag:" + GpugenTags.ENVIRONMENT,
+          "use \"environment\"",
+          "instance-state-name",
+          "use \"states\"");
 
   private static final Pattern REGION = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)+");
   private static final Pattern LIST_SEPARATOR = Pattern.compile("[,\\s]+");
@@ -53,7 +79,14 @@ public final class InventoryConfigReader {
           "cacheDir",
           "endpoint",
           "apiCallTimeoutSeconds",
-          "maxAttempts");
+          "maxAttempts",
+          "hostnames",
+          "keyedGroups",
+          "filters",
+          "assumeRoleArn",
+          "assumeRoleExternalId",
+          "assumeRoleSessionName",
+          "deadlineSeconds");
   private static final List<String> POOL_FIELDS =
       List.of("instanceType", "driver", "cuda", "containerToolkit");
 
@@ -70,9 +103,18 @@ public final class InventoryConfigReader {
       String cacheDir,
       String endpoint,
       Long apiCallTimeoutSeconds,
-      Integer maxAttempts) {
+      Integer maxAttempts,
+      List<String> hostnames,
+      Object keyedGroups,
+      Object filters,
+      String assumeRoleArn,
+      String assumeRoleExternalId,
+      String assumeRoleSessionName,
+      Long deadlineSeconds) {
     static FileConfig empty() {
-      return new FileConfig(null, null, null, null, null, null, null, null, null, null, null, null);
+      return new FileConfig(
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+          null, null, null, null);
     }
   }
 
@@ -95,8 +137,17 @@ public final class InventoryConfigReader {
    */
   public InventoryConfig read(Optional<Path> configFile) throws InventoryException {
     Optional<Path> file = configFile.or(() -> env(CONFIG_ENV).map(Path::of));
-    if (file.isEmpty() && Files.isRegularFile(Path.of(DEFAULT_FILE_NAME))) {
+    if (file.isEmpty() && Files.exists(Path.of(DEFAULT_FILE_NAME))) {
       file = Optional.of(Path.of(DEFAULT_FILE_NAME));
+    }
+    if (file.isEmpty() && env("GPUGEN_CLUSTER").isEmpty()) {
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "no "
+              + DEFAULT_FILE_NAME
+              + " here; run from the rendered ansible/ folder or pass --config (or set "
+              + CONFIG_ENV
+              + ")");
     }
     // Every problem of the file and of the values, one line: the structural ones (duplicate keys,
     // unknown fields, wrong types) do not hide the value checks.
@@ -109,11 +160,13 @@ public final class InventoryConfigReader {
   private static FileConfig parse(Path file, List<String> errors) throws InventoryException {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(file);
+      bytes = BoundedFiles.read(file, MAX_CONFIG_BYTES, "inventory settings");
     } catch (NoSuchFileException e) {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT,
           "inventory settings " + file + " not found (--config or " + CONFIG_ENV + ")");
+    } catch (BoundedFiles.NotAFileException e) {
+      throw new InventoryException(ExitCodes.ENVIRONMENT, e.getMessage());
     } catch (IOException e) {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
@@ -165,7 +218,14 @@ public final class InventoryConfigReader {
         integer("apiCallTimeoutSeconds", map.get("apiCallTimeoutSeconds"), errors),
         attempts == null || attempts > Integer.MAX_VALUE || attempts < Integer.MIN_VALUE
             ? null
-            : attempts.intValue());
+            : attempts.intValue(),
+        strings("hostnames", map.get("hostnames"), errors),
+        map.get("keyedGroups"),
+        map.get("filters"),
+        string("assumeRoleArn", map.get("assumeRoleArn"), errors),
+        string("assumeRoleExternalId", map.get("assumeRoleExternalId"), errors),
+        string("assumeRoleSessionName", map.get("assumeRoleSessionName"), errors),
+        integer("deadlineSeconds", map.get("deadlineSeconds"), errors));
   }
 
   private static Map<String, PoolFile> pools(String what, Object raw, List<String> errors) {
@@ -303,14 +363,7 @@ public final class InventoryConfigReader {
       }
     }
 
-    HostnamePreference hostname =
-        choice(
-            "hostname",
-            env("GPUGEN_HOSTNAME").orElse(raw.hostname()),
-            HostnamePreference.values(),
-            HostnamePreference::setting,
-            HostnamePreference.NAME_TAG,
-            errors);
+    List<HostnameSource> hostnames = hostnames(raw, errors);
     AnsibleHostSource ansibleHost =
         choice(
             "ansibleHost",
@@ -355,10 +408,19 @@ public final class InventoryConfigReader {
     }
 
     Optional<URI> endpoint = Optional.empty();
-    Optional<String> endpointText =
-        env("GPUGEN_EC2_ENDPOINT").or(() -> Optional.ofNullable(raw.endpoint()));
-    if (endpointText.isPresent() && !endpointText.get().isBlank()) {
-      endpoint = endpoint(endpointText.get(), errors);
+    String endpointSetting = "";
+    for (String[] candidate :
+        new String[][] {
+          {"GPUGEN_EC2_ENDPOINT", env("GPUGEN_EC2_ENDPOINT").orElse(null)},
+          {"\"endpoint\" in " + source, raw.endpoint()},
+          {"AWS_ENDPOINT_URL_EC2", awsEndpointEnv("AWS_ENDPOINT_URL_EC2")},
+          {"AWS_ENDPOINT_URL", awsEndpointEnv("AWS_ENDPOINT_URL")}
+        }) {
+      if (candidate[1] != null && !candidate[1].isBlank()) {
+        endpoint = endpoint(candidate[0], candidate[1], errors);
+        endpointSetting = candidate[0];
+        break;
+      }
     }
 
     long timeout =
@@ -376,6 +438,18 @@ public final class InventoryConfigReader {
     if (attempts < 1 || attempts > 10) {
       errors.add("\"maxAttempts\" must be 1..10, got " + attempts);
     }
+    long deadline =
+        number("GPUGEN_DEADLINE_SECONDS", raw.deadlineSeconds(), errors)
+            .orElse(DEFAULT_DEADLINE_SECONDS);
+    if (deadline < 1 || deadline > 3600) {
+      errors.add("\"deadlineSeconds\" must be 1..3600, got " + deadline);
+    }
+
+    List<KeyedGroup> keyedGroups =
+        keyedGroups(jsonSetting("GPUGEN_KEYED_GROUPS", raw.keyedGroups(), errors), errors);
+    TreeMap<String, List<String>> filters =
+        filters(jsonSetting("GPUGEN_FILTERS", raw.filters(), errors), errors);
+    Optional<AssumeRole> assumeRole = assumeRole(raw, errors);
 
     if (!errors.isEmpty()) {
       throw new InventoryException(
@@ -387,14 +461,227 @@ public final class InventoryConfigReader {
         environment,
         regions,
         pools,
-        hostname,
+        hostnames,
         ansibleHost,
         states,
         ttl,
         cacheDir,
         endpoint,
         Duration.ofSeconds(timeout),
-        (int) attempts);
+        (int) attempts,
+        endpointSetting,
+        keyedGroups,
+        filters,
+        assumeRole,
+        Duration.ofSeconds(deadline));
+  }
+
+  /** {@code hostnames}, or the older {@code hostname} ({@code name-tag}/{@code instance-id}). */
+  private List<HostnameSource> hostnames(FileConfig raw, List<String> errors) {
+    // A variable wins over the file; within one of them, the two forms are exclusive.
+    List<String> list = env("GPUGEN_HOSTNAMES").map(InventoryConfigReader::split).orElse(null);
+    String single = env("GPUGEN_HOSTNAME").orElse(null);
+    if (list == null && single == null) {
+      list = raw.hostnames();
+      single = raw.hostname();
+    }
+    if (list != null && single != null) {
+      errors.add("set \"hostnames\" or \"hostname\", not both");
+      return HostnameSource.NAME_TAG_THEN_ID;
+    }
+    if (list == null) {
+      if (single == null || single.equals("name-tag")) {
+        return HostnameSource.NAME_TAG_THEN_ID;
+      }
+      if (single.equals("instance-id")) {
+        return List.of(HostnameSource.of("instance-id").orElseThrow());
+      }
+      errors.add("\"hostname\" must be one of name-tag|instance-id, got " + quote(single));
+      return HostnameSource.NAME_TAG_THEN_ID;
+    }
+    if (list.isEmpty()) {
+      errors.add("\"hostnames\" must list at least one entry");
+    }
+    List<HostnameSource> sources = new ArrayList<>();
+    for (String entry : list) {
+      Optional<HostnameSource> source = HostnameSource.of(entry);
+      if (source.isEmpty() || entry.chars().anyMatch(Character::isISOControl)) {
+        errors.add(
+            "\"hostnames\" has "
+                + quote(entry)
+                + "; expected tag:KEY or one of "
+                + String.join(", ", HostnameSource.FIXED));
+      } else if (sources.contains(source.get())) {
+        errors.add("\"hostnames\" lists " + quote(entry) + " twice");
+      } else {
+        sources.add(source.get());
+      }
+    }
+    return sources;
+  }
+
+  /** A JSON-valued setting: the variable (parsed) wins over the file's value. */
+  private Object jsonSetting(String envName, Object fromFile, List<String> errors) {
+    Optional<String> text = env(envName);
+    if (text.isEmpty()) {
+      return fromFile;
+    }
+    try {
+      return Json.parse(text.get().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      errors.add(envName + " is not JSON: " + firstLine(e.getMessage()));
+      return null;
+    }
+  }
+
+  private static List<KeyedGroup> keyedGroups(Object raw, List<String> errors) {
+    if (raw == null) {
+      return List.of();
+    }
+    if (!(raw instanceof List<?> list)) {
+      errors.add("\"keyedGroups\" must be a list of {\"tag\": KEY, \"prefix\": PREFIX}");
+      return List.of();
+    }
+    if (list.size() > MAX_KEYED_GROUPS) {
+      errors.add("\"keyedGroups\" has more than " + MAX_KEYED_GROUPS + " entries");
+      return List.of();
+    }
+    List<KeyedGroup> groups = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      String where = "keyedGroups[" + i + "]";
+      if (!(list.get(i) instanceof Map<?, ?> map)) {
+        errors.add("\"" + where + "\" must be an object {\"tag\": KEY, \"prefix\": PREFIX}");
+        continue;
+      }
+      for (Object key : map.keySet()) {
+        if (!List.of("tag", "prefix").contains(key)) {
+          errors.add("unknown field \"" + where + "." + key + "\"");
+        }
+      }
+      String tag = string(where + ".tag", map.get("tag"), errors);
+      String prefix = string(where + ".prefix", map.get("prefix"), errors);
+      if (tag == null || tag.isEmpty() || tag.length() > 128) {
+        errors.add("\"" + where + ".tag\" must be a tag key of 1 to 128 characters");
+        continue;
+      }
+      checkPlain(where + ".tag", tag, errors);
+      if (prefix == null) {
+        prefix = InventoryBuilder.group("", tag);
+      } else if (!GROUP_PREFIX.matcher(prefix).matches()) {
+        errors.add(
+            "\""
+                + where
+                + ".prefix\" must be a group name ([A-Za-z_][A-Za-z0-9_]*, up to 64), got "
+                + quote(prefix));
+        continue;
+      }
+      if (OWN_GROUP_PREFIXES.contains(prefix)) {
+        errors.add(
+            "\""
+                + where
+                + ".prefix\" "
+                + quote(prefix)
+                + " would mix with gpugen's own groups (gpu_nodes, pool_*, az_*, type_*, spot,"
+                + " on_demand); choose another prefix");
+        continue;
+      }
+      groups.add(new KeyedGroup(tag, prefix));
+    }
+    return groups;
+  }
+
+  private static TreeMap<String, List<String>> filters(Object raw, List<String> errors) {
+    TreeMap<String, List<String>> filters = new TreeMap<>();
+    if (raw == null) {
+      return filters;
+    }
+    if (!(raw instanceof Map<?, ?> map)) {
+      errors.add("\"filters\" must be an object of EC2 filter name to a value or list of values");
+      return filters;
+    }
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      String name = String.valueOf(entry.getKey());
+      String field = "filters." + name;
+      if (OWN_FILTERS.containsKey(name)) {
+        errors.add("\"" + field + "\" is a filter gpugen sets itself; " + OWN_FILTERS.get(name));
+        continue;
+      }
+      boolean tag = name.startsWith("tag:") && name.length() > 4 && name.length() <= 132;
+      if (!tag && !FILTER_NAME.matcher(name).matches()) {
+        errors.add(
+            "\""
+                + field
+                + "\" is not an EC2 filter name (such as instance-type, tag:team or"
+                + " placement-group-name)");
+        continue;
+      }
+      checkPlain(field, name, errors);
+      List<String> values;
+      if (entry.getValue() instanceof String one) {
+        values = List.of(one);
+      } else if (entry.getValue() instanceof List<?> list
+          && list.stream().allMatch(v -> v instanceof String)) {
+        values = list.stream().map(String.class::cast).toList();
+      } else {
+        errors.add("\"" + field + "\" must be a string or a list of strings");
+        continue;
+      }
+      if (values.isEmpty() || values.size() > MAX_FILTER_VALUES) {
+        errors.add("\"" + field + "\" must have 1 to " + MAX_FILTER_VALUES + " values");
+        continue;
+      }
+      for (String value : values) {
+        if (value.isEmpty() || value.length() > 255) {
+          errors.add("\"" + field + "\" has a value that is empty or longer than 255");
+        } else {
+          checkPlain(field, value, errors);
+        }
+      }
+      filters.put(name, values);
+    }
+    return filters;
+  }
+
+  private Optional<AssumeRole> assumeRole(FileConfig raw, List<String> errors) {
+    Optional<String> arn =
+        env("GPUGEN_ASSUME_ROLE_ARN").or(() -> Optional.ofNullable(raw.assumeRoleArn()));
+    Optional<String> externalId =
+        env("GPUGEN_ASSUME_ROLE_EXTERNAL_ID")
+            .or(() -> Optional.ofNullable(raw.assumeRoleExternalId()));
+    Optional<String> session =
+        env("GPUGEN_ASSUME_ROLE_SESSION_NAME")
+            .or(() -> Optional.ofNullable(raw.assumeRoleSessionName()));
+    if (arn.isEmpty() || arn.get().isBlank()) {
+      if (externalId.isPresent() || session.isPresent()) {
+        errors.add("\"assumeRoleExternalId\" and \"assumeRoleSessionName\" need \"assumeRoleArn\"");
+      }
+      return Optional.empty();
+    }
+    if (!ROLE_ARN.matcher(arn.get()).matches()) {
+      errors.add(
+          "\"assumeRoleArn\" must be an IAM role ARN such as"
+              + " arn:aws:iam::123456789012:role/inventory, got "
+              + quote(arn.get()));
+    }
+    if (externalId.isPresent() && !EXTERNAL_ID.matcher(externalId.get()).matches()) {
+      // Never echo it: an external id is a shared secret of sorts.
+      errors.add("\"assumeRoleExternalId\" must be 2 to 1224 of [A-Za-z0-9_+=,.@:/-]");
+    }
+    if (session.isPresent() && !SESSION_NAME.matcher(session.get()).matches()) {
+      errors.add(
+          "\"assumeRoleSessionName\" must be 2 to 64 of [A-Za-z0-9_+=,.@-], got "
+              + quote(session.get()));
+    }
+    return Optional.of(
+        new AssumeRole(arn.get(), externalId, session.orElse(AssumeRole.DEFAULT_SESSION_NAME)));
+  }
+
+  /** An {@code AWS_ENDPOINT_URL*} variable unless the SDK is told to ignore them. */
+  private String awsEndpointEnv(String name) {
+    if (env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS").map("true"::equalsIgnoreCase).orElse(false)) {
+      return null;
+    }
+    return env(name).orElse(null);
   }
 
   private Path defaultCacheDir() {
@@ -406,24 +693,25 @@ public final class InventoryConfigReader {
     return Path.of(home, ".cache", "gpugen").toAbsolutePath();
   }
 
-  private static Optional<URI> endpoint(String text, List<String> errors) {
+  private static Optional<URI> endpoint(String setting, String text, List<String> errors) {
     try {
       URI uri = new URI(text.trim());
       if (uri.getRawUserInfo() != null) {
         // Never echo it: the user part may hold a secret.
-        errors.add("\"endpoint\" must not contain credentials");
+        errors.add(setting + " must not contain credentials");
         return Optional.empty();
       }
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
         errors.add(
-            "\"endpoint\" must be an http(s) URL such as https://ec2.us-east-1.amazonaws.com, got "
+            setting
+                + " must be an http(s) URL such as https://ec2.us-east-1.amazonaws.com, got "
                 + quote(text));
         return Optional.empty();
       }
       return Optional.of(uri);
     } catch (URISyntaxException e) {
-      errors.add("\"endpoint\" is not a URL: " + quote(text));
+      errors.add(setting + " is not a URL: " + quote(text));
       return Optional.empty();
     }
   }

@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -78,23 +80,54 @@ public final class InventoryService {
     return config.withRegions(List.of(region.get().trim()));
   }
 
-  /** The {@code --list} document: from the cache when allowed and fresh, else from EC2. */
+  /**
+   * The {@code --list} document: from the cache when allowed and fresh, else from EC2. {@code
+   * GPUGEN_REFRESH_CACHE=1} in the environment refreshes like {@code refreshCache}, since Ansible
+   * passes the script no option but {@code --list}.
+   */
   public Output list(boolean refreshCache) throws InventoryException {
-    Optional<InventoryCache> cache =
-        config.cacheTtlSeconds() > 0
-            ? Optional.of(
-                new InventoryCache(config.cacheDir(), InventoryCache.key(config, env), clock))
-            : Optional.empty();
-    if (cache.isPresent() && !refreshCache) {
+    List<String> warnings = new ArrayList<>();
+    Optional<InventoryCache> cache = Optional.empty();
+    if (config.cacheTtlSeconds() > 0) {
+      InventoryCache c =
+          new InventoryCache(config.cacheDir(), InventoryCache.key(config, env), clock);
+      Optional<String> unsafe = c.unsafeFolder();
+      if (unsafe.isPresent()) {
+        // Said on every run: another user may be planting inventories for this one to run.
+        warnings.add(
+            "not using the cache: "
+                + unsafe.get()
+                + "; set GPUGEN_CACHE_DIR (or \"cacheDir\") to a folder only you can write");
+      } else {
+        cache = Optional.of(c);
+      }
+    }
+    boolean refresh = refreshCache || "1".equals(env.get("GPUGEN_REFRESH_CACHE"));
+    verbose.accept(
+        cache
+            .map(
+                c ->
+                    "cache "
+                        + c.file()
+                        + ", ttl "
+                        + config.cacheTtlSeconds()
+                        + " s (\"cacheTtlSeconds\"; default "
+                        + InventoryConfigReader.DEFAULT_CACHE_TTL_SECONDS
+                        + ")"
+                        + (refresh ? ", refreshing" : ""))
+            .orElse("cache off"));
+    if (cache.isPresent() && !refresh) {
       Optional<InventoryCache.Entry> hit = cache.get().read(config.cacheTtlSeconds(), verbose);
       if (hit.isPresent()) {
         verbose.accept("served from cache " + cache.get().file());
-        return new Output(hit.get().body(), hit.get().warnings(), true);
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(hit.get().warnings());
+        return new Output(hit.get().body(), all, true);
       }
     }
 
     long start = System.nanoTime();
-    List<HostFacts> instances = describeAll();
+    List<HostFacts> instances = withinDeadline();
     verbose.accept(
         instances.size()
             + " instances from EC2 in "
@@ -106,8 +139,9 @@ public final class InventoryService {
     if (built.foreignDropped() > 0) {
       verbose.accept(built.foreignDropped() + " instances dropped: not this cluster's or state");
     }
-    List<String> warnings = new ArrayList<>(built.warnings());
-    if (built.inventory().hostvars().isEmpty()) {
+    warnings.addAll(built.warnings());
+    boolean empty = built.inventory().hostvars().isEmpty();
+    if (empty) {
       warnings.add(
           "no "
               + String.join("/", config.states())
@@ -119,9 +153,12 @@ public final class InventoryService {
               + "; check \"cluster\", \"environment\" and \"regions\"");
     }
     byte[] list = InventoryJson.list(built.inventory());
-    if (cache.isPresent()) {
+    if (empty) {
+      // An empty answer is often a wrong setting or a transient state; never serve it again.
+      verbose.accept("not caching an empty inventory");
+    } else if (cache.isPresent()) {
       try {
-        cache.get().write(list, warnings);
+        cache.get().write(list, built.warnings());
       } catch (IOException | RuntimeException e) {
         // A cache that cannot be written costs speed, not correctness: never fail the run for it,
         // and stay quiet, since Ansible shows any stderr of a successful run as an error.
@@ -129,6 +166,55 @@ public final class InventoryService {
       }
     }
     return new Output(list, warnings, false);
+  }
+
+  /**
+   * Every region's instances, or a failure once {@code deadlineSeconds} have passed: whatever the
+   * endpoint does (an endless NextToken chain, a trickling body), the run ends.
+   */
+  private List<HostFacts> withinDeadline() throws InventoryException {
+    ExecutorService runner =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "gpugen-inventory");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      Future<List<HostFacts>> all = runner.submit(this::describeAll);
+      return all.get(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new InventoryException(
+          ExitCodes.ENVIRONMENT,
+          "listing the instances in "
+              + String.join(", ", config.regions())
+              + " took longer than "
+              + config.deadline().toSeconds()
+              + " s (\"deadlineSeconds\"); the EC2 endpoint is too slow or does not stop"
+              + " paginating",
+          e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof InventoryException failure) {
+        throw failure;
+      }
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      if (e.getCause() instanceof OutOfMemoryError) {
+        throw new InventoryException(
+            ExitCodes.ENVIRONMENT,
+            "ran out of memory while reading EC2's answers in "
+                + String.join(", ", config.regions())
+                + "; raise the heap with GPUGEN_JAVA_OPTS=-Xmx...",
+            e);
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+    } finally {
+      runner.shutdownNow();
+    }
   }
 
   private List<HostFacts> describeAll() throws InventoryException {

@@ -41,7 +41,9 @@ import dev.gpugen.lint.rules.nccl.NcclP2pDisabledOnNvlink;
 import dev.gpugen.lint.rules.nccl.NcclSocketIfnameHardcoded;
 import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
 import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
+import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
+import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
@@ -119,6 +121,8 @@ public final class Rules {
           new NcclBuffsizeNotPowerOfTwo(),
           // EFA and fabric
           new NetFabricNotOffered(),
+          new NetInternetMismatch(),
+          new NetAirGappedNoSource(),
           new EfaUnsupportedInstance(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),

@@ -145,6 +145,19 @@ public final class AnsibleView {
   public record Group(String name, List<String> hosts) {}
 
   /**
+   * The login user of EC2 nodes: Canonical's Ubuntu AMIs accept only {@code ubuntu}
+   * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/managing-users.html, "For an Ubuntu AMI,
+   * the user name is ubuntu"). Empty for static hosts and GKE (their inventories say) and for an OS
+   * gpugen does not know.
+   */
+  public String loginUser() {
+    boolean ec2 = spec.cloud().provider().equals("aws");
+    boolean ubuntu =
+        spec.cloud().image().startsWith("ubuntu-") || spec.software().os().startsWith("ubuntu");
+    return ec2 && ubuntu ? "ubuntu" : "";
+  }
+
+  /**
    * Whether the nodes are static hosts listed in inventory.yml (no cloud, no dynamic inventory).
    */
   public boolean staticHosts() {

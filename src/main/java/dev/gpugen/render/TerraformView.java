@@ -387,6 +387,7 @@ public final class TerraformView {
     v.put("vpc_id", n.vpcId().orElse(null));
     v.put("subnet_id", n.subnetId().orElse(null));
     v.put("ssh_ingress_cidrs", n.sshIngressCidrs());
+    v.put("enable_nat_gateway", n.natGateway());
     v.put("placement_strategy", n.placement());
     v.put("fabric", n.fabric());
     v.put("checkpoint_bucket", spec.storage().checkpointBucket().orElse(null));

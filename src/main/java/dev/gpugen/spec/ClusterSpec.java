@@ -154,6 +154,9 @@ public record ClusterSpec(
    * ({@code vpcId}, {@code subnetId}).
    *
    * @param fabric efa, infiniband, roce or tcp; resolved from the instance types when not written
+   * @param internet the nodes' way out: nat (a NAT gateway in a VPC gpugen creates), none
+   *     (air-gapped) or existing (the routes of the user's VPC); nat by default for a new VPC,
+   *     existing for vpcId
    */
   public record Network(
       Optional<String> vpcCidr,
@@ -162,7 +165,8 @@ public record ClusterSpec(
       Optional<String> subnetId,
       List<String> sshIngressCidrs,
       String placement,
-      String fabric) {
+      String fabric,
+      String internet) {
     public Network {
       Objects.requireNonNull(vpcCidr);
       Objects.requireNonNull(subnetCidr);
@@ -171,6 +175,17 @@ public record ClusterSpec(
       sshIngressCidrs = List.copyOf(sshIngressCidrs);
       Objects.requireNonNull(placement);
       Objects.requireNonNull(fabric);
+      Objects.requireNonNull(internet);
+    }
+
+    /** Whether gpugen creates the VPC (no vpcId). */
+    public boolean createsVpc() {
+      return vpcId.isEmpty();
+    }
+
+    /** Whether Terraform creates a NAT gateway and the nodes' default route through it. */
+    public boolean natGateway() {
+      return createsVpc() && internet.equals("nat");
     }
   }
 

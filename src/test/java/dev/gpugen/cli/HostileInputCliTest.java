@@ -289,4 +289,29 @@ class HostileInputCliTest {
     assertEquals(2, Cli.run("validate", "--skip-rule", "nope", EXAMPLE).exit());
     assertEquals(0, Cli.run("explain", "drv-cuda-needs-newer-driver").exit());
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "[0.0.0.0/1, 128.0.0.0/1]|the whole internet",
+        "[0.0.0.0/2, 64.0.0.0/2, 128.0.0.0/2, 192.0.0.0/2]|the whole internet",
+        "[0.0.0.0/1, 128.0.0.0/2]|75.0% of the IPv4 internet"
+      })
+  void theInternetInPiecesIsJudgedByTheUnion(String row) throws Exception {
+    String[] parts = row.split("\\|");
+    Path spec =
+        specWith(
+            "src/test/resources/diagnostics/sec-ssh-open-to-world/clean.yaml",
+            "sshIngressCidrs: [203.0.113.0/24]",
+            "sshIngressCidrs: " + parts[0]);
+    Cli r = Cli.run("validate", "--fail-on", "warning", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "warning[sec-ssh-open-to-world]: network.sshIngressCidrs together open SSH"
+                    + " to "
+                    + parts[1]),
+        r.out());
+  }
 }

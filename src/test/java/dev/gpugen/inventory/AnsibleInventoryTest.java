@@ -17,21 +17,16 @@ import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -125,28 +120,8 @@ class AnsibleInventoryTest {
     return new String(file.content(), StandardCharsets.UTF_8);
   }
 
-  /** A manifest-only jar: {@code java -jar} it runs gpugen's real main on the test classpath. */
   private Path testJar() throws IOException {
-    String classpath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> urls = new ArrayList<>();
-    for (String entry : classpath.split(File.pathSeparator)) {
-      if (!entry.isBlank()) {
-        urls.add(Path.of(entry).toAbsolutePath().toUri().toString());
-      }
-    }
-    Manifest manifest = new Manifest();
-    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest
-        .getMainAttributes()
-        .put(Attributes.Name.MAIN_CLASS, dev.gpugen.cli.Main.class.getName());
-    manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", urls));
-    Path jar = tmp.resolve("gpugen-test.jar");
-    try (OutputStream out = Files.newOutputStream(jar);
-        JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
-      jarOut.finish(); // The manifest is the whole jar.
-    }
-    return jar;
+    return StandIns.testJar(tmp);
   }
 
   private Result exec(Map<String, String> extra, String... command) throws Exception {
@@ -225,6 +200,37 @@ class AnsibleInventoryTest {
       assertTrue(r.out().contains("ok: [" + name + "]"), name + " in\n" + r.out());
     }
     assertTrue(r.out().contains("a100-train 550.90.07"), r.out());
+    assertFalse(r.out().contains("noise-"));
+  }
+
+  @Test
+  @Order(3)
+  void keyedGroupsAndTheHostnamesPreferenceReachAnsible() throws Exception {
+    Files.writeString(
+        script.getParent().resolve("keyed.yml"),
+        "- name: Show the nodes of the keyed group.\n"
+            + "  hosts: env_prod\n"
+            + "  gather_facts: false\n"
+            + "  tasks:\n"
+            + "    - name: Show the instance id.\n"
+            + "      ansible.builtin.debug:\n"
+            + "        msg: \"{{ gpugen_instance_id }} at {{ ansible_host }}\"\n");
+    Map<String, String> settings =
+        Map.of(
+            "GPUGEN_KEYED_GROUPS", "[{\"tag\": \"gpugen:environment\", \"prefix\": \"env\"}]",
+            "GPUGEN_HOSTNAMES", "private-dns-name,instance-id",
+            "GPUGEN_CACHE_TTL_SECONDS", "0");
+    Result graph = exec(settings, "ansible-inventory", "-i", script.toString(), "--graph");
+    assertEquals(0, graph.code(), graph.err());
+    assertEquals("", graph.err().strip());
+    assertTrue(graph.out().contains("@env_prod:"), graph.out());
+    Result r = exec(settings, "ansible-playbook", "-i", script.toString(), "keyed.yml");
+    assertEquals(0, r.code(), r.out() + r.err());
+    for (Ec2StandIn.Instance i : Fleet.cluster(FLEET)) {
+      assertTrue(
+          r.out().contains("ok: [" + i.privateDns() + "]"), i.privateDns() + " in\n" + r.out());
+      assertTrue(r.out().contains(i.instanceId() + " at " + i.privateIp()), r.out());
+    }
     assertFalse(r.out().contains("noise-"));
   }
 

@@ -41,9 +41,11 @@ import java.util.regex.Pattern;
  * {@code instance-lifecycle}; values may use {@code *} and {@code ?}); {@code MaxResults} (5..1000)
  * and an opaque {@code NextToken}; XML in the {@code 2016-11-15} namespace; errors as {@code
  * <Response><Errors><Error>} with EC2's HTTP statuses; DescribeAvailabilityZones lists
- * us-east-1a..f and the instances' zones (or answers 403 when told to). Signatures are not checked,
- * only the access key id in the SigV4 {@code Authorization} header ({@code AuthFailure}, 401, for
- * an unknown one). Faults can be queued or made permanent: throttling, HTTP 500, garbage, a hang.
+ * us-east-1a..f and the instances' zones (or answers 403 when told to). Every request must carry a
+ * valid Signature Version 4 of a known key ({@link AwsIdentities}: {@code AuthFailure}, 401, for an
+ * unknown key or a wrong session token; {@code SignatureDoesNotMatch} for a wrong signature), and
+ * {@code Version=2016-11-15}. Faults can be queued or made permanent: throttling, HTTP 500,
+ * garbage, a hang.
  */
 public final class Ec2StandIn implements AutoCloseable {
   /** The namespace of the current EC2 API version. */
@@ -55,7 +57,6 @@ public final class Ec2StandIn implements AutoCloseable {
   private static final Pattern FILTER_NAME = Pattern.compile("Filter\\.(\\d+)\\.Name");
   private static final Pattern FILTER_VALUE = Pattern.compile("Filter\\.(\\d+)\\.Value\\.(\\d+)");
   private static final Pattern INSTANCE_ID = Pattern.compile("InstanceId\\.(\\d+)");
-  private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/");
   private static final int HANG_LIMIT_SECONDS = 120;
 
   /** The zones DescribeAvailabilityZones lists besides those of the instances. */
@@ -73,7 +74,11 @@ public final class Ec2StandIn implements AutoCloseable {
     /** No answer until the client gives up (bounded by the stand-in at two minutes). */
     HANG,
     /** 401 {@code AuthFailure}, whatever the credentials. */
-    AUTH_FAILURE
+    AUTH_FAILURE,
+    /** An empty page with a new NextToken, every time: a chain that never ends. */
+    ENDLESS_PAGES,
+    /** 200 and a DescribeInstances body that never ends (until the client hangs up). */
+    ENDLESS_BODY
   }
 
   /** One instance as EC2 would describe it. */
@@ -260,7 +265,7 @@ public final class Ec2StandIn implements AutoCloseable {
   private final List<Instance> instances = new CopyOnWriteArrayList<>();
   private final Deque<Fault> queued = new ArrayDeque<>();
   private volatile Fault permanent;
-  private volatile List<String> acceptedKeys = List.of(ACCESS_KEY_ID);
+  private final AwsIdentities identities = AwsIdentities.withTestUser();
   private volatile int defaultPageSize = 1000;
   private volatile boolean listZones = true;
   private final AtomicInteger requests = new AtomicInteger();
@@ -335,10 +340,15 @@ public final class Ec2StandIn implements AutoCloseable {
     return this;
   }
 
-  /** The access key ids that authenticate. */
+  /** Only these access key ids (of those known) authenticate. */
   public Ec2StandIn acceptKeys(String... keyIds) {
-    this.acceptedKeys = List.of(keyIds);
+    identities.retainOnly(List.of(keyIds));
     return this;
+  }
+
+  /** The keys this EC2 accepts; STS and SSO stand-ins add the temporary ones they issue. */
+  public AwsIdentities identities() {
+    return identities;
   }
 
   /** Whether DescribeAvailabilityZones is allowed (else 403 {@code UnauthorizedOperation}). */
@@ -392,14 +402,13 @@ public final class Ec2StandIn implements AutoCloseable {
         error(exchange, 400, "InvalidAction", "The action requires POST in this stand-in.");
         return;
       }
-      String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-      Matcher credential = CREDENTIAL.matcher(authorization == null ? "" : authorization);
-      if (!credential.find() || !acceptedKeys.contains(credential.group(1))) {
-        error(
-            exchange,
-            401,
-            "AuthFailure",
-            "AWS was not able to validate the provided access credentials");
+      Object who = identities.verify(exchange, body, "ec2");
+      if (who instanceof AwsIdentities.Refusal refusal) {
+        error(exchange, refusal.status(), refusal.code(), refusal.message());
+        return;
+      }
+      if (!"2016-11-15".equals(form.get("Version"))) {
+        error(exchange, 400, "InvalidParameterValue", "Unsupported API version.");
         return;
       }
       String action = form.getOrDefault("Action", "");
@@ -758,6 +767,28 @@ public final class Ec2StandIn implements AutoCloseable {
               401,
               "AuthFailure",
               "AWS was not able to validate the provided access credentials");
+      case ENDLESS_PAGES ->
+          send(
+              exchange,
+              200,
+              render(List.of(), UUID.randomUUID().toString()).getBytes(StandardCharsets.UTF_8));
+      case ENDLESS_BODY -> {
+        exchange.getResponseHeaders().set("Content-Type", "text/xml;charset=UTF-8");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(
+              ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\""
+                      + NAMESPACE
+                      + "\">\n<requestId>")
+                  .getBytes(StandardCharsets.UTF_8));
+          byte[] chunk = "x".repeat(1 << 16).getBytes(StandardCharsets.UTF_8);
+          for (long sent = 0; sent < (4L << 30) && closed.getCount() > 0; sent += chunk.length) {
+            out.write(chunk);
+          }
+        } catch (IOException e) {
+          // The client hung up: what it should do.
+        }
+      }
       case HANG -> {
         try {
           closed.await(HANG_LIMIT_SECONDS, TimeUnit.SECONDS);

@@ -40,7 +40,7 @@ class InventoryConfigReaderTest {
     assertEquals(List.of("a100-train", "h100-infer", "l4-batch"), List.copyOf(c.pools().keySet()));
     assertEquals(Optional.of("560.35.03"), c.pools().get("h100-infer").driver());
     assertEquals(Optional.of("1.16.2"), c.pools().get("a100-train").containerToolkit());
-    assertEquals(HostnamePreference.NAME_TAG, c.hostname());
+    assertEquals(HostnameSource.NAME_TAG_THEN_ID, c.hostnames());
     assertEquals(AnsibleHostSource.PRIVATE_IP, c.ansibleHost());
     assertEquals(List.of("running"), c.states());
     assertEquals(300, c.cacheTtlSeconds());
@@ -87,7 +87,7 @@ class InventoryConfigReaderTest {
     assertEquals(List.of("us-west-2", "eu-central-1"), c.regions());
     assertEquals(List.of("l4"), List.copyOf(c.pools().keySet()));
     assertEquals(Optional.of("550.1"), c.pools().get("l4").driver());
-    assertEquals(HostnamePreference.INSTANCE_ID, c.hostname());
+    assertEquals(List.of(HostnameSource.of("instance-id").orElseThrow()), c.hostnames());
     assertEquals(AnsibleHostSource.PRIVATE_DNS, c.ansibleHost());
     assertEquals(List.of("running", "stopped"), c.states());
     assertEquals(0, c.cacheTtlSeconds());
@@ -212,5 +212,51 @@ class InventoryConfigReaderTest {
         invalid("{\"cluster\": \"demo\", \"endpoint\": \"ftp://x\"}", Map.of())
             .getMessage()
             .contains("http(s) URL"));
+  }
+
+  @Test
+  void theAwsEc2StyleOptionsReadFromTheFile() throws Exception {
+    InventoryConfig c =
+        read(
+            "{\"cluster\": \"demo\", \"hostnames\": [\"tag:Name\", \"private-dns-name\"],"
+                + " \"keyedGroups\": [{\"tag\": \"team\"}],"
+                + " \"filters\": {\"instance-type\": \"p5.48xlarge\", \"tag:team\": [\"ml\", \"cv\"]},"
+                + " \"assumeRoleArn\": \"arn:aws:iam::123456789012:role/inventory\","
+                + " \"assumeRoleExternalId\": \"ext-42\", \"deadlineSeconds\": 90}",
+            Map.of());
+    assertEquals(
+        List.of("tag:Name", "private-dns-name"),
+        c.hostnames().stream().map(HostnameSource::setting).toList());
+    assertEquals(List.of(new KeyedGroup("team", "team")), c.keyedGroups());
+    assertEquals(List.of("ml", "cv"), c.filters().get("tag:team"));
+    assertEquals(List.of("p5.48xlarge"), c.filters().get("instance-type"));
+    assertEquals(
+        Optional.of(
+            new AssumeRole(
+                "arn:aws:iam::123456789012:role/inventory",
+                Optional.of("ext-42"),
+                "gpugen-inventory")),
+        c.assumeRole());
+    assertEquals(Duration.ofSeconds(90), c.deadline());
+  }
+
+  @Test
+  void badAwsEc2StyleOptionsAreAllNamedAndSecretsNotEchoed() {
+    InventoryException e =
+        invalid(
+            "{\"cluster\": \"demo\", \"hostname\": \"name-tag\", \"hostnames\": [\"instance-id\"],"
+                + " \"assumeRoleArn\": \"arn:aws:iam::12:user/x\","
+                + " \"assumeRoleExternalId\": \"a b c\", \"deadlineSeconds\": 0,"
+                + " \"filters\": {\"Bad Name\": \"x\"}, \"keyedGroups\": [{\"prefix\": \"x\"}]}",
+            Map.of());
+    assertEquals(ExitCodes.INVALID, e.exitCode());
+    String m = e.getMessage();
+    assertTrue(m.contains("set \"hostnames\" or \"hostname\", not both"), m);
+    assertTrue(m.contains("\"assumeRoleArn\" must be an IAM role ARN"), m);
+    assertTrue(m.contains("\"assumeRoleExternalId\" must be 2 to 1224"), m);
+    assertFalse(m.contains("a b c"), "the external id is not echoed: " + m);
+    assertTrue(m.contains("\"deadlineSeconds\" must be 1..3600, got 0"), m);
+    assertTrue(m.contains("\"filters.Bad Name\" is not an EC2 filter name"), m);
+    assertTrue(m.contains("\"keyedGroups[0].tag\" must be a tag key"), m);
   }
 }

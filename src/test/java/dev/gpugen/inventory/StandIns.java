@@ -135,6 +135,83 @@ public final class StandIns {
   }
 
   /**
+   * A manifest-only jar in {@code dir}: {@code java -jar} it runs gpugen's real main on the test
+   * classpath, as the rendered script runs the shaded jar.
+   */
+  public static Path testJar(Path dir) throws IOException {
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> urls = new java.util.ArrayList<>();
+    for (String entry : classpath.split(java.io.File.pathSeparator)) {
+      if (!entry.isBlank()) {
+        urls.add(Path.of(entry).toAbsolutePath().toUri().toString());
+      }
+    }
+    java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+    java.util.jar.Attributes main = manifest.getMainAttributes();
+    main.put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+    main.put(java.util.jar.Attributes.Name.MAIN_CLASS, dev.gpugen.cli.Main.class.getName());
+    main.put(java.util.jar.Attributes.Name.CLASS_PATH, String.join(" ", urls));
+    Path jar = dir.resolve("gpugen-test.jar");
+    try (java.io.OutputStream out = Files.newOutputStream(jar);
+        java.util.jar.JarOutputStream jarOut = new java.util.jar.JarOutputStream(out, manifest)) {
+      jarOut.finish(); // The manifest is the whole jar.
+    }
+    return jar;
+  }
+
+  /**
+   * Runs {@code java -jar JAR ARGS} in {@code dir} with exactly {@code env} (plus PATH, LANG),
+   * bounded by three minutes.
+   */
+  public static Run exec(Path jar, Path dir, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().clear();
+    pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    pb.environment().put("LANG", "C.UTF-8");
+    pb.environment().putAll(env);
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process p = pb.start();
+    if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(String.join(" ", command) + " did not finish in 180 s");
+    }
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Asserts a failure as the inventory must fail: exit {@code code}, nothing on stdout, one line on
+   * stderr with every fragment, no stack trace.
+   */
+  public static void assertFailure(Run run, int code, String... fragments) {
+    org.junit.jupiter.api.Assertions.assertEquals(code, run.code(), run.err());
+    org.junit.jupiter.api.Assertions.assertEquals("", run.out(), "nothing on stdout");
+    List<String> lines = run.err().lines().toList();
+    org.junit.jupiter.api.Assertions.assertEquals(
+        1, lines.size(), "one line on stderr: " + run.err());
+    org.junit.jupiter.api.Assertions.assertTrue(
+        lines.get(0).startsWith("gpugen inventory: error: "), run.err());
+    for (String fragment : fragments) {
+      org.junit.jupiter.api.Assertions.assertTrue(
+          run.err().contains(fragment), "want \"" + fragment + "\" in " + run.err());
+    }
+    org.junit.jupiter.api.Assertions.assertFalse(run.err().contains("\tat "), "no stack trace");
+  }
+
+  /**
    * Compares {@code actual} with the golden file, or rewrites it under {@code
    * -Dgpugen.updateGolden=true}.
    */

@@ -43,6 +43,7 @@ class TerraformGoldenTest {
     assertEquals(
         new TreeSet<>(
             List.of(
+                ".gitignore",
                 "compatibility.tf",
                 "iam.tf",
                 "instances.tf",

@@ -205,7 +205,8 @@ class TerraformHostileValuesTest {
                 Optional.of(want.get("subnet_id")),
                 List.of(want.get("cidr")),
                 want.get("placement_strategy"),
-                want.get("fabric")),
+                want.get("fabric"),
+                "existing"),
             new Storage(
                 Optional.of(
                     new Lustre(

@@ -132,6 +132,25 @@ class TerraformPlanTest {
         r.output());
   }
 
+  /**
+   * src/test/terraform/reference.tftest.hcl: scenarios of the version gate, the EFA interfaces and
+   * the network checks (variables overridden per run) against the render of examples/aws-h100.
+   */
+  @Test
+  void theReferenceScenariosPlanAsTheyExpect() throws Exception {
+    Case c =
+        new Case("examples/aws-h100", Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "reference"), terraformFiles(c));
+    RealTools.Result r =
+        ws.test(
+            "reference",
+            Files.readString(
+                Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
+    assertTrue(
+        r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+  }
+
   private static SortedMap<String, String> terraformFiles(Case c) throws Exception {
     ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
     RenderedTree tree =
@@ -235,6 +254,18 @@ class TerraformPlanTest {
                     : "fabric " + spec.network().fabric() + ": the primary ENA interface alone"));
       }
       a.ingressRules(parsed);
+      ClusterSpec.Network net = spec.network();
+      if (net.vpcId().isEmpty() && net.internet().equals("nat")) {
+        a.check(
+            "length(aws_nat_gateway.this) == 1 && length(aws_route.nodes_internet) == 1 &&"
+                + " aws_route.nodes_internet[0].destination_cidr_block == \"0.0.0.0/0\"",
+            "gpugen creates the VPC with internet: nat: the nodes' route table needs a default"
+                + " route through a NAT gateway");
+      } else {
+        a.check(
+            "length(aws_nat_gateway.this) == 0 && length(aws_route.nodes_internet) == 0",
+            "internet: " + net.internet() + ": no NAT gateway and no default route");
+      }
       // The version gate's check block warns (a plan still succeeds) for an instance type the
       // table does not know; terraform test counts a failed check as a failure unless expected.
       for (ClusterSpec.Pool pool : spec.pools()) {

@@ -277,6 +277,14 @@ class TerraformSecurityTest {
           List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"),
           texts(bySid.get("ReadBundle").path("resources")));
       assertEquals(List.of("s3:GetObject"), texts(bySid.get("ReadBundle").path("actions")));
+      // No node may rewrite any bundle, whatever else the role allows (checkpoint_write_access).
+      JsonNode deny = bySid.get("BundlesAreReadOnly");
+      assertEquals("Deny", deny.path("effect").asText());
+      assertTrue(
+          texts(deny.path("actions")).containsAll(List.of("s3:PutObject", "s3:DeleteObject")));
+      assertEquals(
+          List.of("${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"),
+          texts(deny.path("resources")));
     }
     if (!r.tfvars().path("checkpoint_bucket").isNull()) {
       assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));

@@ -102,7 +102,8 @@ final class SpecMapper {
             opt(net, "subnetId"),
             strings(net, "sshIngressCidrs"),
             str(net, "placement"),
-            fabric);
+            fabric,
+            opt(net, "internet").orElse(existingVpc ? "existing" : "nat"));
 
     Map<String, Object> st = map(root, "storage");
     Optional<Lustre> lustre = Optional.empty();

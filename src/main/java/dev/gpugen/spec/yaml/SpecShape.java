@@ -475,6 +475,12 @@ public final class SpecShape {
               null,
               "CIDRs allowed to SSH to the nodes; empty means no SSH (use SSM)."),
           opt(
+              "internet",
+              new Enum(List.of("nat", "none", "existing")),
+              null,
+              "The nodes' way to the internet: nat (a NAT gateway; default for a VPC gpugen"
+                  + " creates), none (air-gapped), existing (the routes of vpcId; its default)."),
+          opt(
               "placement",
               new Enum(List.of("cluster", "partition", "spread", "none")),
               "cluster",

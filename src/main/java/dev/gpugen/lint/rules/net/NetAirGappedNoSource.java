@@ -1,0 +1,39 @@
+package dev.gpugen.lint.rules.net;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+
+/** An air-gapped VPC needs a source for what the nodes would otherwise download. */
+public final class NetAirGappedNoSource extends Rule {
+  public NetAirGappedNoSource() {
+    super(
+        "net-air-gapped-no-source",
+        Severity.ERROR,
+        "network.internet: none without pull from S3: the nodes cannot reach their bundle",
+        "With internet: none the nodes reach nothing outside the VPC but S3 (the gateway"
+            + " endpoint gpugen always adds) and, with the SSM connection, the SSM interface"
+            + " endpoints. A push run from a controller, or pull mode from Git, then has no path"
+            + " to the Ansible bundle: set ansible.mode: pull with ansible.pull.source: s3 (the"
+            + " bundle comes from the checkpoint bucket through the endpoint). The plays also"
+            + " install packages from the Ubuntu, NVIDIA and Docker repositories; an air-gapped"
+            + " cluster needs an image that has them, or an apt mirror inside the VPC. Source:"
+            + " https://docs.aws.amazon.com/vpc/latest/privatelink/vpc-endpoints-s3.html");
+  }
+
+  @Override
+  public void check(ClusterSpec spec, Findings findings) {
+    ClusterSpec.Ansible a = spec.ansible();
+    if (spec.cloud().provider().equals("aws")
+        && spec.network().internet().equals("none")
+        && !(a.pullMode() && a.pull().source().equals("s3"))) {
+      findings.report(
+          SpecPath.of("network", "internet"),
+          "network.internet: none leaves the nodes no way to their Ansible bundle",
+          "set ansible.mode: pull with ansible.pull.source: s3 and storage.checkpointBucket, or"
+              + " internet: nat");
+    }
+  }
+}
