@@ -73,7 +73,8 @@
     content: |
       #!/usr/bin/python3
       # Managed by Ansible (gpugen role nccl_network). Prints the hash of the NCCL variables in
-      # {{ nccl_network_conf_file }} as it is now: sha256 of the sorted NAME=VALUE lines.
+      # {{ nccl_network_conf_file }} as it is now (sha256 of the sorted NAME=VALUE lines) and the
+      # variables themselves, so gpugen drift can say which one differs.
       import hashlib, json
       path = "{{ nccl_network_conf_file }}"
       env = dict()
@@ -84,7 +85,7 @@
                       name, value = line.split("=", 1)
                       env[name] = value
           text = "".join(n + "=" + env[n] + "\n" for n in sorted(env))
-          print(json.dumps(dict(conf=path, nccl_env_sha256=hashlib.sha256(text.encode()).hexdigest())))
+          print(json.dumps(dict(conf=path, env=env, nccl_env_sha256=hashlib.sha256(text.encode()).hexdigest())))
       except OSError as e:
           print(json.dumps(dict(conf=path, error=str(e))))
     dest: "{{ nccl_network_fact_dir }}/gpugen_nccl.fact"

@@ -53,6 +53,7 @@ import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
+import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -147,6 +148,7 @@ public final class Rules {
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
           new PullUnsupportedProvider(),
+          new PullUnpinnedRef(),
           new PullNeedsBucket(),
           new PullGitSource(),
           new FsxThroughputInvalid(),

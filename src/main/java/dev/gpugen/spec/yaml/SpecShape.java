@@ -132,12 +132,56 @@ public final class SpecShape {
           "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
           "a host name of lower-case letters, digits, '-' and '.' (RFC 1123)",
           253);
+  // A DNS name's last label is never all digits (RFC 3696 section 2), so 192.0.2.300 is a bad
+  // IPv4 address, not a host name; IPv6 is the RFC 4291 text form, one "::" at most.
+  private static final String H16 = "[0-9a-fA-F]{1,4}";
   static final Str HOST_ADDRESS =
       str(
           "^((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}"
-              + "|[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}"
-              + "|[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$",
-          "an IPv4 address, an IPv6 address or a DNS name", 253);
+              + "|("
+              + H16
+              + ":){7}"
+              + H16
+              + "|("
+              + H16
+              + ":){1,7}:"
+              + "|("
+              + H16
+              + ":){1,6}:"
+              + H16
+              + "|("
+              + H16
+              + ":){1,5}(:"
+              + H16
+              + "){1,2}"
+              + "|("
+              + H16
+              + ":){1,4}(:"
+              + H16
+              + "){1,3}"
+              + "|("
+              + H16
+              + ":){1,3}(:"
+              + H16
+              + "){1,4}"
+              + "|("
+              + H16
+              + ":){1,2}(:"
+              + H16
+              + "){1,5}"
+              + "|"
+              + H16
+              + ":(:"
+              + H16
+              + "){1,6}"
+              + "|:((:"
+              + H16
+              + "){1,7}|:)"
+              + "|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*"
+              + "(?=[0-9-]*[a-z])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)$",
+          "an IPv4 address (four numbers 0-255), an IPv6 address or a DNS name (whose last label"
+              + " is not all digits)",
+          253);
   // Host variables are an allow-list: ansible_connection, ansible_*_interpreter, *_executable,
   // *_args and become* settings decide what runs where (ansible_connection: local plus an
   // interpreter of "/usr/bin/touch x" runs a command on the controller), and a password or key
