@@ -38,6 +38,13 @@ gpu_operator_node_taints:
 gpu_operator_node_taints: []
 </#if>
 
+<#if ansible.kubernetes.enabled>
+# What play 05 expects the scheduler to see on each node of the pool.
+kubernetes_checks_gpus: [=pool.facts.gpuCount]
+kubernetes_checks_time_slicing_replicas: [=ansible.schedulerTimeSlicingReplicas]
+kubernetes_checks_efa_interfaces: [=ansible.schedulerEfaInterfaces(pool)]
+
+</#if>
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
 validation_efa_interfaces: [=pool.facts.efaInterfaces]

@@ -21,6 +21,8 @@ final class SchemaCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Mixin VerboseOption verbose;
+
   @Option(names = "--format", description = "json (default) or markdown.")
   Format format = Format.json;
 

@@ -53,7 +53,9 @@ final class CompatYaml {
           "container_toolkit",
           "allreduce_busbw",
           "nccl",
-          "fsx_lustre");
+          "fsx_lustre",
+          "aws_regions",
+          "gcp_regions");
 
   private CompatYaml() {}
 
@@ -147,6 +149,8 @@ final class CompatYaml {
     NcclFacts nccl = nccl(ncclFields);
     ncclFields.finish();
     List<LustreDeployment> lustre = rows(top, "fsx_lustre", CompatYaml::lustre);
+    List<CloudRegion> regions = new ArrayList<>(rows(top, "aws_regions", f -> region("aws", f)));
+    regions.addAll(rows(top, "gcp_regions", f -> region("gcp", f)));
 
     return new CompatTable(
         label,
@@ -161,7 +165,7 @@ final class CompatYaml {
         operators,
         exactMatchSince,
         ctkReleases,
-        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre));
+        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre, regions));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -316,6 +320,10 @@ final class CompatYaml {
         f.flag("gdr_required"),
         minStack,
         f.sources());
+  }
+
+  private static CloudRegion region(String provider, Fields f) {
+    return new CloudRegion(provider, f.key(), f.texts("zones"), f.sources());
   }
 
   private static GcpAccelerator gcpAccelerator(Fields f) {

@@ -12,13 +12,17 @@ import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /** Compares the spec with EC2's instances (cloud level) and with the nodes' facts (node level). */
@@ -59,8 +63,7 @@ public final class Drift {
                     + " instances ("
                     + (running.size() - p.count())
                     + " extra: "
-                    + String.join(
-                        " ", running.stream().map(HostFacts::instanceId).sorted().toList())
+                    + String.join(" ", extra(running, running.size() - p.count()))
                     + ")"));
       }
       Optional<String> group = pp.placementGroup();
@@ -181,7 +184,26 @@ public final class Drift {
     check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
     JsonNode live = local.path("gpugen_nccl");
     if (live.has("nccl_env_sha256")) {
-      check(out, p, host, "nccl-conf", nccl, live.path("nccl_env_sha256").asText(""));
+      if (!nccl.equals(live.path("nccl_env_sha256").asText(""))) {
+        out.add(
+            new Finding(
+                "node",
+                p.name(),
+                host,
+                "nccl-conf",
+                "/etc/nccl.conf as play 04 wrote it",
+                live.path("env").isObject()
+                    ? ncclDifferences(spec.nccl().env(), live.path("env"))
+                    : "a different /etc/nccl.conf (sha256 "
+                        + live.path("nccl_env_sha256").asText("")
+                        + ", the spec's is "
+                        + nccl
+                        + ")",
+                "ansible-playbook -i gpugen-inventory 04-network-tuning.yml --check --diff -l "
+                    + host
+                    + " shows the change; without --check --diff it writes the spec's file"
+                    + " back"));
+      }
     } else {
       out.add(
           new Finding(
@@ -209,6 +231,43 @@ public final class Drift {
       check(out, p, host, "spec-sha256", plan.fingerprint(), recorded);
     }
     return out;
+  }
+
+  /**
+   * The instances beyond the pool's count: the most recently launched ones (those without a launch
+   * time last), so the list names what was added, not every instance of the pool.
+   */
+  static List<String> extra(List<HostFacts> running, int howMany) {
+    return running.stream()
+        .sorted(
+            Comparator.comparing(
+                    (HostFacts h) -> h.launchTime().orElse(Instant.MAX), Comparator.reverseOrder())
+                .thenComparing(HostFacts::instanceId, Comparator.reverseOrder()))
+        .limit(howMany)
+        .map(HostFacts::instanceId)
+        .sorted()
+        .toList();
+  }
+
+  /** What differs between the spec's NCCL variables and the node's, in words. */
+  static String ncclDifferences(Map<String, String> spec, JsonNode node) {
+    Map<String, String> live = new TreeMap<>();
+    node.properties().forEach(e -> live.put(e.getKey(), e.getValue().asText("")));
+    Set<String> names = new TreeSet<>(spec.keySet());
+    names.addAll(live.keySet());
+    List<String> words = new ArrayList<>();
+    for (String name : names) {
+      String want = spec.get(name);
+      String have = live.get(name);
+      if (want == null) {
+        words.add(name + "=" + have + " is set on the node but not in the spec");
+      } else if (have == null) {
+        words.add(name + " is missing on the node (the spec sets " + want + ")");
+      } else if (!want.equals(have)) {
+        words.add(name + " is " + have + " on the node, " + want + " in the spec");
+      }
+    }
+    return words.isEmpty() ? "the same variables written differently" : String.join("; ", words);
   }
 
   private static void check(

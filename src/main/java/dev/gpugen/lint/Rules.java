@@ -20,6 +20,7 @@ import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
 import dev.gpugen.lint.rules.efa.EfaPlacementNotCluster;
 import dev.gpugen.lint.rules.efa.EfaSocketTuningIgnored;
 import dev.gpugen.lint.rules.efa.EfaUnsupportedInstance;
+import dev.gpugen.lint.rules.eks.EksPublicEndpointOpen;
 import dev.gpugen.lint.rules.fsx.FsxCapacityInvalid;
 import dev.gpugen.lint.rules.fsx.FsxThroughputInvalid;
 import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
@@ -27,6 +28,12 @@ import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
+import dev.gpugen.lint.rules.k8s.K8sDistributionNotRendered;
+import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
+import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
+import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
+import dev.gpugen.lint.rules.k8s.K8sSettingIgnored;
+import dev.gpugen.lint.rules.k8s.K8sVersionUnsupported;
 import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
 import dev.gpugen.lint.rules.nccl.NcclAlgoProtoForced;
 import dev.gpugen.lint.rules.nccl.NcclBuffsizeNotPowerOfTwo;
@@ -91,6 +98,14 @@ public final class Rules {
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
           new GcpA3WithoutGpudirect(),
+          // Kubernetes distribution and version
+          new K8sNotConfigured(),
+          new K8sDistributionProvider(),
+          new K8sDistributionNotRendered(),
+          new K8sVersionUnsupported(),
+          new K8sOperatorUnvalidated(),
+          new K8sSettingIgnored(),
+          new EksPublicEndpointOpen(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),

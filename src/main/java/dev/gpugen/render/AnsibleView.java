@@ -212,6 +212,45 @@ public final class AnsibleView {
     return out;
   }
 
+  /**
+   * The kubernetes: section as the node plays see it.
+   *
+   * @param enabled whether the spec names a cluster (else plays 03-05 skip their Kubernetes parts)
+   * @param distribution eks, kubeadm or existing; empty when not enabled
+   * @param version the Kubernetes minor; empty when not enabled
+   */
+  public record KubernetesVars(boolean enabled, String distribution, String version) {}
+
+  /** The cluster the GPU nodes join; never on GKE, whose checks are gke_checks'. */
+  public KubernetesVars kubernetes() {
+    return spec.kubernetes()
+        .filter(k -> !gke())
+        .map(k -> new KubernetesVars(true, k.distribution(), k.version()))
+        .orElse(new KubernetesVars(false, "", ""));
+  }
+
+  /**
+   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces gpugen
+   * attaches when the fabric is EFA, else 0 (not checked).
+   */
+  public int schedulerEfaInterfaces(PoolVars pool) {
+    return spec.network().fabric().equals("efa") ? pool.facts().efaInterfaces() : 0;
+  }
+
+  /**
+   * The time-slicing replicas the device plugin applies on every node: play 03's ConfigMap carries
+   * the cluster-wide value only (one default config for all nodes), so a pool's own value does not
+   * reach its nodes, and play 05 must expect what is deployed.
+   */
+  public int schedulerTimeSlicingReplicas() {
+    return spec.software().devicePlugin().timeSlicingReplicas();
+  }
+
+  /** Whether play 03 installs the AWS EFA device plugin: the fabric is EFA. */
+  public boolean efaDevicePlugin() {
+    return fabric().equals("efa");
+  }
+
   /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */
   public boolean gke() {
     return plan.gke();

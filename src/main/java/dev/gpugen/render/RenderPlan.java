@@ -127,6 +127,10 @@ final class RenderPlan {
             "upgrade-driver.yml")) {
       b.file("ansible/" + f);
     }
+    if (plan.spec().kubernetes().isPresent()) {
+      // Play 03's pre-flight and play 05's scheduler checks of the cluster the spec names.
+      b.role("kubernetes_checks");
+    }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {
         // With GitOps, ArgoCD installs the chart: play 03 needs no values of its own.

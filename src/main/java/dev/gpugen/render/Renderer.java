@@ -85,17 +85,17 @@ public final class Renderer {
           e.getLineNumber() == null
               ? name
               : name + ":" + e.getLineNumber() + ":" + e.getColumnNumber();
-      throw new RenderException(where + ": " + firstLine(e.getMessageWithoutStackTop()), e);
+      throw new RenderException(where + ": " + message(e.getMessageWithoutStackTop()), e);
     } catch (IOException e) {
       throw new RenderException(name + ": " + e.getMessage(), e);
     }
   }
 
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "template error";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).trim();
+  /**
+   * FreeMarker's whole message: its first line names the problem, the rest says which expression
+   * failed and often the fix ("Tip: ..."), which an override's author needs.
+   */
+  private static String message(String s) {
+    return s == null || s.isBlank() ? "template error" : s.strip();
   }
 }

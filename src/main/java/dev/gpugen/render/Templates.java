@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.spec.yaml.Suggest;
 import freemarker.cache.ClassTemplateLoader;
 import freemarker.cache.FileTemplateLoader;
 import freemarker.cache.MultiTemplateLoader;
@@ -56,7 +57,19 @@ public final class Templates {
       if (!Files.isDirectory(dir)) {
         throw new IOException("--templates " + dir + " is not a directory");
       }
-      names.addAll(walk(dir));
+      for (String name : walk(dir)) {
+        if (!names.contains(name)) {
+          // A misspelt or misplaced override would otherwise be silently ignored.
+          throw new OverrideException(
+              "--templates "
+                  + dir
+                  + ": "
+                  + name
+                  + " overrides no built-in template (the nearest is "
+                  + nearest(name, names)
+                  + "); an override has the path of the file it replaces plus .ftl");
+        }
+      }
       loaders.add(new FileTemplateLoader(dir.toFile()));
     }
     loaders.add(new ClassTemplateLoader(Templates.class, "/templates"));
@@ -64,6 +77,31 @@ public final class Templates {
         configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
         new ArrayList<>(names),
         overrides);
+  }
+
+  /** An override file that replaces no built-in template. */
+  public static final class OverrideException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    OverrideException(String message) {
+      super(message);
+    }
+  }
+
+  /** The built-in name closest to {@code name}: same file name first, then edit distance. */
+  private static String nearest(String name, Iterable<String> names) {
+    String file = name.substring(name.lastIndexOf('/') + 1);
+    String best = null;
+    int bestScore = Integer.MAX_VALUE;
+    for (String n : names) {
+      String nFile = n.substring(n.lastIndexOf('/') + 1);
+      int score = Suggest.distance(file, nFile) * 1000 + Suggest.distance(name, n);
+      if (score < bestScore) {
+        best = n;
+        bestScore = score;
+      }
+    }
+    return best;
   }
 
   private static Configuration configure(TemplateLoader loader) {

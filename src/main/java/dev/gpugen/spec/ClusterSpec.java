@@ -17,6 +17,7 @@ import java.util.SortedMap;
  * @param software cluster-wide software (each pool carries its own resolved copy)
  * @param kernel kernel settings
  * @param nccl NCCL environment
+ * @param kubernetes the Kubernetes cluster the GPU nodes join, when the spec names one
  * @param gitops the GitOps hand-off, when the spec turns it on
  * @param validation cluster-wide validation thresholds (each pool carries its own resolved copy)
  * @param ansible Ansible settings
@@ -33,6 +34,7 @@ public record ClusterSpec(
     Software software,
     Kernel kernel,
     Nccl nccl,
+    Optional<Kubernetes> kubernetes,
     Optional<GitOps> gitops,
     Validation validation,
     Ansible ansible,
@@ -49,6 +51,7 @@ public record ClusterSpec(
     Objects.requireNonNull(software);
     Objects.requireNonNull(kernel);
     Objects.requireNonNull(nccl);
+    Objects.requireNonNull(kubernetes);
     Objects.requireNonNull(gitops);
     Objects.requireNonNull(validation);
     Objects.requireNonNull(ansible);
@@ -357,6 +360,53 @@ public record ClusterSpec(
       Objects.requireNonNull(minBusBandwidthGBps);
       Objects.requireNonNull(minBytes);
       Objects.requireNonNull(maxBytes);
+    }
+  }
+
+  /**
+   * The Kubernetes cluster the GPU nodes become workers of.
+   *
+   * @param distribution eks (AWS creates the control plane), kubeadm (Ansible bootstraps it) or
+   *     existing (a cluster the kubeconfig names)
+   * @param version the Kubernetes minor, e.g. 1.33
+   * @param endpointAccess eks: private or public-and-private
+   * @param publicCidrs eks: who may reach a public endpoint
+   * @param admins eks: IAM principal ARNs given cluster-admin through access entries
+   * @param controlPlaneHosts kubeadm: the control-plane hosts, the first one runs kubeadm init
+   * @param cni kubeadm: cilium or calico
+   */
+  public record Kubernetes(
+      String distribution,
+      String version,
+      String endpointAccess,
+      List<String> publicCidrs,
+      List<String> admins,
+      List<Host> controlPlaneHosts,
+      String cni) {
+    public Kubernetes {
+      Objects.requireNonNull(distribution);
+      Objects.requireNonNull(version);
+      Objects.requireNonNull(endpointAccess);
+      publicCidrs = List.copyOf(publicCidrs);
+      admins = List.copyOf(admins);
+      controlPlaneHosts = List.copyOf(controlPlaneHosts);
+      Objects.requireNonNull(cni);
+    }
+
+    public boolean eks() {
+      return distribution.equals("eks");
+    }
+
+    public boolean kubeadm() {
+      return distribution.equals("kubeadm");
+    }
+
+    public boolean existing() {
+      return distribution.equals("existing");
+    }
+
+    public boolean publicEndpoint() {
+      return endpointAccess.equals("public-and-private");
     }
   }
 

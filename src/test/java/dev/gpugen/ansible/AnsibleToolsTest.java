@@ -412,11 +412,12 @@ class AnsibleToolsTest {
       installStandIns(root, "312.40");
       Path inventory =
           Files.writeString(
-              tmp.resolve("inventory.ini"),
-              "[gpu_nodes]\nstand-in-node ansible_connection=community.general.chroot"
-                  + " ansible_host="
+              tmp.resolve("inventory.yml"),
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n        stand-in-node:"
+                  + " {ansible_connection: community.general.chroot, ansible_host: \""
                   + root
-                  + " gpugen_live_host=true\n[pool_h100]\nstand-in-node\n");
+                  + "\", gpugen_live_host: true}\n    pool_h100:\n      hosts:\n"
+                  + "        stand-in-node:\n");
       List<String> cmd =
           List.of(
               "ansible-playbook",
@@ -486,15 +487,18 @@ class AnsibleToolsTest {
       installStandIns(h100, "280.00", 32); // p5.48xlarge: 32
       Path inventory =
           Files.writeString(
-              tmp.resolve("inventory.ini"),
-              "[gpu_nodes]\n"
-                  + "a100-node ansible_connection=community.general.chroot ansible_host="
+              tmp.resolve("inventory.yml"),
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
+                  + "        a100-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
                   + a100
-                  + " gpugen_live_host=true\n"
-                  + "h100-node ansible_connection=community.general.chroot ansible_host="
+                  + "\", gpugen_live_host: true}\n"
+                  + "        h100-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
                   + h100
-                  + " gpugen_live_host=true\n"
-                  + "[pool_a100]\na100-node\n[pool_h100]\nh100-node\n");
+                  + "\", gpugen_live_host: true}\n"
+                  + "    pool_a100:\n      hosts:\n        a100-node:\n"
+                  + "    pool_h100:\n      hosts:\n        h100-node:\n");
       RealTools.Result r =
           RealTools.run(
               dir,
@@ -645,6 +649,10 @@ class AnsibleToolsTest {
           drifted.out().contains("testhost             nccl-conf        expected "),
           drifted.toString());
       assertTrue(drifted.out().contains("1 difference(s)"), drifted.toString());
+      // The live fact reports the variables, so drift says which one changed.
+      assertTrue(
+          drifted.out().contains("found NCCL_DEBUG is INFO on the node, WARN in the spec\n"),
+          drifted.toString());
 
       // ... and check mode shows that drift as a diff, without repairing it.
       RealTools.Result diff = check(dir, inventory);
@@ -700,16 +708,23 @@ class AnsibleToolsTest {
 
   /** One host per chroot root, in gpu_nodes and in its pool's group. */
   private Path inventory(Map<String, Path> roots, Map<String, String> pools) throws Exception {
-    StringBuilder b = new StringBuilder("[gpu_nodes]\n");
+    // YAML: the rendered ansible.cfg enables the yaml plugin, not ini.
+    StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
     roots.forEach(
         (host, root) ->
-            b.append(host)
-                .append(" ansible_connection=community.general.chroot ansible_host=")
+            b.append("        ")
+                .append(host)
+                .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
                 .append(root)
-                .append('\n'));
+                .append("\"}\n"));
     pools.forEach(
-        (host, group) -> b.append('[').append(group).append("]\n").append(host).append('\n'));
-    return Files.writeString(tmp.resolve("inventory.ini"), b.toString());
+        (host, group) ->
+            b.append("    ")
+                .append(group)
+                .append(":\n      hosts:\n        ")
+                .append(host)
+                .append(":\n"));
+    return Files.writeString(tmp.resolve("inventory.yml"), b.toString());
   }
 
   /** Runs site.yml from the rendered folder (so its ansible.cfg applies); returns the recap. */
