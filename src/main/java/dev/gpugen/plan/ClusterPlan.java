@@ -4,6 +4,7 @@ import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
+import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Sha256;
 import java.util.ArrayList;
@@ -58,7 +59,8 @@ public record ClusterPlan(
               p,
               hw,
               kernelModules(p.software(), hw.gpu(), compat),
-              "pool_" + PoolPlan.identifier(p.name()),
+              // gpugen-inventory's own naming, so render and inventory name the group alike.
+              InventoryBuilder.group("pool_", p.name()),
               PoolPlan.identifier(p.name()),
               spec.network().placement().equals("none")
                   ? Optional.empty()

@@ -394,10 +394,10 @@ public final class AnsibleView {
    * The groups gpugen-inventory puts every host of pool {@code p} in (its naming, so that push,
    * static and pull inventories agree); hosts with an instance type also get its type_ group.
    */
-  private static List<String> poolGroups(Pool p) {
+  private List<String> poolGroups(Pool p) {
     return List.of(
         InventoryBuilder.ALL_NODES,
-        InventoryBuilder.group("pool_", p.name()),
+        plan.pool(p.name()).group(),
         p.spot() ? InventoryBuilder.SPOT : InventoryBuilder.ON_DEMAND);
   }
 
