@@ -196,7 +196,8 @@ class FirstHourMessagesTest {
     Files.writeString(
         spec,
         SPEC.formatted("  provider: aws\n  region: us-east-1", "p5.48xlarge")
-            .replace("kernel.numa_balancing: 0, ", ""));
+                .replace("kernel.numa_balancing: 0, ", "")
+            + "kubernetes: {distribution: existing, version: \"1.33\"}\n");
     Cli text = Cli.run("validate", spec.toString());
     assertTrue(text.out().contains("info[sys-numa-balancing-enabled]"), text.out());
     assertTrue(text.out().endsWith(": 0 errors, 0 warnings, 1 info\n"), text.out());
