@@ -746,8 +746,9 @@ class AnsibleToolsTest {
     RenderedCase.assertExit(0, r);
     Map<String, Map<String, Integer>> recap = new LinkedHashMap<>();
     for (String line : Files.readString(inventory).lines().toList()) {
-      if (line.contains("ansible_host=")) {
-        String host = line.substring(0, line.indexOf(' '));
+      // The hosts of inventory(): "        NAME: {ansible_connection: ..., ansible_host: ...}".
+      if (line.contains("ansible_host: ")) {
+        String host = line.strip().substring(0, line.strip().indexOf(':'));
         recap.put(host, RealTools.recap(r.output(), host));
       }
     }
