@@ -91,7 +91,7 @@ class PreCommitHookIT {
     assertTrue(
         r.output()
             .contains(
-                "cluster.yaml:27:5: error[spec-unknown-key]: pools[0].instanceTyp is not a known"
+                "cluster.yaml:28:5: error[spec-unknown-key]: pools[0].instanceTyp is not a known"
                     + " key; did you mean instanceType?"),
         r.output());
     assertTrue(r.output().contains("      |     ^"), "the caret under the key\n" + r.output());
