@@ -215,21 +215,20 @@ public final class Drift {
               live.has("error") ? live.path("error").asText() : "no live NCCL fact"));
     }
     String recorded = base.path("gpugen_spec_sha256").asText("");
-    if (!recorded.equals(plan.fingerprint()) && recorded.equals(Sha256.hex(spec.toString()))) {
-      // Earlier gpugen hashed the model's toString(), so the same spec gave another value.
-      out.add(
-          new Finding(
-              "node",
-              p.name(),
-              host,
-              "spec-sha256",
-              plan.fingerprint(),
-              recorded
-                  + " (the same spec, fingerprinted by an earlier gpugen: run plays 04 and 05"
-                  + " to record the new fingerprint)"));
-    } else {
-      check(out, p, host, "spec-sha256", plan.fingerprint(), recorded);
-    }
+    // Earlier gpugen hashed the model's toString(), so the same spec gave another value.
+    boolean earlier =
+        !recorded.equals(plan.fingerprint()) && recorded.equals(Sha256.hex(spec.toString()));
+    check(
+        out,
+        p,
+        host,
+        "spec-sha256",
+        plan.fingerprint(),
+        earlier
+            ? recorded
+                + " (the same spec, fingerprinted by an earlier gpugen: run plays 04 and 05"
+                + " to record the new fingerprint)"
+            : recorded);
     return out;
   }
 
