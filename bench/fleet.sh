@@ -59,15 +59,14 @@ for ((i = 1; i <= max; i++)); do
   cp -al "$template" "$work/hosts/node-$i"
 done
 
-inventory() { # N: the first N hosts, in gpu_nodes and pool_h100
-  local f=$work/inventory-$1.ini
+inventory() { # N: the first N hosts, in gpu_nodes and pool_h100 (YAML: ansible.cfg enables no ini)
+  local f=$work/inventory-$1.yml
   {
-    echo "[gpu_nodes]"
+    printf 'all:\n  children:\n    gpu_nodes:\n      hosts:\n'
     for ((i = 1; i <= $1; i++)); do
-      echo "node-$i ansible_connection=community.general.chroot ansible_host=$work/hosts/node-$i"
+      echo "        node-$i: {ansible_connection: community.general.chroot, ansible_host: \"$work/hosts/node-$i\"}"
     done
-    echo "[pool_h100:children]"
-    echo "gpu_nodes"
+    printf '    pool_h100:\n      children:\n        gpu_nodes:\n'
   } >"$f"
   echo "$f"
 }
@@ -88,14 +87,14 @@ play "$work/configure.log" "$(inventory "$max")"
 pull_root=$work/hosts/node-1
 mkdir -p "$pull_root/opt/gpugen"
 cp -a "$dir" "$pull_root/opt/gpugen/bundle"
-printf '[gpu_nodes]\nlocalhost ansible_connection=local\n[pool_h100:children]\ngpu_nodes\n' \
-  >"$pull_root/opt/gpugen/bundle/pull-inventory.ini"
+printf 'all:\n  children:\n    gpu_nodes:\n      hosts:\n        localhost: {ansible_connection: local}\n    pool_h100:\n      children:\n        gpu_nodes:\n' \
+  >"$pull_root/opt/gpugen/bundle/pull-inventory.yml"
 pull() { # LOG
   rm -rf "$pull_root/opt/gpugen/bundle/.cache"
   "$TIME" -f '%e %U %S' -o "$1.time" unshare --mount --propagation private sh -c '
     mount --bind -o ro /usr "$1/usr" && mount -t proc proc "$1/proc" &&
     exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 ANSIBLE_NOCOLOR=1 \
-      chroot "$1" sh -c "cd /opt/gpugen/bundle && exec ansible-playbook -c local -i pull-inventory.ini \
+      chroot "$1" sh -c "cd /opt/gpugen/bundle && exec ansible-playbook -c local -i pull-inventory.yml \
         --skip-tags $2 -e \"{\\\"gpugen_live_host\\\": false}\" 00-prerequisites.yml 04-network-tuning.yml"
   ' sh "$pull_root" "$SKIP" >"$1" 2>&1 || { echo "bench: pull run failed" >&2; tail -n 40 "$1" >&2; exit 1; }
 }
@@ -127,7 +126,7 @@ measure() {
   cpu=$(printf '%s\n' "${cpus[@]}" | median)
 }
 
-push_n() { play "$1" "$work/inventory-$n.ini"; }
+push_n() { play "$1" "$work/inventory-$n.yml"; }
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(ansible-playbook --version | head -n 1);" \
   "forks $(awk -F' = ' '$1 == "forks" {print $2}' "$dir/ansible.cfg"); $RUNS runs each, medians"

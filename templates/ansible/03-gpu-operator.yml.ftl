@@ -1,30 +1,37 @@
-<#if ansible.gke>
+<#if !ansible.kubernetes.enabled>
 [=header]
 ---
-# GKE: the Terraform installs the GPU Operator (helm_release.gpu_operator) and the node pools;
-# these plays only check them, from this controller, through the Kubernetes API.
-- name: Check that the GPU Operator is rolled out and its ClusterPolicy ready
-  hosts: gke_cluster
+# The spec has no kubernetes: section, so there is no cluster to deploy the GPU Operator to or to
+# label nodes in (gpugen validate says so: k8s-not-configured).
+- name: Skip the GPU Operator (the spec names no Kubernetes cluster)
+  hosts: gpu_nodes
   gather_facts: false
   tasks:
-    - name: Check the GPU Operator
-      ansible.builtin.import_role:
-        name: gke_checks
-        tasks_from: gpu_operator
-      tags: [gke_checks, kubernetes]
-
-- name: Check that every node pool advertises its GPUs
-  hosts: gke_nodepools
-  gather_facts: false
-  tasks:
-    - name: Check the allocatable GPUs of the pool's nodes
-      ansible.builtin.import_role:
-        name: gke_checks
-        tasks_from: gpus
-      tags: [gke_checks, kubernetes]
+    - name: Say why nothing is deployed
+      ansible.builtin.debug:
+        msg: >-
+          The spec has no kubernetes: section: the GPU Operator, node labels and taints are
+          skipped. Add kubernetes: {distribution: ...} to the spec and render again.
+      run_once: true
 <#else>
 [=header]
 ---
+# Pre-flight: the kubeconfig's cluster runs the spec's Kubernetes minor and every GPU host is a
+# Ready node of it; otherwise nothing below runs, and the failure names the hosts.
+- name: Check that every GPU host is a Ready node of the cluster
+  hosts: gpu_nodes
+  become: false
+  gather_facts: true
+  gather_subset:
+    - "!all"
+  any_errors_fatal: true
+  tasks:
+    - name: Check the cluster and its nodes
+      ansible.builtin.import_role:
+        name: kubernetes_checks
+        tasks_from: preflight
+      tags: [kubernetes, preflight]
+
 <#if argocd.enabled>
 # GitOps: ArgoCD installs the chart (argocd/); this play checks once, from the controller, that
 # the gpugen Applications are Synced and Healthy. Node labels and taints are set per host through

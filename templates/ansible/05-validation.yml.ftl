@@ -1,17 +1,3 @@
-<#if ansible.gke>
-[=header]
----
-# GKE: one validation Job per node pool, all pools at once (one inventory host per pool).
-- name: Validate every node pool with a Job on one of its nodes
-  hosts: gke_nodepools
-  gather_facts: false
-  tasks:
-    - name: Run and check the pool's validation Job
-      ansible.builtin.import_role:
-        name: gke_checks
-        tasks_from: validate
-      tags: [gke_checks, kubernetes, burn-in]
-<#else>
 [=header]
 ---
 # Every host runs every check and gets a report (reports/<host>.json on the controller) before
@@ -25,4 +11,32 @@
   roles:
     - role: validation
       tags: [validation]
+<#if ansible.kubernetes.enabled>
+
+# What the scheduler sees: every GPU node Ready and schedulable, advertising its GPUs (x the
+# time-slicing replicas) and, on EFA pools, its EFA interfaces; the failure names the node.
+- name: Check the scheduler's view of the GPU nodes
+  hosts: gpu_nodes
+  become: false
+  gather_facts: true
+  gather_subset:
+    - "!all"
+  tasks:
+    - name: Check the node's Ready condition and allocatable resources
+      ansible.builtin.import_role:
+        name: kubernetes_checks
+        tasks_from: scheduler
+      tags: [kubernetes, scheduler]
+<#else>
+
+- name: Skip the scheduler checks (the spec names no Kubernetes cluster)
+  hosts: gpu_nodes
+  gather_facts: false
+  tasks:
+    - name: Say why the scheduler's view is not checked
+      ansible.builtin.debug:
+        msg: >-
+          The spec has no kubernetes: section: whether the scheduler sees each node's GPUs is not
+          checked. Add kubernetes: {distribution: ...} to the spec and render again.
+      run_once: true
 </#if>

@@ -32,6 +32,11 @@ interpreter_python = auto_silent
 retry_files_enabled = False
 
 [inventory]
+# No ini, toml or auto: those try every file, so a failing gpugen-inventory would be followed by
+# their parse errors. script runs gpugen-inventory; yaml reads inventory.yml and a pulling node's
+# pull-inventory-<pool>.yml (and only *.yml, *.yaml, *.json); host_list takes -i host1,host2.
+# An INI inventory of your own: ANSIBLE_INVENTORY_ENABLED=ini ansible-playbook -i hosts.ini ...
+enable_plugins = host_list, script, yaml
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
 

@@ -1,3 +1,1 @@
-<#if ansible.inventoryConfig?has_content>
 [=json(ansible.inventoryConfig)]
-</#if>

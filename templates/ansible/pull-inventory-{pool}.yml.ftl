@@ -1,4 +1,3 @@
-<#if ansible.pull>
 [=header]
 ---
 # Pull mode: the inventory of a node of pool [=comment(pool.name)] that configures itself at boot
@@ -17,4 +16,3 @@ all:
       hosts:
         localhost: {}
 </#list>
-</#if>

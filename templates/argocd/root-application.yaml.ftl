@@ -1,4 +1,3 @@
-<#if argocd.enabled>
 [=header]
 #
 # The root Application (app of apps): apply this one file once (kubectl apply -n [=id(argocd.namespace)] -f
@@ -40,4 +39,3 @@ spec:
         duration: 30s
         factor: 2
         maxDuration: 10m
-</#if>

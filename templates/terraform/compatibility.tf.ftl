@@ -1,4 +1,3 @@
-<#if terraform.aws>
 [=header]
 #
 # The version gate. gpugen's compatibility table (the data its linter checks the spec against)
@@ -124,4 +123,3 @@ check "[=id(pool.var)]_versions" {
   }
 }
 </#list>
-</#if>

@@ -1,4 +1,3 @@
-<#if terraform.gcp>
 [=header]
 #
 # The NVIDIA GPU Operator, when it installs the driver (gpu_operator_enabled). Its pods run at
@@ -85,5 +84,4 @@ resource "helm_release" "gpu_operator" {
 </#list>
   ]
 }
-</#if>
 </#if>

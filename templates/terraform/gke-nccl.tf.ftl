@@ -1,5 +1,4 @@
 <#-- With gitops.argocd, ArgoCD owns the ConfigMap and the DaemonSet (argocd/manifests/nccl-config/). -->
-<#if terraform.gcp && !argocd.enabled>
 [=header]
 #
 # /etc/nccl.conf on every GPU node: a ConfigMap with the spec's NCCL environment, and a DaemonSet
@@ -126,4 +125,3 @@ resource "kubernetes_daemon_set_v1" "nccl_conf" {
     }
   }
 }
-</#if>

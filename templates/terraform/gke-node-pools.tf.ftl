@@ -1,4 +1,3 @@
-<#if terraform.gcp>
 [=header]
 #
 # One GKE node pool per spec pool. The accelerator type and count are gpugen's table values for
@@ -92,4 +91,3 @@ resource "google_container_node_pool" "[=id(pool.var)]" {
   }
 }
 </#list>
-</#if>

@@ -1,4 +1,3 @@
-<#if terraform.gcp>
 [=header]
 
 output "gke_cluster_name" {
@@ -17,4 +16,3 @@ output "node_pools" {
 </#list>
   }
 }
-</#if>

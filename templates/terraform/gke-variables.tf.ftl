@@ -1,4 +1,3 @@
-<#if terraform.gcp>
 [=header]
 #
 # Every value a user may change without re-rendering; gpugen writes the spec's values into
@@ -162,4 +161,3 @@ variable "[=id(pool.var)]_taints" {
   default = []
 }
 </#list>
-</#if>

@@ -1,4 +1,3 @@
-<#if terraform.aws>
 [=header]
 #
 # What the next steps read: the nodes' addresses per pool (the Ansible inventory, also built by
@@ -65,4 +64,3 @@ output "checkpoint_bucket" {
   description = "Name of the checkpoint bucket; null without one."
   value       = one(aws_s3_bucket.checkpoint[*].id)
 }
-</#if>

@@ -1,4 +1,3 @@
-<#if terraform.aws>
 [=header]
 #
 # One placement group per pool: AWS advises one instance type per cluster placement group,
@@ -23,4 +22,3 @@ resource "aws_placement_group" "[=id(pool.var)]" {
   }
 }
 </#list>
-</#if>

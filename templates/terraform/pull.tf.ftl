@@ -1,4 +1,3 @@
-<#if terraform.pull>
 [=header]
 #
 # Pull mode (ansible.mode: pull): every node applies the rendered ansible/ folder to itself at
@@ -146,4 +145,3 @@ resource "aws_iam_role_policy" "nodes_pull" {
   role   = aws_iam_role.nodes.id
   policy = data.aws_iam_policy_document.nodes_pull.json
 }
-</#if>

@@ -1,3 +1,1 @@
-<#if terraform.any>
 [=json(terraform.tfvars)]
-</#if>

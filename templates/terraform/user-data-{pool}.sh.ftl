@@ -1,4 +1,3 @@
-<#if terraform.pull>
 <#assign p = terraform.pullScript(pool.name)>
 #!/bin/bash
 [=header]
@@ -152,4 +151,3 @@ aws ec2 create-tags --region "$region" --resources "$instance_id" \
 rm -f "$self"
 echo "gpugen pull: reported $status"
 [ "$status" = passed ]
-</#if>

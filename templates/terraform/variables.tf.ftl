@@ -1,4 +1,3 @@
-<#if terraform.aws>
 [=header]
 #
 # Every value a user may change without re-rendering. gpugen writes the spec's values into
@@ -417,4 +416,3 @@ variable "[=id(pool.var)]_fabric" {
   }
 }
 </#list>
-</#if>

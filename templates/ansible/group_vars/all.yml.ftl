@@ -31,6 +31,14 @@ nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
 # 02 container runtime
 container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 
+<#if ansible.kubernetes.enabled>
+# Kubernetes (kubernetes:): the cluster the GPU nodes are workers of; plays 03 and 05 check it.
+kubernetes_checks_distribution: [=unsafe(ansible.kubernetes.distribution)]
+kubernetes_checks_version: [=unsafe(ansible.kubernetes.version)]
+# The host's node name in Kubernetes: kubelet registers the host name unless told otherwise.
+kubernetes_node_name: "{{ ansible_facts['nodename'] }}"
+
+</#if>
 # 03 GPU operator
 <#if argocd.enabled>
 # GitOps (gitops.argocd): ArgoCD installs the operator from argocd/; play 03 only checks that
@@ -55,6 +63,12 @@ gpu_operator_device_plugin_configs: {}
 # The chart values; argocd/apps/gpu-operator.yaml carries the same tree when GitOps is on.
 gpu_operator_values:
 [=unsafeTree(argocd.operatorValues, 2)]
+<#if ansible.kubernetes.enabled>
+# The NCCL settings pods mount (ConfigMap gpugen-nccl-conf, key nccl.conf), and the EFA device
+# plugin on EFA fabrics.
+gpu_operator_nccl_conf: [=unsafe(ansible.ncclConf)]
+gpu_operator_efa_device_plugin: [=ansible.efaDevicePlugin?c]
+</#if>
 </#if>
 
 # 04 NCCL network (each pool's file says its fabric)
@@ -74,6 +88,7 @@ validation_expected_container_toolkit_version: [=unsafe(ansible.software.contain
 validation_gpu_burn_seconds: [=ansible.validation.gpuBurnSeconds]
 </#if>
 validation_dcgm_diag_level: [=ansible.validation.dcgmDiagLevel]
+validation_nccl_min_bytes: [=unsafe(ansible.validation.minBytes)]
 validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
 <#if ansible.validation.minBusBandwidthGBps?has_content>
 validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps]

@@ -35,6 +35,13 @@ gpu_operator_node_taints:
 gpu_operator_node_taints: []
 </#if>
 
+<#if ansible.kubernetes.enabled>
+# What play 05 expects the scheduler to see on each node of the pool.
+kubernetes_checks_gpus: [=pool.facts.gpuCount]
+kubernetes_checks_time_slicing_replicas: [=ansible.schedulerTimeSlicingReplicas(pool.name)]
+kubernetes_checks_efa_interfaces: [=ansible.schedulerEfaInterfaces(pool)]
+
+</#if>
 validation_fabric: [=unsafe(pool.fabric)]
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
@@ -45,6 +52,7 @@ validation_expected_container_toolkit_version: [=unsafe(pool.software.containerT
 validation_gpu_burn_seconds: [=pool.validation.gpuBurnSeconds]
 </#if>
 validation_dcgm_diag_level: [=pool.validation.dcgmDiagLevel]
+validation_nccl_min_bytes: [=unsafe(pool.validation.minBytes)]
 validation_nccl_max_bytes: [=unsafe(pool.validation.maxBytes)]
 <#if pool.validation.minBusBandwidthGBps?has_content>
 validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]

@@ -1,4 +1,3 @@
-<#if argocd.timeSlicing>
 [=header]
 #
 # The device plugin's time-slicing ConfigMap, which the GPU Operator's values point at.
@@ -39,4 +38,3 @@ spec:
         duration: 30s
         factor: 2
         maxDuration: 10m
-</#if>

@@ -1,4 +1,3 @@
-<#if argocd.operator>
 [=header]
 #
 # The NVIDIA GPU Operator chart at the spec's version, with the values play 03 installs it with
@@ -44,4 +43,3 @@ spec:
         duration: 30s
         factor: 2
         maxDuration: 10m
-</#if>

@@ -1,4 +1,3 @@
-<#if argocd.enabled>
 [=header]
 #
 # The NCCL settings of the spec as a ConfigMap (and, on GKE, the DaemonSet writing /etc/nccl.conf).
@@ -39,4 +38,3 @@ spec:
         duration: 30s
         factor: 2
         maxDuration: 10m
-</#if>

@@ -1,4 +1,3 @@
-<#if argocd.timeSlicing>
 [=header]
 #
 # Device-plugin time-slicing, in the schema of NVIDIA's k8s-device-plugin (version v1,
@@ -16,4 +15,3 @@ data:
 <#list argocd.devicePluginConfigs as c>
   [=yaml(c.key)]: [=yaml(c.value)]
 </#list>
-</#if>

@@ -1,4 +1,3 @@
-<#if argocd.ncclDaemonSet>
 [=header]
 #
 # /etc/nccl.conf on every GPU node: an init container copies the ConfigMap onto the host through a
@@ -71,4 +70,3 @@ spec:
           hostPath:
             path: /etc
             type: Directory
-</#if>

@@ -1,4 +1,3 @@
-<#if argocd.enabled>
 [=header]
 #
 # The spec's NCCL environment as /etc/nccl.conf reads it (NAME=VALUE lines), for workloads to
@@ -13,4 +12,3 @@ metadata:
     gpugen/cluster: [=yaml(argocd.cluster)]
 data:
   nccl.conf: [=yaml(argocd.ncclConf)]
-</#if>

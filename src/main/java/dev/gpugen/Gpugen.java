@@ -1,7 +1,10 @@
 package dev.gpugen;
 
+import dev.gpugen.compat.AwsInstanceType;
+import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Linter;
 import dev.gpugen.lint.Rules;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Renderer;
@@ -22,29 +25,34 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * gpugen as a library: read → lint → render, each a pure step over the previous one's result. The
  * CLI is a thin adapter over this class; tests call it directly.
  */
 public final class Gpugen {
-  private final Predicate<String> efaCapable;
+  private final CompatTable compat;
 
-  public Gpugen(Predicate<String> efaCapable) {
-    this.efaCapable = efaCapable;
+  /** The library over one knowledge base: every fact it derives comes from {@code compat}. */
+  public Gpugen(CompatTable compat) {
+    this.compat = compat;
   }
 
-  /** A spec after reading and linting: the model (when there were no errors) and all findings. */
+  /** A spec after reading and linting: the plan (when the spec could be read) and all findings. */
   public record Checked(
       String label,
       byte[] source,
-      Optional<ClusterSpec> spec,
+      Optional<ClusterPlan> plan,
       SourceMap sources,
       List<Diagnostic> diagnostics) {
     public Checked {
       source = source.clone();
       diagnostics = List.copyOf(diagnostics);
+    }
+
+    /** The resolved spec, when it could be read. */
+    public Optional<ClusterSpec> spec() {
+      return plan.map(ClusterPlan::spec);
     }
 
     @Override
@@ -93,18 +101,22 @@ public final class Gpugen {
       Optional<String> env,
       Set<String> skipRules,
       boolean specSuppressions) {
-    SpecReader.Result r = new SpecReader(efaCapable).read(label, bytes, env);
+    SpecReader.Result r =
+        new SpecReader(type -> compat.awsInstance(type).map(AwsInstanceType::efa).orElse(false))
+            .read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
-    if (r.spec().isPresent()) {
+    Optional<ClusterPlan> plan = r.spec().map(s -> ClusterPlan.of(s, compat));
+    if (plan.isPresent()) {
       Linter linter = new Linter(Rules.all(), specSuppressions);
-      List<Diagnostic> base = linter.run(r.spec().get(), r.sources(), skipRules);
+      List<Diagnostic> base = linter.run(plan.get(), r.sources(), skipRules);
       all.addAll(base);
       // Every environment is linted too; a finding the base already has is not repeated.
       Set<Diagnostic> seen = new HashSet<>(base);
       r.environments()
           .forEach(
               (name, resolved) -> {
-                for (Diagnostic d : linter.run(resolved.spec(), resolved.sources(), skipRules)) {
+                ClusterPlan envPlan = ClusterPlan.of(resolved.spec(), compat);
+                for (Diagnostic d : linter.run(envPlan, resolved.sources(), skipRules)) {
                   if (seen.add(d)) {
                     all.add(SpecReader.inEnvironment(d, name));
                   }
@@ -112,11 +124,11 @@ public final class Gpugen {
               });
     }
     Collections.sort(all);
-    return new Checked(label, bytes, r.spec(), r.sources(), all);
+    return new Checked(label, bytes, plan, r.sources(), all);
   }
 
-  public RenderedTree render(ClusterSpec spec, Templates templates, String specLabel)
+  public RenderedTree render(ClusterPlan plan, Templates templates, String specLabel)
       throws RenderException {
-    return new Renderer(templates).render(spec, specLabel);
+    return new Renderer(templates).render(plan, specLabel);
   }
 }

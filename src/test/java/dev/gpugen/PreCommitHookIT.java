@@ -91,7 +91,7 @@ class PreCommitHookIT {
     assertTrue(
         r.output()
             .contains(
-                "cluster.yaml:27:5: error[spec-unknown-key]: pools[0].instanceTyp is not a known"
+                "cluster.yaml:28:5: error[spec-unknown-key]: pools[0].instanceTyp is not a known"
                     + " key; did you mean instanceType?"),
         r.output());
     assertTrue(r.output().contains("      |     ^"), "the caret under the key\n" + r.output());
@@ -167,6 +167,11 @@ class PreCommitHookIT {
     RealTools.Result refused = commit("a typo");
     assertEquals(1, refused.exitCode(), refused.output());
     assertTrue(refused.output().contains("error[spec-enum]"), refused.output());
+    // Both hooks run on the commit; the finding is printed once, by the validate hook.
+    assertEquals(1, count(refused.output(), "error[spec-enum]"), refused.output());
+    assertTrue(
+        refused.output().contains(": spec invalid (1 error, 0 warnings), see gpugen-validate\n"),
+        refused.output());
   }
 
   private static String readmePreCommitConfig() throws Exception {

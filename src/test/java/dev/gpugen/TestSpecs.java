@@ -2,6 +2,8 @@ package dev.gpugen;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.io.IOException;
@@ -24,6 +26,11 @@ public final class TestSpecs {
             && c.diagnostics().stream().noneMatch(d -> d.severity() == Severity.ERROR),
         "test spec " + file + " must be valid: " + c.diagnostics());
     return c.spec().orElseThrow();
+  }
+
+  /** The plan of a spec built or read in a test, over the shipped knowledge base. */
+  public static ClusterPlan plan(ClusterSpec spec) {
+    return ClusterPlan.of(spec, CompatTable.load());
   }
 
   public static ClusterSpec parse(String yaml) {

@@ -28,6 +28,26 @@ gpu_operator_time_slicing_config_name: time-slicing-config
 # for review and for `helm get values` comparisons.
 gpu_operator_values_dir: "{{ playbook_dir }}/reports"
 
+# The NCCL settings for pods: ConfigMap gpugen-nccl-conf, key nccl.conf (the NAME=VALUE lines of
+# /etc/nccl.conf), in each of these namespaces (which must exist); mount it at /etc/nccl.conf.
+gpu_operator_nccl_configmap_name: gpugen-nccl-conf
+gpu_operator_nccl_namespaces:
+  - default
+gpu_operator_nccl_conf: ""
+
+# The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned
+# (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin). Its DaemonSet
+# runs only on EFA instance types (the chart's node affinity); it tolerates every taint there,
+# as the GPU nodes' own taints must not keep their device plugin away.
+gpu_operator_efa_device_plugin: false
+gpu_operator_efa_chart_repo_name: eks
+gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
+gpu_operator_efa_chart_version: v0.5.20
+gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
+gpu_operator_efa_namespace: kube-system
+gpu_operator_efa_tolerations:
+  - operator: Exists
+
 <#if argocd.enabled>
 # GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait
 # for each to be Synced and Healthy (retries x delay seconds).
@@ -42,7 +62,7 @@ gpu_operator_argocd_delay: 10
 gpu_operator_kubeconfig: ""
 
 # The node's name in Kubernetes, and its labels and taints from the spec.
-gpu_operator_node_name: "{{ ansible_facts['nodename'] }}"
+gpu_operator_node_name: "{{ kubernetes_node_name | default(ansible_facts['nodename']) }}"
 gpu_operator_node_labels: {}
 gpu_operator_node_taints: []
 

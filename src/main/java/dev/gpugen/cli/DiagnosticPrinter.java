@@ -1,23 +1,20 @@
 package dev.gpugen.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.Gpugen;
+import dev.gpugen.render.Json;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Prints findings the way compilers do: position, severity, rule, message, source line, caret. */
 final class DiagnosticPrinter {
-  /** Loaded only for --format json: data binding is a large part of a cold JVM's start-up. */
-  private static final class Mapper {
-    static final ObjectMapper JSON = new ObjectMapper();
-  }
-
   private DiagnosticPrinter() {}
 
   static void text(PrintWriter out, Gpugen.Checked c) {
@@ -58,17 +55,19 @@ final class DiagnosticPrinter {
     long warnings = ds.stream().filter(d -> d.severity() == Severity.WARNING).count();
     long infos = ds.stream().filter(d -> d.severity() == Severity.INFO).count();
     String s = plural(errors, "error") + ", " + plural(warnings, "warning");
-    return infos > 0 ? s + ", " + plural(infos, "note") : s;
+    return infos > 0 ? s + ", " + plural(infos, "info") : s;
   }
 
+  /** The findings as JSON, in the style of every gpugen JSON output (sorted keys, two spaces). */
   static void json(PrintWriter out, List<Gpugen.Checked> checked) {
-    ObjectNode root = Mapper.JSON.createObjectNode();
-    ArrayNode arr = root.putArray("diagnostics");
-    int errors = 0;
-    int warnings = 0;
+    List<Object> list = new ArrayList<>();
+    Map<Severity, Integer> counts = new EnumMap<>(Severity.class);
+    for (Severity s : Severity.values()) {
+      counts.put(s, 0);
+    }
     for (Gpugen.Checked c : checked) {
       for (Diagnostic d : c.diagnostics()) {
-        ObjectNode o = arr.addObject();
+        Map<String, Object> o = new TreeMap<>();
         o.put("file", d.file());
         o.put("line", d.position().line());
         o.put("column", d.position().column());
@@ -77,13 +76,16 @@ final class DiagnosticPrinter {
         o.put("path", d.path().toString());
         o.put("message", d.message());
         d.hint().ifPresent(h -> o.put("hint", h));
-        errors += d.severity() == Severity.ERROR ? 1 : 0;
-        warnings += d.severity() == Severity.WARNING ? 1 : 0;
+        list.add(o);
+        counts.merge(d.severity(), 1, Integer::sum);
       }
     }
-    root.put("errors", errors);
-    root.put("warnings", warnings);
-    out.println(root.toPrettyString());
+    Map<String, Object> root = new TreeMap<>();
+    root.put("diagnostics", list);
+    root.put("errors", counts.get(Severity.ERROR));
+    root.put("warnings", counts.get(Severity.WARNING));
+    root.put("infos", counts.get(Severity.INFO));
+    out.println(Json.write(root));
   }
 
   /**

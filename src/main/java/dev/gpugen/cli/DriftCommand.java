@@ -1,8 +1,6 @@
 package dev.gpugen.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.drift.Drift;
 import dev.gpugen.drift.Finding;
@@ -12,6 +10,7 @@ import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
+import dev.gpugen.render.Json;
 import dev.gpugen.spec.ClusterSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,11 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -120,7 +119,7 @@ public final class DriftCommand implements Callable<Integer> {
       } catch (InventoryException e) {
         throw new GpugenException(e.exitCode(), "drift: cannot ask EC2: " + e.getMessage(), e);
       }
-      findings.addAll(Drift.cloud(cluster, hosts));
+      findings.addAll(Drift.cloud(checked.plan().orElseThrow(), hosts));
       looked.add("cloud: " + hosts.size() + " instances in " + region);
     }
     if (facts != null) {
@@ -129,7 +128,7 @@ public final class DriftCommand implements Callable<Integer> {
             ExitCodes.ENVIRONMENT, "drift: --facts " + facts + ": no such folder", null);
       }
       try {
-        findings.addAll(Drift.nodes(cluster, facts));
+        findings.addAll(Drift.nodes(checked.plan().orElseThrow(), facts));
       } catch (IOException e) {
         throw new GpugenException(
             ExitCodes.ENVIRONMENT, "drift: cannot read " + facts + ": " + e.getMessage(), e);
@@ -183,21 +182,33 @@ public final class DriftCommand implements Callable<Integer> {
           f.kind(),
           f.expected(),
           f.actual());
+      if (!f.fix().isEmpty()) {
+        out.println("       fix: " + f.fix());
+      }
     }
   }
 
   private static void json(
       PrintWriter out, String name, List<String> looked, List<Finding> findings) {
-    Map<String, Object> doc = new LinkedHashMap<>();
+    List<Object> list = new ArrayList<>();
+    for (Finding f : findings) {
+      Map<String, Object> o = new TreeMap<>();
+      o.put("level", f.level());
+      o.put("pool", f.pool());
+      o.put("host", f.host());
+      o.put("kind", f.kind());
+      o.put("expected", f.expected());
+      o.put("actual", f.actual());
+      if (!f.fix().isEmpty()) {
+        o.put("fix", f.fix());
+      }
+      list.add(o);
+    }
+    Map<String, Object> doc = new TreeMap<>();
     doc.put("cluster", name);
     doc.put("looked", looked);
     doc.put("inSync", findings.isEmpty());
-    doc.put("findings", findings);
-    try {
-      out.println(
-          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    doc.put("findings", list);
+    out.println(Json.write(doc));
   }
 }

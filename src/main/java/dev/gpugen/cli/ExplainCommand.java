@@ -1,9 +1,12 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.spec.yaml.ReaderRules;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -18,6 +21,8 @@ import picocli.CommandLine.Parameters;
 final class ExplainCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Mixin VerboseOption verbose;
+
   @Parameters(
       arity = "0..1",
       paramLabel = "RULE",
@@ -28,9 +33,18 @@ final class ExplainCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (id == null) {
-      ReaderRules.all().forEach((rid, doc) -> out.println(rid + "  error  (spec reader)"));
+      List<String[]> rows = new ArrayList<>();
+      ReaderRules.all()
+          .keySet()
+          .forEach(rid -> rows.add(new String[] {rid, "error", ReaderRules.summary(rid).get()}));
       for (Rule r : Rules.all()) {
-        out.println(r.id() + "  " + r.defaultSeverity().label() + "  " + r.summary());
+        rows.add(new String[] {r.id(), r.defaultSeverity().label(), r.summary()});
+      }
+      int idWidth = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
+      int severityWidth = rows.stream().mapToInt(r -> r[1].length()).max().orElse(0);
+      for (String[] r : rows) {
+        out.println(
+            String.format("%-" + idWidth + "s  %-" + severityWidth + "s  %s", r[0], r[1], r[2]));
       }
       out.flush();
       return ExitCodes.OK;
@@ -42,7 +56,7 @@ final class ExplainCommand implements Callable<Integer> {
       out.println();
       out.println(r.documentation());
     } else if (ReaderRules.doc(id).isPresent()) {
-      out.println(id + " (error)");
+      out.println(id + " (error): " + ReaderRules.summary(id).get());
       out.println();
       out.println(ReaderRules.doc(id).get());
     } else {

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.spec.Printable;
 import java.io.PrintWriter;
 import picocli.CommandLine;

@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
 public final class GpugenCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Mixin VerboseOption verbose;
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
@@ -67,6 +69,7 @@ public final class GpugenCommand implements Runnable {
           }
         });
     cl.setExecutionExceptionHandler(new Failures());
+    cl.setParameterExceptionHandler(new UsageErrors());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;
   }

@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.yaml.StarterSpec;
@@ -42,6 +43,8 @@ final class InitCommand implements Callable<Integer> {
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin VerboseOption verbose;
 
   @Option(
       names = "--gpu",
@@ -129,7 +132,11 @@ final class InitCommand implements Callable<Integer> {
       Path dir = file.toAbsolutePath().getParent();
       Files.createDirectories(dir);
       // Staged beside the target and renamed into place: never a half-written spec.
-      Path staged = Files.createTempFile(dir, ".gpugen-init-", ".yaml");
+      // Not createTempFile: its 0600 would stay on the spec. createFile honours the umask, as
+      // an editor saving a new file does (0644 under umask 022).
+      Path staged =
+          Files.createFile(
+              dir.resolve(".gpugen-init-" + Long.toHexString(System.nanoTime()) + ".yaml"));
       try {
         Files.writeString(staged, text, StandardCharsets.UTF_8);
         if (!force) {

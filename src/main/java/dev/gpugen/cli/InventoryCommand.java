@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;

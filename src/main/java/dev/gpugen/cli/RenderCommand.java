@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;
@@ -64,6 +65,13 @@ final class RenderCommand implements Callable<Integer> {
       description = "Write into a folder gpugen did not create, or over hand-edited files.")
   boolean force;
 
+  /**
+   * For the pre-commit render check: the validate hook of the same commit prints an invalid spec's
+   * findings, so this one says so in one line instead of printing them a second time.
+   */
+  @Option(names = "--one-line-invalid", hidden = true)
+  boolean oneLineInvalid;
+
   @Mixin SpecOptions options;
 
   @Override
@@ -102,6 +110,8 @@ final class RenderCommand implements Callable<Integer> {
     if (loaded == null) {
       try {
         loaded = Templates.load(Optional.ofNullable(templates));
+      } catch (Templates.OverrideException e) {
+        throw new GpugenException(ExitCodes.INTERNAL, e.getMessage(), e);
       } catch (IOException e) {
         throw new GpugenException(ExitCodes.ENVIRONMENT, e.getMessage(), e);
       }
@@ -112,6 +122,15 @@ final class RenderCommand implements Callable<Integer> {
   private int renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) throws GpugenException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (oneLineInvalid && options.fails(checked)) {
+      err.println(
+          file
+              + ": spec invalid ("
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "), see gpugen-validate");
+      err.flush();
+      return ExitCodes.INVALID;
+    }
     if (!checked.diagnostics().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
     }
@@ -131,7 +150,7 @@ final class RenderCommand implements Callable<Integer> {
             .replace('\\', '/');
     RenderedTree tree;
     try {
-      tree = gpugen.render(cluster, templates(), label);
+      tree = gpugen.render(checked.plan().orElseThrow(), templates(), label);
     } catch (RenderException e) {
       throw new GpugenException(ExitCodes.INTERNAL, "render failed: " + e.getMessage(), e);
     }

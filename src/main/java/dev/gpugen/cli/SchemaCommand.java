@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.spec.yaml.SchemaWriter;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -19,6 +20,8 @@ final class SchemaCommand implements Callable<Integer> {
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin VerboseOption verbose;
 
   @Option(names = "--format", description = "json (default) or markdown.")
   Format format = Format.json;

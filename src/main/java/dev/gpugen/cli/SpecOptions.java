@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.lint.rules.spec.SpecLintSettings;
@@ -43,7 +44,9 @@ final class SpecOptions {
           "Ignore the spec's lint.skip and lint.severity (for CI: only the command line decides).")
   boolean noSpecSuppressions;
 
-  @Option(names = "--verbose", description = "Print stack traces of internal errors.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Print stack traces of internal errors.")
   boolean verbose;
 
   Optional<String> env() {

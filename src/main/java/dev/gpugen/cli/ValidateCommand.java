@@ -1,5 +1,6 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -16,7 +16,8 @@ public sealed interface CompatRow
         DriverKnownIssue,
         AllReduceBandwidth,
         NcclFacts,
-        LustreDeployment {
+        LustreDeployment,
+        CloudRegion {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */
   String key();

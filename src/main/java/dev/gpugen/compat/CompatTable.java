@@ -41,6 +41,7 @@ public final class CompatTable {
   private final Extras extras;
   private final Map<String, AllReduceBandwidth> busbwByGpu = new LinkedHashMap<>();
   private final Map<String, LustreDeployment> lustreByType = new LinkedHashMap<>();
+  private final Map<String, CloudRegion> regionByKey = new LinkedHashMap<>();
 
   /**
    * The sections the linter added: the lifecycle month, driver known issues, all-reduce bandwidth
@@ -56,8 +57,10 @@ public final class CompatTable {
       List<AllReduceBandwidth> allReduce,
       NcclFacts nccl,
       List<LustreDeployment> lustre,
+      List<CloudRegion> regions,
       List<String> efaOtherTypes) {
     Extras {
+      regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
       Objects.requireNonNull(lifecycleAsOf);
       driverKnownIssues = List.copyOf(driverKnownIssues);
@@ -90,6 +93,7 @@ public final class CompatTable {
     Checker check = new Checker(label);
     index(check, "allreduce_busbw", extras.allReduce(), AllReduceBandwidth::gpu, busbwByGpu);
     index(check, "fsx_lustre", extras.lustre(), LustreDeployment::type, lustreByType);
+    index(check, "aws_regions/gcp_regions", extras.regions(), CloudRegion::key, regionByKey);
     Map<String, DriverKnownIssue> issues = new LinkedHashMap<>();
     index(check, "driver_known_issues", extras.driverKnownIssues(), DriverKnownIssue::id, issues);
 
@@ -443,6 +447,16 @@ public final class CompatTable {
   }
 
   /** FSx for Lustre limits of deployment type {@code type}, e.g. {@code PERSISTENT_2}. */
+  /** The region {@code name} of {@code provider} ({@code aws} or {@code gcp}), if it exists. */
+  public Optional<CloudRegion> region(String provider, String name) {
+    return Optional.ofNullable(regionByKey.get(provider + ":" + name));
+  }
+
+  /** Every region of {@code provider} the table lists, in table order. */
+  public List<CloudRegion> regions(String provider) {
+    return regionByKey.values().stream().filter(r -> r.provider().equals(provider)).toList();
+  }
+
   public Optional<LustreDeployment> lustreDeployment(String type) {
     return Optional.ofNullable(lustreByType.get(type));
   }
@@ -465,6 +479,7 @@ public final class CompatTable {
     rows.addAll(busbwByGpu.values());
     rows.add(extras.nccl());
     rows.addAll(lustreByType.values());
+    rows.addAll(regionByKey.values());
     return List.copyOf(rows);
   }
 

@@ -54,7 +54,9 @@ final class CompatYaml {
           "container_toolkit",
           "allreduce_busbw",
           "nccl",
-          "fsx_lustre");
+          "fsx_lustre",
+          "aws_regions",
+          "gcp_regions");
 
   private CompatYaml() {}
 
@@ -152,6 +154,8 @@ final class CompatYaml {
     NcclFacts nccl = nccl(ncclFields);
     ncclFields.finish();
     List<LustreDeployment> lustre = rows(top, "fsx_lustre", CompatYaml::lustre);
+    List<CloudRegion> regions = new ArrayList<>(rows(top, "aws_regions", f -> region("aws", f)));
+    regions.addAll(rows(top, "gcp_regions", f -> region("gcp", f)));
 
     return new CompatTable(
         label,
@@ -166,7 +170,7 @@ final class CompatYaml {
         operators,
         exactMatchSince,
         ctkReleases,
-        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre, efaOtherTypes));
+        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre, regions, efaOtherTypes));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -321,6 +325,10 @@ final class CompatYaml {
         f.flag("gdr_required"),
         minStack,
         f.sources());
+  }
+
+  private static CloudRegion region(String provider, Fields f) {
+    return new CloudRegion(provider, f.key(), f.texts("zones"), f.sources());
   }
 
   private static GcpAccelerator gcpAccelerator(Fields f) {

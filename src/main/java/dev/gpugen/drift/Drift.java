@@ -4,47 +4,34 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.inventory.GpugenTags;
 import dev.gpugen.inventory.HostFacts;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /** Compares the spec with EC2's instances (cloud level) and with the nodes' facts (node level). */
 public final class Drift {
   private Drift() {}
 
-  /**
-   * The NCCL hash the roles write into the baseline fact and the live fact computes from {@code
-   * /etc/nccl.conf}: sha256 of the {@code NAME=VALUE\n} lines sorted by name.
-   */
-  public static String ncclEnvSha256(Map<String, String> env) {
-    StringBuilder b = new StringBuilder();
-    new TreeMap<>(env).forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return Sha256.hex(b.toString());
-  }
-
-  /** The placement group Terraform creates for {@code pool}, or empty with placement none. */
-  static Optional<String> placementGroup(ClusterSpec spec, Pool pool) {
-    if (spec.network().placement().equals("none")) {
-      return Optional.empty();
-    }
-    String name =
-        spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
-    return Optional.of(name + "-" + pool.name());
-  }
-
   /** Cloud level: counts per pool, instance type, AMI (when pinned), placement group, market. */
-  public static List<Finding> cloud(ClusterSpec spec, List<HostFacts> hosts) {
+  public static List<Finding> cloud(ClusterPlan plan, List<HostFacts> hosts) {
+    ClusterSpec spec = plan.spec();
     List<Finding> out = new ArrayList<>();
     Map<String, List<HostFacts>> byPool = new TreeMap<>();
     for (HostFacts h : hosts) {
@@ -52,7 +39,8 @@ public final class Drift {
     }
     Map<String, Pool> pools = new LinkedHashMap<>();
     spec.pools().forEach(p -> pools.put(p.name(), p));
-    for (Pool p : spec.pools()) {
+    for (PoolPlan pp : plan.pools()) {
+      Pool p = pp.pool();
       List<HostFacts> running = byPool.getOrDefault(p.name(), List.of());
       if (running.size() < p.count()) {
         out.add(
@@ -75,12 +63,11 @@ public final class Drift {
                     + " instances ("
                     + (running.size() - p.count())
                     + " extra: "
-                    + String.join(
-                        " ", running.stream().map(HostFacts::instanceId).sorted().toList())
+                    + String.join(" ", extra(running, running.size() - p.count()))
                     + ")"));
       }
-      Optional<String> group = placementGroup(spec, p);
-      String market = p.spot() ? "spot" : "on-demand";
+      Optional<String> group = pp.placementGroup();
+      String market = p.market();
       for (HostFacts h : running) {
         if (!h.instanceType().equals(p.instanceType())) {
           out.add(cloud(p, h, "instance-type", p.instanceType(), h.instanceType()));
@@ -127,7 +114,7 @@ public final class Drift {
    *
    * @throws IOException when the folder cannot be read or holds no file: no facts is not in sync
    */
-  public static List<Finding> nodes(ClusterSpec spec, Path dir) throws IOException {
+  public static List<Finding> nodes(ClusterPlan plan, Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
       files =
@@ -151,13 +138,14 @@ public final class Drift {
         out.add(new Finding("node", "", host, "facts", "JSON facts", "unreadable: " + f));
         continue;
       }
-      out.addAll(node(spec, host, root));
+      out.addAll(node(plan, host, root));
     }
     Collections.sort(out);
     return out;
   }
 
-  static List<Finding> node(ClusterSpec spec, String host, JsonNode root) {
+  static List<Finding> node(ClusterPlan plan, String host, JsonNode root) {
+    ClusterSpec spec = plan.spec();
     JsonNode local = root.path("ansible_facts").path("ansible_local");
     if (local.isMissingNode()) {
       local = root.path("ansible_local");
@@ -192,11 +180,30 @@ public final class Drift {
         "container-toolkit",
         p.software().containerToolkit(),
         base.path("container_toolkit").asText(""));
-    String nccl = ncclEnvSha256(spec.nccl().env());
+    String nccl = plan.ncclConfSha256();
     check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
     JsonNode live = local.path("gpugen_nccl");
     if (live.has("nccl_env_sha256")) {
-      check(out, p, host, "nccl-conf", nccl, live.path("nccl_env_sha256").asText(""));
+      if (!nccl.equals(live.path("nccl_env_sha256").asText(""))) {
+        out.add(
+            new Finding(
+                "node",
+                p.name(),
+                host,
+                "nccl-conf",
+                "/etc/nccl.conf as play 04 wrote it",
+                live.path("env").isObject()
+                    ? ncclDifferences(spec.nccl().env(), live.path("env"))
+                    : "a different /etc/nccl.conf (sha256 "
+                        + live.path("nccl_env_sha256").asText("")
+                        + ", the spec's is "
+                        + nccl
+                        + ")",
+                "ansible-playbook -i gpugen-inventory 04-network-tuning.yml --check --diff -l "
+                    + host
+                    + " shows the change; without --check --diff it writes the spec's file"
+                    + " back"));
+      }
     } else {
       out.add(
           new Finding(
@@ -207,14 +214,59 @@ public final class Drift {
               nccl,
               live.has("error") ? live.path("error").asText() : "no live NCCL fact"));
     }
+    String recorded = base.path("gpugen_spec_sha256").asText("");
+    // Earlier gpugen hashed the model's toString(), so the same spec gave another value.
+    boolean earlier =
+        !recorded.equals(plan.fingerprint()) && recorded.equals(Sha256.hex(spec.toString()));
     check(
         out,
         p,
         host,
         "spec-sha256",
-        spec.fingerprint(),
-        base.path("gpugen_spec_sha256").asText(""));
+        plan.fingerprint(),
+        earlier
+            ? recorded
+                + " (the same spec, fingerprinted by an earlier gpugen: run plays 04 and 05"
+                + " to record the new fingerprint)"
+            : recorded);
     return out;
+  }
+
+  /**
+   * The instances beyond the pool's count: the most recently launched ones (those without a launch
+   * time last), so the list names what was added, not every instance of the pool.
+   */
+  static List<String> extra(List<HostFacts> running, int howMany) {
+    return running.stream()
+        .sorted(
+            Comparator.comparing(
+                    (HostFacts h) -> h.launchTime().orElse(Instant.MAX), Comparator.reverseOrder())
+                .thenComparing(HostFacts::instanceId, Comparator.reverseOrder()))
+        .limit(howMany)
+        .map(HostFacts::instanceId)
+        .sorted()
+        .toList();
+  }
+
+  /** What differs between the spec's NCCL variables and the node's, in words. */
+  static String ncclDifferences(Map<String, String> spec, JsonNode node) {
+    Map<String, String> live = new TreeMap<>();
+    node.properties().forEach(e -> live.put(e.getKey(), e.getValue().asText("")));
+    Set<String> names = new TreeSet<>(spec.keySet());
+    names.addAll(live.keySet());
+    List<String> words = new ArrayList<>();
+    for (String name : names) {
+      String want = spec.get(name);
+      String have = live.get(name);
+      if (want == null) {
+        words.add(name + "=" + have + " is set on the node but not in the spec");
+      } else if (have == null) {
+        words.add(name + " is missing on the node (the spec sets " + want + ")");
+      } else if (!want.equals(have)) {
+        words.add(name + " is " + have + " on the node, " + want + " in the spec");
+      }
+    }
+    return words.isEmpty() ? "the same variables written differently" : String.join("; ", words);
   }
 
   private static void check(

@@ -11,10 +11,16 @@ import java.util.Objects;
  * @param kind what differs, e.g. {@code missing}, {@code instance-type}, {@code nccl-conf}
  * @param expected what the spec says
  * @param actual what was found
+ * @param fix the command that puts it right, or empty where gpugen cannot name one
  */
 public record Finding(
-    String level, String pool, String host, String kind, String expected, String actual)
+    String level, String pool, String host, String kind, String expected, String actual, String fix)
     implements Comparable<Finding> {
+  public Finding(
+      String level, String pool, String host, String kind, String expected, String actual) {
+    this(level, pool, host, kind, expected, actual, "");
+  }
+
   public Finding {
     Objects.requireNonNull(level, "level");
     Objects.requireNonNull(pool, "pool");
@@ -22,6 +28,7 @@ public record Finding(
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(actual, "actual");
+    Objects.requireNonNull(fix, "fix");
   }
 
   @Override

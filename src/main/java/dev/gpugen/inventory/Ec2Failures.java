@@ -1,6 +1,6 @@
 package dev.gpugen.inventory;
 
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

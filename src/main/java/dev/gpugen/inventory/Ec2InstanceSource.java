@@ -1,6 +1,6 @@
 package dev.gpugen.inventory;
 
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -149,12 +149,15 @@ public final class InventoryConfigReader {
               + CONFIG_ENV
               + ")");
     }
-    FileConfig raw = file.isPresent() ? parse(file.get()) : FileConfig.empty();
+    // Every problem of the file and of the values, one line: the structural ones (duplicate keys,
+    // unknown fields, wrong types) do not hide the value checks.
+    List<String> errors = new ArrayList<>();
+    FileConfig raw = file.isPresent() ? parse(file.get(), errors) : FileConfig.empty();
     Path base = file.map(f -> f.toAbsolutePath().getParent()).orElse(Path.of("").toAbsolutePath());
-    return resolve(raw, base, file.map(Path::toString).orElse("the environment"));
+    return resolve(raw, base, file.map(Path::toString).orElse("the environment"), errors);
   }
 
-  private static FileConfig parse(Path file) throws InventoryException {
+  private static FileConfig parse(Path file, List<String> errors) throws InventoryException {
     byte[] bytes;
     try {
       bytes = BoundedFiles.read(file, MAX_CONFIG_BYTES, "inventory settings");
@@ -170,20 +173,18 @@ public final class InventoryConfigReader {
     }
     Object root;
     try {
-      root = Json.parse(bytes);
+      root = Json.parseCollecting(bytes, errors);
     } catch (JsonProcessingException e) {
+      // Nothing after a syntax error can be read: it is the one problem reported.
       throw new InventoryException(
-          ExitCodes.INVALID, where(file, e) + firstLine(e.getOriginalMessage()), e);
+          ExitCodes.INVALID,
+          where(file, e) + "not valid JSON: " + firstLine(e.getOriginalMessage()),
+          e);
     } catch (IOException e) {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
     }
-    List<String> errors = new ArrayList<>();
-    FileConfig config = fileConfig(root, errors);
-    if (!errors.isEmpty()) {
-      throw new InventoryException(ExitCodes.INVALID, file + ": " + String.join("; ", errors));
-    }
-    return config;
+    return fileConfig(root, errors);
   }
 
   /** Maps the parsed file onto {@link FileConfig}, collecting every type error. */
@@ -303,10 +304,8 @@ public final class InventoryConfigReader {
     return newline < 0 ? text : text.substring(0, newline);
   }
 
-  private InventoryConfig resolve(FileConfig raw, Path base, String source)
+  private InventoryConfig resolve(FileConfig raw, Path base, String source, List<String> errors)
       throws InventoryException {
-    List<String> errors = new ArrayList<>();
-
     String cluster = env("GPUGEN_CLUSTER").orElse(raw.cluster());
     if (cluster == null || cluster.isBlank()) {
       errors.add("\"cluster\" is required (in " + source + " or GPUGEN_CLUSTER)");

@@ -19,7 +19,7 @@ public final class InventoryException extends Exception {
     this.exitCode = exitCode;
   }
 
-  /** The process exit code, one of {@code dev.gpugen.cli.ExitCodes}. */
+  /** The process exit code, one of {@link dev.gpugen.ExitCodes}. */
   public int exitCode() {
     return exitCode;
   }

@@ -30,7 +30,30 @@ final class Json {
           .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
           .build();
 
+  /** For files a person writes: duplicate keys are collected as problems, not thrown. */
+  private static final JsonFactory LENIENT_DUPLICATES =
+      JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
   private Json() {}
+
+  /**
+   * Like {@link #parse(byte[])}, but a duplicate key is added to {@code problems} ({@code duplicate
+   * key "x" at line L, column C}; the last value wins) instead of ending the parse, so a settings
+   * file's problems can all be reported at once. A syntax error still throws: nothing after it can
+   * be read.
+   */
+  static Object parseCollecting(byte[] bytes, List<String> problems) throws IOException {
+    try (JsonParser parser = LENIENT_DUPLICATES.createParser(bytes)) {
+      if (parser.nextToken() == null) {
+        throw new JsonParseException(parser, "no JSON value");
+      }
+      Object value = read(parser, problems);
+      if (parser.nextToken() != null) {
+        throw new JsonParseException(parser, "more than one JSON value");
+      }
+      return value;
+    }
+  }
 
   /** Two-space indentation, {@code "key": value}, one array element per line. */
   static DefaultPrettyPrinter prettyPrinter() {
@@ -53,7 +76,7 @@ final class Json {
       if (parser.nextToken() == null) {
         throw new JsonParseException(parser, "no JSON value");
       }
-      Object value = read(parser);
+      Object value = read(parser, null);
       if (parser.nextToken() != null) {
         throw new JsonParseException(parser, "more than one JSON value");
       }
@@ -61,22 +84,33 @@ final class Json {
     }
   }
 
-  private static Object read(JsonParser parser) throws IOException {
+  /** {@code problems} null: duplicates are the parser's error (strict factory). */
+  private static Object read(JsonParser parser, List<String> problems) throws IOException {
     JsonToken token = parser.currentToken();
     switch (token) {
       case START_OBJECT -> {
         Map<String, Object> map = new LinkedHashMap<>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
           String name = parser.currentName();
+          if (problems != null && map.containsKey(name)) {
+            var at = parser.currentTokenLocation();
+            problems.add(
+                "duplicate key \""
+                    + name
+                    + "\" at line "
+                    + at.getLineNr()
+                    + ", column "
+                    + at.getColumnNr());
+          }
           parser.nextToken();
-          map.put(name, read(parser));
+          map.put(name, read(parser, problems));
         }
         return map;
       }
       case START_ARRAY -> {
         List<Object> list = new ArrayList<>();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          list.add(read(parser));
+          list.add(read(parser, problems));
         }
         return list;
       }

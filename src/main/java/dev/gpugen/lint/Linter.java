@@ -1,6 +1,7 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.spec.SpecLintSettings;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
@@ -34,7 +35,8 @@ public final class Linter {
   /**
    * @param skipIds rule ids skipped on the command line (added to the spec's {@code lint.skip})
    */
-  public List<Diagnostic> run(ClusterSpec spec, SourceMap sources, Set<String> skipIds) {
+  public List<Diagnostic> run(ClusterPlan plan, SourceMap sources, Set<String> skipIds) {
+    ClusterSpec spec = plan.spec();
     Set<String> skip = new HashSet<>(skipIds);
     Map<String, Severity> regrade = new TreeMap<>();
     if (specSuppressions) {
@@ -53,7 +55,7 @@ public final class Linter {
     for (Rule r : rules) {
       if (r.id().equals(SpecLintSettings.ID) || !skip.contains(r.id())) {
         findings.use(r);
-        r.check(spec, findings);
+        r.check(plan, findings);
       }
     }
     List<Diagnostic> out = new ArrayList<>();

@@ -1,13 +1,13 @@
 package dev.gpugen.lint;
 
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.Severity;
 import java.util.Objects;
 
 /**
- * One check over the resolved spec. Subclasses are small and stateless, listed explicitly in {@link
- * Rules}, and pass their fixed facts to this constructor; the id is stable forever (users skip or
- * re-grade rules by id).
+ * One check over the resolved spec and the facts its plan derives. Subclasses are small and
+ * stateless, listed explicitly in {@link Rules}, and pass their fixed facts to this constructor;
+ * the id is stable forever (users skip or re-grade rules by id).
  */
 public abstract class Rule {
   private final String id;
@@ -44,5 +44,5 @@ public abstract class Rule {
     return documentation;
   }
 
-  public abstract void check(ClusterSpec spec, Findings findings);
+  public abstract void check(ClusterPlan plan, Findings findings);
 }

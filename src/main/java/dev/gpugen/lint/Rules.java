@@ -21,6 +21,7 @@ import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
 import dev.gpugen.lint.rules.efa.EfaPlacementNotCluster;
 import dev.gpugen.lint.rules.efa.EfaSocketTuningIgnored;
 import dev.gpugen.lint.rules.efa.EfaUnsupportedInstance;
+import dev.gpugen.lint.rules.eks.EksPublicEndpointOpen;
 import dev.gpugen.lint.rules.fsx.FsxCapacityInvalid;
 import dev.gpugen.lint.rules.fsx.FsxThroughputInvalid;
 import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
@@ -28,6 +29,12 @@ import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
+import dev.gpugen.lint.rules.k8s.K8sDistributionNotRendered;
+import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
+import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
+import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
+import dev.gpugen.lint.rules.k8s.K8sSettingIgnored;
+import dev.gpugen.lint.rules.k8s.K8sVersionUnsupported;
 import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
 import dev.gpugen.lint.rules.nccl.NcclAlgoProtoForced;
 import dev.gpugen.lint.rules.nccl.NcclBuffsizeNotPowerOfTwo;
@@ -47,6 +54,7 @@ import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
+import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -64,6 +72,7 @@ import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
+import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
 import dev.gpugen.lint.rules.val.ValThresholdInherited;
 import java.util.List;
@@ -75,9 +84,9 @@ import java.util.Optional;
  * <p>Naming convention (checked by {@code RulesTest}): a rule lives in the package named after the
  * first segment of its id, and its class is the whole id in UpperCamelCase, so {@code
  * nccl-gdr-level-invalid} is {@code dev.gpugen.lint.rules.nccl.NcclGdrLevelInvalid}. Helpers shared
- * by several families ({@code PoolRule}, {@code PoolContext}, {@code Hardware}, {@code Nccl},
- * {@code Cidr}) stay in {@code dev.gpugen.lint.rules}. The order below is the order of the
- * catalogue in docs/lint-rules.md.
+ * by several families ({@code PoolRule}, {@code PoolContext}, {@code Nccl}, {@code Cidr}) stay in
+ * {@code dev.gpugen.lint.rules}. The order below is the order of the catalogue in
+ * docs/lint-rules.md.
  */
 public final class Rules {
   private static final List<Rule> ALL =
@@ -93,6 +102,14 @@ public final class Rules {
           new CompatUnknown(),
           new AwsInstanceTypeUnknown(),
           new GcpA3WithoutGpudirect(),
+          // Kubernetes distribution and version
+          new K8sNotConfigured(),
+          new K8sDistributionProvider(),
+          new K8sDistributionNotRendered(),
+          new K8sVersionUnsupported(),
+          new K8sOperatorUnvalidated(),
+          new K8sSettingIgnored(),
+          new EksPublicEndpointOpen(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),
@@ -136,6 +153,7 @@ public final class Rules {
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
           new PullUnsupportedProvider(),
+          new PullUnpinnedRef(),
           new SpecSettingIgnored(),
           new PullNeedsBucket(),
           new PullGitSource(),
@@ -144,6 +162,7 @@ public final class Rules {
           new GcpMachineTypeUnknown(),
           // validation and sysctl
           new ValNcclTestTooSmall(),
+          new ValNcclSizeRangeEmpty(),
           new ValBusbwThresholdImplausible(),
           new ValThresholdInherited(),
           new ValBusbwSingleGpu(),

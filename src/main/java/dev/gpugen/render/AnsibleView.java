@@ -1,15 +1,16 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.Version;
 import dev.gpugen.inventory.InventoryBuilder;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -19,10 +20,12 @@ import java.util.TreeSet;
  * group_vars/pool_NAME.yml.
  */
 public final class AnsibleView {
+  private final ClusterPlan plan;
   private final ClusterSpec spec;
 
-  AnsibleView(ClusterSpec spec) {
-    this.spec = spec;
+  AnsibleView(ClusterPlan plan) {
+    this.plan = plan;
+    this.spec = plan.spec();
   }
 
   /** A key and its value, for templates that loop over sorted maps. */
@@ -73,7 +76,11 @@ public final class AnsibleView {
    *     then reports the bandwidth without failing on it)
    */
   public record ValidationVars(
-      int gpuBurnSeconds, int dcgmDiagLevel, String maxBytes, String minBusBandwidthGBps) {}
+      int gpuBurnSeconds,
+      int dcgmDiagLevel,
+      String minBytes,
+      String maxBytes,
+      String minBusBandwidthGBps) {}
 
   public String cluster() {
     return spec.metadata().name();
@@ -88,7 +95,7 @@ public final class AnsibleView {
   }
 
   public SoftwareVars software() {
-    return software(spec.software());
+    return software(spec.software(), plan.clusterKernelModules());
   }
 
   public boolean blacklistNouveau() {
@@ -165,7 +172,7 @@ public final class AnsibleView {
    * Whether the nodes are static hosts listed in inventory.yml (no cloud, no dynamic inventory).
    */
   public boolean staticHosts() {
-    return spec.cloud().provider().equals("static");
+    return plan.staticHosts();
   }
 
   /**
@@ -211,9 +218,48 @@ public final class AnsibleView {
     return out;
   }
 
+  /**
+   * The kubernetes: section as the node plays see it.
+   *
+   * @param enabled whether the spec names a cluster (else plays 03-05 skip their Kubernetes parts)
+   * @param distribution eks, kubeadm or existing; empty when not enabled
+   * @param version the Kubernetes minor; empty when not enabled
+   */
+  public record KubernetesVars(boolean enabled, String distribution, String version) {}
+
+  /** The cluster the GPU nodes join; never on GKE, whose checks are gke_checks'. */
+  public KubernetesVars kubernetes() {
+    return spec.kubernetes()
+        .filter(k -> !gke())
+        .map(k -> new KubernetesVars(true, k.distribution(), k.version()))
+        .orElse(new KubernetesVars(false, "", ""));
+  }
+
+  /**
+   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces gpugen
+   * attaches when the fabric is EFA, else 0 (not checked).
+   */
+  public int schedulerEfaInterfaces(PoolVars pool) {
+    return pool.fabric().equals("efa") ? pool.facts().efaInterfaces() : 0;
+  }
+
+  /**
+   * The time-slicing replicas the device plugin applies on pool {@code name}'s nodes: its own,
+   * through the per-node config label where they differ from the cluster's (play 03's ConfigMap has
+   * an entry per such pool), so play 05 expects what is deployed.
+   */
+  public int schedulerTimeSlicingReplicas(String name) {
+    return plan.pool(name).timeSlicingReplicas();
+  }
+
+  /** Whether play 03 installs the AWS EFA device plugin: some pool's fabric is EFA. */
+  public boolean efaDevicePlugin() {
+    return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
+  }
+
   /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */
   public boolean gke() {
-    return spec.cloud().provider().equals("gcp");
+    return plan.gke();
   }
 
   /**
@@ -235,7 +281,7 @@ public final class AnsibleView {
 
   /** Whether the Terraform installs the GPU Operator on GKE (else GKE's driver and plugin). */
   public boolean gkeGpuOperator() {
-    return gke() && spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+    return gke() && plan.gkeOperatorDriver();
   }
 
   /**
@@ -243,10 +289,7 @@ public final class AnsibleView {
    * key, as Terraform's {@code sort(keys(...))} orders them.
    */
   public String ncclConf() {
-    StringBuilder b = new StringBuilder();
-    new TreeMap<>(spec.nccl().env())
-        .forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return b.toString();
+    return plan.ncclConf();
   }
 
   /** A toleration for one of a pool's taints (Kubernetes effect names, as the spec writes them). */
@@ -281,19 +324,20 @@ public final class AnsibleView {
   public List<GkePool> gkePools() {
     List<GkePool> out = new ArrayList<>();
     if (gke()) {
-      spec.pools().forEach(p -> out.add(gkePool(p)));
+      plan.pools().forEach(p -> out.add(gkePool(p)));
     }
     return out;
   }
 
   /** The GKE facts of pool {@code name} (for the per-pool group_vars template). */
   public GkePool gkePool(String name) {
-    return gkePool(poolNamed(name));
+    return gkePool(plan.pool(name));
   }
 
-  private GkePool gkePool(Pool p) {
-    int gpus = PoolFacts.of(p).gpuCount();
-    int replicas = Math.max(1, p.software().devicePlugin().timeSlicingReplicas());
+  private GkePool gkePool(PoolPlan pp) {
+    Pool p = pp.pool();
+    int gpus = pp.hardware().gpus();
+    int replicas = pp.timeSlicingReplicas();
     List<Toleration> tolerations = new ArrayList<>();
     for (ClusterSpec.Taint t : p.taints()) {
       tolerations.add(
@@ -303,11 +347,11 @@ public final class AnsibleView {
     }
     return new GkePool(
         p.name(),
-        "gke_nodepool_" + Views.groupSafe(p.name()),
-        "pool_" + Views.groupSafe(p.name()),
+        "gke_nodepool_" + pp.tfPrefix(),
+        pp.group(),
         gpus,
         replicas,
-        gpus * replicas,
+        pp.allocatableGpus(),
         replicas > 1 ? 1 : gpus,
         p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
         "gpugen-validate-" + p.name(),
@@ -316,7 +360,7 @@ public final class AnsibleView {
 
   /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
   public boolean pull() {
-    return spec.ansible().pullMode() && spec.cloud().provider().equals("aws");
+    return plan.pullMode();
   }
 
   /**
@@ -325,7 +369,7 @@ public final class AnsibleView {
    * before it asks EC2; the host name is {@code localhost}).
    */
   public List<Entry> pullHostVars(String poolName) {
-    Pool p = poolNamed(poolName);
+    Pool p = plan.pool(poolName).pool();
     Map<String, String> vars = new TreeMap<>();
     vars.put("ansible_connection", "local");
     vars.put("gpugen_instance_type", p.instanceType());
@@ -346,7 +390,7 @@ public final class AnsibleView {
 
   /** The groups of a pulling node of the pool, as gpugen-inventory names them, sorted. */
   public List<String> pullGroups(String poolName) {
-    Pool p = poolNamed(poolName);
+    Pool p = plan.pool(poolName).pool();
     TreeSet<String> groups = new TreeSet<>(poolGroups(p));
     groups.add(InventoryBuilder.group("type_", p.instanceType()));
     return List.copyOf(groups);
@@ -356,40 +400,36 @@ public final class AnsibleView {
    * The groups gpugen-inventory puts every host of pool {@code p} in (its naming, so that push,
    * static and pull inventories agree); hosts with an instance type also get its type_ group.
    */
-  private static List<String> poolGroups(Pool p) {
+  private List<String> poolGroups(Pool p) {
     return List.of(
         InventoryBuilder.ALL_NODES,
-        InventoryBuilder.group("pool_", p.name()),
+        plan.pool(p.name()).group(),
         p.spot() ? InventoryBuilder.SPOT : InventoryBuilder.ON_DEMAND);
-  }
-
-  private Pool poolNamed(String name) {
-    return spec.pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
   }
 
   public List<PoolVars> pools() {
     List<PoolVars> out = new ArrayList<>();
-    spec.pools().forEach(p -> out.add(pool(p)));
+    plan.pools().forEach(p -> out.add(pool(p)));
     return out;
   }
 
-  PoolVars pool(Pool p) {
-    PoolFacts facts = PoolFacts.of(p);
+  PoolVars pool(PoolPlan pp) {
+    Pool p = pp.pool();
     return new PoolVars(
         p.name(),
-        "pool_" + Views.groupSafe(p.name()),
+        pp.group(),
         p.instanceType(),
         p.count(),
         p.spot(),
         p.fabric(),
-        facts,
-        software(p.software()),
-        validation(p.validation(), facts),
-        entries(nodeLabels(p)),
+        PoolFacts.of(pp),
+        software(p.software(), pp.kernelModules()),
+        validation(p.validation(), pp),
+        entries(nodeLabels(pp)),
         p.taints());
   }
 
-  private static SoftwareVars software(Software s) {
+  private SoftwareVars software(Software s, String kernelModules) {
     return new SoftwareVars(
         s.os(),
         s.driver(),
@@ -398,12 +438,7 @@ public final class AnsibleView {
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
-        s.kernelModules().equals("auto")
-            ? CompatTable.load()
-                .defaultKernelModule(Version.parse(s.driver()))
-                .name()
-                .toLowerCase(Locale.ROOT)
-            : s.kernelModules(),
+        kernelModules,
         s.gpuOperator().version(),
         s.gpuOperator().dcgmExporter(),
         s.gpuOperator().migManager(),
@@ -414,20 +449,20 @@ public final class AnsibleView {
    * The Kubernetes labels of pool {@code p}'s nodes: the spec's, plus the device plugin's per-node
    * config label where the pool's time-slicing differs from the cluster's.
    */
-  private Map<String, String> nodeLabels(Pool p) {
-    Map<String, String> labels = new TreeMap<>(p.labels());
-    GpuOperatorValues.poolConfigKey(spec, p)
+  private Map<String, String> nodeLabels(PoolPlan pp) {
+    Map<String, String> labels = new TreeMap<>(pp.pool().labels());
+    GpuOperatorValues.poolConfigKey(plan, pp)
         .ifPresent(k -> labels.put(GpuOperatorValues.CONFIG_LABEL, k));
     return labels;
   }
 
   /** The device plugin's configs by ConfigMap key (empty: no pool time-slices). */
   public List<Entry> devicePluginConfigs() {
-    return entries(GpuOperatorValues.devicePluginConfigs(spec));
+    return entries(GpuOperatorValues.devicePluginConfigs(plan));
   }
 
-  private static int driverCudaMajor(Software s) {
-    return CompatTable.load()
+  private int driverCudaMajor(Software s) {
+    return plan.compat()
         .driverBranch(Version.parse(s.driver()))
         .map(b -> b.maxCudaMajor().orElse(-1))
         .filter(m -> m > 0)
@@ -438,20 +473,22 @@ public final class AnsibleView {
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
+        v.minBytes(),
         v.maxBytes(),
         v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
   }
 
   /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
-  private static ValidationVars validation(ClusterSpec.Validation v, PoolFacts facts) {
+  private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp) {
     ValidationVars spec = validation(v);
     if (!spec.minBusBandwidthGBps().isEmpty()) {
       return spec;
     }
-    java.util.OptionalInt dflt = facts.defaultMinBusBandwidthGbps();
+    OptionalInt dflt = pp.hardware().defaultMinBusBandwidthGbps();
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
+        v.minBytes(),
         v.maxBytes(),
         dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "");
   }

@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +19,12 @@ public final class ArgoCdView {
   /** Where the root Application creates the others: the cluster ArgoCD itself runs in. */
   public static final String IN_CLUSTER = "https://kubernetes.default.svc";
 
+  private final ClusterPlan plan;
   private final ClusterSpec spec;
 
-  ArgoCdView(ClusterSpec spec) {
-    this.spec = spec;
+  ArgoCdView(ClusterPlan plan) {
+    this.plan = plan;
+    this.spec = plan.spec();
   }
 
   /**
@@ -91,12 +94,12 @@ public final class ArgoCdView {
 
   /** Whether ArgoCD installs the GPU Operator (not on GKE when GKE installs the driver). */
   public boolean operator() {
-    return enabled() && spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+    return enabled() && plan.gkeOperatorDriver();
   }
 
   /** Whether ArgoCD also writes /etc/nccl.conf on the nodes (GKE: a DaemonSet; else play 04). */
   public boolean ncclDaemonSet() {
-    return enabled() && spec.cloud().provider().equals("gcp");
+    return enabled() && plan.gke();
   }
 
   public App gpuOperator() {
@@ -138,7 +141,7 @@ public final class ArgoCdView {
   }
 
   public boolean timeSlicing() {
-    return operator() && GpuOperatorValues.timeSlicing(spec);
+    return operator() && GpuOperatorValues.timeSlicing(plan);
   }
 
   public String operatorVersion() {
@@ -150,7 +153,7 @@ public final class ArgoCdView {
   }
 
   public Map<String, Object> operatorValues() {
-    return GpuOperatorValues.of(spec);
+    return GpuOperatorValues.of(plan);
   }
 
   public String timeSlicingConfigName() {
@@ -160,21 +163,19 @@ public final class ArgoCdView {
   /** The device plugin's configs by ConfigMap key (see GpuOperatorValues). */
   public List<AnsibleView.Entry> devicePluginConfigs() {
     List<AnsibleView.Entry> out = new ArrayList<>();
-    GpuOperatorValues.devicePluginConfigs(spec)
+    GpuOperatorValues.devicePluginConfigs(plan)
         .forEach((k, v) -> out.add(new AnsibleView.Entry(k, v)));
     return out;
   }
 
   /** /etc/nccl.conf as NCCL reads it: sorted NAME=VALUE lines. */
   public String ncclConf() {
-    StringBuilder b = new StringBuilder();
-    spec.nccl().env().forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
-    return b.toString();
+    return plan.ncclConf();
   }
 
   /** The checksum annotation that rolls the NCCL DaemonSet when the settings change. */
   public String ncclConfSha256() {
-    return dev.gpugen.spec.Sha256.hex(ncclConf());
+    return plan.ncclConfSha256();
   }
 
   private App directory(String component, String namespace) {
@@ -187,6 +188,6 @@ public final class ArgoCdView {
   }
 
   private String prefix() {
-    return spec.metadata().name() + spec.selectedEnvironment().map(e -> "-" + e).orElse("");
+    return plan.qualifiedName();
   }
 }

@@ -1,8 +1,11 @@
 package dev.gpugen.render;
 
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -23,8 +26,8 @@ public final class GpuOperatorValues {
    * The values for the spec's provider: on GKE with {@code gpuDriver: operator} the operator
    * installs the driver and toolkit; everywhere else plays 01 and 02 installed them on the host.
    */
-  public static Map<String, Object> of(ClusterSpec spec) {
-    return spec.cloud().provider().equals("gcp") ? gke(spec) : hostInstalled(spec);
+  public static Map<String, Object> of(ClusterPlan plan) {
+    return plan.gke() ? gke(plan) : hostInstalled(plan);
   }
 
   /**
@@ -32,13 +35,11 @@ public final class GpuOperatorValues {
    * Each gets an entry in the time-slicing ConfigMap (gke-gpu-operator.tf), picked by a node label.
    * Where GKE runs its own device plugin, its gpu_sharing_config does this instead.
    */
-  public static Map<String, Integer> gkeTimeSlicing(ClusterSpec spec) {
+  public static Map<String, Integer> gkeTimeSlicing(ClusterPlan plan) {
     Map<String, Integer> slicing = new TreeMap<>();
-    boolean operator = spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
-    for (ClusterSpec.Pool p : spec.pools()) {
-      int replicas = p.software().devicePlugin().timeSlicingReplicas();
-      if (operator && replicas > 1) {
-        slicing.put(p.name(), replicas);
+    for (PoolPlan p : plan.pools()) {
+      if (plan.gkeOperatorDriver() && p.timeSlicingReplicas() > 1) {
+        slicing.put(p.name(), p.timeSlicingReplicas());
       }
     }
     return slicing;
@@ -60,9 +61,8 @@ public final class GpuOperatorValues {
    * Whether the device plugin shares the GPUs of some pool between pods (AWS and static: needs the
    * time-slicing ConfigMap).
    */
-  public static boolean timeSlicing(ClusterSpec spec) {
-    return !spec.cloud().provider().equals("gcp")
-        && spec.pools().stream().anyMatch(p -> replicas(p) > 1);
+  public static boolean timeSlicing(ClusterPlan plan) {
+    return !plan.gke() && plan.pools().stream().anyMatch(p -> p.timeSlicingReplicas() > 1);
   }
 
   /**
@@ -71,15 +71,15 @@ public final class GpuOperatorValues {
    * whose replicas differ from it gets an entry under its name, which its nodes select with the
    * {@value #CONFIG_LABEL} label.
    */
-  public static Map<String, String> devicePluginConfigs(ClusterSpec spec) {
+  public static Map<String, String> devicePluginConfigs(ClusterPlan plan) {
     Map<String, String> configs = new TreeMap<>();
-    if (!timeSlicing(spec)) {
+    if (!timeSlicing(plan)) {
       return configs;
     }
-    configs.put(
-        DEFAULT_CONFIG, devicePluginConfig(spec.software().devicePlugin().timeSlicingReplicas()));
-    for (ClusterSpec.Pool p : spec.pools()) {
-      poolConfigKey(spec, p).ifPresent(k -> configs.put(k, devicePluginConfig(replicas(p))));
+    configs.put(DEFAULT_CONFIG, devicePluginConfig(clusterReplicas(plan)));
+    for (PoolPlan p : plan.pools()) {
+      poolConfigKey(plan, p)
+          .ifPresent(k -> configs.put(k, devicePluginConfig(p.timeSlicingReplicas())));
     }
     return configs;
   }
@@ -88,15 +88,14 @@ public final class GpuOperatorValues {
    * The ConfigMap key pool {@code p}'s nodes are labelled with, where its replicas differ from the
    * cluster-wide ones (AWS and static); empty for pools that use the default entry.
    */
-  public static java.util.Optional<String> poolConfigKey(ClusterSpec spec, ClusterSpec.Pool p) {
-    int cluster = Math.max(1, spec.software().devicePlugin().timeSlicingReplicas());
-    return timeSlicing(spec) && replicas(p) != cluster
-        ? java.util.Optional.of(p.name())
-        : java.util.Optional.empty();
+  public static Optional<String> poolConfigKey(ClusterPlan plan, PoolPlan p) {
+    return timeSlicing(plan) && p.timeSlicingReplicas() != clusterReplicas(plan)
+        ? Optional.of(p.name())
+        : Optional.empty();
   }
 
-  private static int replicas(ClusterSpec.Pool p) {
-    return Math.max(1, p.software().devicePlugin().timeSlicingReplicas());
+  private static int clusterReplicas(ClusterPlan plan) {
+    return Math.max(1, plan.spec().software().devicePlugin().timeSlicingReplicas());
   }
 
   /** The device plugin's config for {@code replicas}: time-slicing above 1, else whole GPUs. */
@@ -124,8 +123,8 @@ public final class GpuOperatorValues {
   }
 
   // Driver and toolkit on the host (plays 01 and 02): the operator must not install them again.
-  private static Map<String, Object> hostInstalled(ClusterSpec spec) {
-    ClusterSpec.Software sw = spec.software();
+  private static Map<String, Object> hostInstalled(ClusterPlan plan) {
+    ClusterSpec.Software sw = plan.spec().software();
     Map<String, Object> v = new TreeMap<>();
     v.put("driver", Map.of("enabled", false));
     v.put("toolkit", Map.of("enabled", false));
@@ -137,7 +136,7 @@ public final class GpuOperatorValues {
     v.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
     Map<String, Object> devicePlugin = new TreeMap<>();
     devicePlugin.put("enabled", true);
-    if (timeSlicing(spec)) {
+    if (timeSlicing(plan)) {
       devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", DEFAULT_CONFIG));
     }
     v.put("devicePlugin", devicePlugin);
@@ -145,8 +144,8 @@ public final class GpuOperatorValues {
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).
-  private static Map<String, Object> gke(ClusterSpec spec) {
-    ClusterSpec.Software sw = spec.software();
+  private static Map<String, Object> gke(ClusterPlan plan) {
+    ClusterSpec.Software sw = plan.spec().software();
     Map<String, Object> values = new TreeMap<>();
     Map<String, Object> driver = new TreeMap<>();
     driver.put("enabled", true);
@@ -160,7 +159,7 @@ public final class GpuOperatorValues {
     values.put("toolkit", toolkit);
     values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
     values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
-    if (!gkeTimeSlicing(spec).isEmpty()) {
+    if (!gkeTimeSlicing(plan).isEmpty()) {
       values.put("devicePlugin", Map.of("config", Map.of("name", TIME_SLICING_CONFIG)));
     }
     return sortedMap(values);

@@ -1,6 +1,6 @@
 package dev.gpugen.render;
 
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.plan.ClusterPlan;
 import freemarker.template.Template;
 import freemarker.template.TemplateException;
 import java.io.IOException;
@@ -11,14 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Renders every template against one resolved spec, in memory. A template named {@code
- * x/pool_{pool}.yml.ftl} renders once per pool; a template whose output is blank writes no file (so
- * provider-specific files are one {@code <#if>} away). Whole sets of files that a provider has no
- * use for (the node roles on GKE) are left out by {@link Views#rendersFor}.
+ * Renders one plan's outputs ({@link RenderPlan}) in memory: templates through FreeMarker against
+ * the views, static files copied behind the generated-file header. A template that renders blank is
+ * an error: whether a file exists is the render plan's decision, not the template's.
  */
 public final class Renderer {
-  static final String POOL_TOKEN = "{pool}";
-
   private final Templates templates;
 
   public Renderer(Templates templates) {
@@ -28,31 +25,43 @@ public final class Renderer {
   /**
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
    */
-  public RenderedTree render(ClusterSpec spec, String specLabel) throws RenderException {
-    Map<String, Object> base = Views.model(spec, specLabel);
+  public RenderedTree render(ClusterPlan plan, String specLabel) throws RenderException {
+    Map<String, Object> base = Views.model(plan, specLabel);
     Map<String, RenderedTree.File> out = new TreeMap<>();
-    for (String name : templates.names()) {
-      String path = Templates.outputPathOf(name);
-      if (!Views.rendersFor(spec, path)) {
-        continue;
-      }
-      if (path.contains(POOL_TOKEN)) {
-        for (ClusterSpec.Pool pool : spec.pools()) {
-          Map<String, Object> model = new HashMap<>(base);
-          model.put("pool", Views.pool(spec, pool));
-          put(out, path.replace(POOL_TOKEN, Views.groupSafe(pool.name())), renderOne(name, model));
-        }
+    for (RenderPlan.Output o : RenderPlan.of(plan, templates)) {
+      String text;
+      if (o.template()) {
+        Map<String, Object> model = new HashMap<>(base);
+        o.pool().ifPresent(p -> model.put("pool", Views.pool(plan, p)));
+        text = renderOne(o.source(), model);
       } else {
-        put(out, path, renderOne(name, base));
+        text = copy(o.source(), specLabel);
       }
+      if (text.isBlank()) {
+        throw new RenderException(o.source() + ": rendered blank for " + o.path(), null);
+      }
+      put(out, o.path(), text);
     }
     return RenderedTree.of(out);
   }
 
-  private static void put(Map<String, RenderedTree.File> out, String path, String text) {
-    if (text.isBlank()) {
-      return;
+  /** A static file behind the header: after the #! line of a script, as Jinja for *.j2 files. */
+  String copy(String source, String specLabel) throws RenderException {
+    String body;
+    try {
+      body = templates.text(source);
+    } catch (IOException e) {
+      throw new RenderException(source + ": " + e.getMessage(), e);
     }
+    String header = Views.header(specLabel, source.endsWith(".j2")) + "\n";
+    if (body.startsWith("#!")) {
+      int nl = body.indexOf('\n') + 1;
+      return body.substring(0, nl) + header + body.substring(nl);
+    }
+    return header + body;
+  }
+
+  private static void put(Map<String, RenderedTree.File> out, String path, String text) {
     String normalized = text.replace("\r\n", "\n");
     if (!normalized.endsWith("\n")) {
       normalized += "\n";
@@ -76,17 +85,17 @@ public final class Renderer {
           e.getLineNumber() == null
               ? name
               : name + ":" + e.getLineNumber() + ":" + e.getColumnNumber();
-      throw new RenderException(where + ": " + firstLine(e.getMessageWithoutStackTop()), e);
+      throw new RenderException(where + ": " + message(e.getMessageWithoutStackTop()), e);
     } catch (IOException e) {
       throw new RenderException(name + ": " + e.getMessage(), e);
     }
   }
 
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "template error";
-    }
-    int nl = s.indexOf('\n');
-    return (nl < 0 ? s : s.substring(0, nl)).trim();
+  /**
+   * FreeMarker's whole message: its first line names the problem, the rest says which expression
+   * failed and often the fix ("Tip: ..."), which an override's author needs.
+   */
+  private static String message(String s) {
+    return s == null || s.isBlank() ? "template error" : s.strip();
   }
 }

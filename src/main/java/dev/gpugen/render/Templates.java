@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.spec.yaml.Suggest;
 import freemarker.cache.ClassTemplateLoader;
 import freemarker.cache.FileTemplateLoader;
 import freemarker.cache.MultiTemplateLoader;
@@ -26,20 +27,25 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * The template set: the built-in templates shipped in the jar under {@code templates/}, optionally
- * overridden file by file from a directory ({@code --templates DIR}). Each template is named after
- * the file it produces, plus {@code .ftl}.
+ * The source set: the built-in templates and static files shipped in the jar under {@code
+ * templates/}, optionally overridden file by file from a directory ({@code --templates DIR}). A
+ * template is named after the file it produces plus {@code .ftl}; a static file (no spec data) is
+ * named after the file it produces and is copied, not parsed.
  */
 public final class Templates {
   static final freemarker.template.Version VERSION = Configuration.VERSION_2_3_34;
-  private static final String SUFFIX = ".ftl";
+  static final String SUFFIX = ".ftl";
 
   private final Configuration cfg;
   private final List<String> names;
+  private final java.util.Set<String> nameSet;
+  private final Optional<Path> overrides;
 
-  private Templates(Configuration cfg, List<String> names) {
+  private Templates(Configuration cfg, List<String> names, Optional<Path> overrides) {
     this.cfg = cfg;
     this.names = List.copyOf(names);
+    this.nameSet = java.util.Set.copyOf(names);
+    this.overrides = overrides;
   }
 
   /** The built-in templates, with {@code overrides} taking precedence where given. */
@@ -51,13 +57,51 @@ public final class Templates {
       if (!Files.isDirectory(dir)) {
         throw new IOException("--templates " + dir + " is not a directory");
       }
-      names.addAll(walk(dir));
+      for (String name : walk(dir)) {
+        if (!names.contains(name)) {
+          // A misspelt or misplaced override would otherwise be silently ignored.
+          throw new OverrideException(
+              "--templates "
+                  + dir
+                  + ": "
+                  + name
+                  + " overrides no built-in template (the nearest is "
+                  + nearest(name, names)
+                  + "); an override has the path of the file it replaces plus .ftl");
+        }
+      }
       loaders.add(new FileTemplateLoader(dir.toFile()));
     }
     loaders.add(new ClassTemplateLoader(Templates.class, "/templates"));
     return new Templates(
         configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
-        new ArrayList<>(names));
+        new ArrayList<>(names),
+        overrides);
+  }
+
+  /** An override file that replaces no built-in template. */
+  public static final class OverrideException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    OverrideException(String message) {
+      super(message);
+    }
+  }
+
+  /** The built-in name closest to {@code name}: same file name first, then edit distance. */
+  private static String nearest(String name, Iterable<String> names) {
+    String file = name.substring(name.lastIndexOf('/') + 1);
+    String best = null;
+    int bestScore = Integer.MAX_VALUE;
+    for (String n : names) {
+      String nFile = n.substring(n.lastIndexOf('/') + 1);
+      int score = Suggest.distance(file, nFile) * 1000 + Suggest.distance(name, n);
+      if (score < bestScore) {
+        best = n;
+        bestScore = score;
+      }
+    }
+    return best;
   }
 
   private static Configuration configure(TemplateLoader loader) {
@@ -88,17 +132,56 @@ public final class Templates {
     return cfg;
   }
 
-  /** Template names (paths relative to the template root, with {@code .ftl}), sorted. */
+  /** Source names (paths relative to the template root), sorted. */
   public List<String> names() {
     return names;
+  }
+
+  /**
+   * The source of output {@code path} (or of a source named {@code path} without its suffix): its
+   * template if there is one, else its static file.
+   *
+   * @throws IllegalStateException when there is neither: a render plan that names a missing source
+   *     is a bug in gpugen
+   */
+  String source(String path) {
+    if (nameSet.contains(path + SUFFIX) && nameSet.contains(path)) {
+      throw new IllegalStateException(
+          "two sources for " + path + ": " + path + SUFFIX + " and the static " + path);
+    }
+    if (nameSet.contains(path + SUFFIX)) {
+      return path + SUFFIX;
+    }
+    if (nameSet.contains(path)) {
+      return path;
+    }
+    throw new IllegalStateException("no template or static file for " + path);
+  }
+
+  /** A static file's text, from the override folder when it has one. */
+  String text(String name) throws IOException {
+    if (overrides.isPresent()) {
+      Path p = overrides.get().resolve(name);
+      if (Files.isRegularFile(p)) {
+        return Files.readString(p);
+      }
+    }
+    try (java.io.InputStream in = Templates.class.getResourceAsStream("/templates/" + name)) {
+      if (in == null) {
+        throw new IOException("no static file " + name);
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
   }
 
   Template get(String name) throws IOException {
     return cfg.getTemplate(name);
   }
 
-  static String outputPathOf(String templateName) {
-    return templateName.substring(0, templateName.length() - SUFFIX.length());
+  static String outputPathOf(String sourceName) {
+    return sourceName.endsWith(SUFFIX)
+        ? sourceName.substring(0, sourceName.length() - SUFFIX.length())
+        : sourceName;
   }
 
   /**
@@ -121,7 +204,7 @@ public final class Templates {
       Enumeration<JarEntry> entries = jar.entries();
       while (entries.hasMoreElements()) {
         String name = entries.nextElement().getName();
-        if (name.startsWith("templates/") && name.endsWith(SUFFIX)) {
+        if (name.startsWith("templates/") && !name.endsWith("/")) {
           out.add(name.substring("templates/".length()));
         }
       }
@@ -133,7 +216,6 @@ public final class Templates {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(Files::isRegularFile)
           .map(p -> dir.relativize(p).toString().replace('\\', '/'))
-          .filter(n -> n.endsWith(SUFFIX))
           .sorted()
           .toList();
     } catch (UncheckedIOException e) {

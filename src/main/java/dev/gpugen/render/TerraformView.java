@@ -7,6 +7,8 @@ import dev.gpugen.compat.CudaRelease;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.MinorVersionCompat;
 import dev.gpugen.compat.Version;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.render.GeneratedOutputFormat.Markup;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.ArrayList;
@@ -27,10 +29,12 @@ import java.util.TreeSet;
  * table ({@link #compat()}), which the version gate and the EFA interfaces are computed from.
  */
 public final class TerraformView {
+  private final ClusterPlan plan;
   private final ClusterSpec spec;
 
-  TerraformView(ClusterSpec spec) {
-    this.spec = spec;
+  TerraformView(ClusterPlan plan) {
+    this.plan = plan;
+    this.spec = plan.spec();
   }
 
   /**
@@ -79,12 +83,12 @@ public final class TerraformView {
 
   /** Whether this spec renders Terraform for AWS. */
   public boolean aws() {
-    return spec.cloud().provider().equals("aws");
+    return plan.aws();
   }
 
   /** Whether this spec renders Terraform for GCP (GKE node pools). */
   public boolean gcp() {
-    return spec.cloud().provider().equals("gcp");
+    return plan.gke();
   }
 
   /** Whether this spec renders any Terraform: static hosts exist already. */
@@ -94,7 +98,7 @@ public final class TerraformView {
 
   /** Whether the nodes configure themselves at boot (ansible.mode pull, on AWS). */
   public boolean pull() {
-    return aws() && spec.ansible().pullMode();
+    return plan.pullMode();
   }
 
   /** Whether pulling nodes fetch the bundle from the checkpoint bucket (else from Git). */
@@ -109,7 +113,7 @@ public final class TerraformView {
 
   /** The cluster's folder in the checkpoint bucket: gpugen/NAME or gpugen/NAME-ENV. */
   private String pullRoot() {
-    return "gpugen/" + Views.clusterName(spec);
+    return "gpugen/" + plan.qualifiedName();
   }
 
   /**
@@ -117,7 +121,7 @@ public final class TerraformView {
    * nodes booted from one version of the spec never see the files of another.
    */
   public String pullBundlePrefix() {
-    return pullRoot() + "/bundles/" + spec.fingerprint();
+    return pullRoot() + "/bundles/" + plan.fingerprint();
   }
 
   /** Where nodes write {@code <instance-id>.json}. */
@@ -154,9 +158,9 @@ public final class TerraformView {
   public PullScript pullScript(String poolName) {
     ClusterSpec.Pull p = spec.ansible().pull();
     return new PullScript(
-        Views.clusterName(spec),
+        plan.qualifiedName(),
         poolName,
-        "pull-inventory-" + Views.groupSafe(poolName) + ".yml",
+        "pull-inventory-" + plan.pool(poolName).tfPrefix() + ".yml",
         p.source(),
         spec.storage().checkpointBucket().orElse(""),
         pullBundlePrefix(),
@@ -164,7 +168,7 @@ public final class TerraformView {
         p.gitUrl().orElse(""),
         p.gitRef().orElse(""),
         p.gitPath().orElse(spec.outputFolder() + "/ansible"),
-        spec.fingerprint(),
+        plan.fingerprint(),
         ANSIBLE_CORE,
         "kubernetes,helm,reboot");
   }
@@ -178,7 +182,7 @@ public final class TerraformView {
   /** The pools in spec order. */
   public List<Pool> pools() {
     List<Pool> out = new ArrayList<>();
-    spec.pools().forEach(p -> out.add(new Pool(p.name(), Views.groupSafe(p.name()))));
+    plan.pools().forEach(p -> out.add(new Pool(p.name(), p.tfPrefix())));
     return out;
   }
 
@@ -189,7 +193,7 @@ public final class TerraformView {
 
   /** Whether the GPU Operator installs the driver on GKE (else GKE installs its own). */
   public boolean gkeOperatorDriver() {
-    return spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+    return plan.gkeOperatorDriver();
   }
 
   /**
@@ -199,7 +203,6 @@ public final class TerraformView {
   private Map<String, Object> gcpTfvars() {
     Map<String, Object> v = new TreeMap<>();
     ClusterSpec.Cloud c = spec.cloud();
-    CompatTable table = CompatTable.load();
     boolean operator = gkeOperatorDriver();
     v.put("cluster_name", spec.metadata().name());
     v.put("environment", spec.metadata().environment().orElse(null));
@@ -217,12 +220,13 @@ public final class TerraformView {
     v.put("nccl_env", spec.nccl().env());
     // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the operator's
     // device-plugin config, one entry per sharing pool, picked by a node label.
-    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(spec);
+    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(plan);
     v.put("time_slicing_replicas", slicing);
-    v.put("gpu_operator_values", GpuOperatorValues.of(spec));
-    for (ClusterSpec.Pool p : spec.pools()) {
-      String prefix = Views.groupSafe(p.name());
-      Optional<dev.gpugen.compat.GcpMachineType> m = table.gcpMachine(p.instanceType());
+    v.put("gpu_operator_values", GpuOperatorValues.of(plan));
+    for (PoolPlan pp : plan.pools()) {
+      ClusterSpec.Pool p = pp.pool();
+      String prefix = pp.tfPrefix();
+      Optional<dev.gpugen.compat.GcpMachineType> m = pp.hardware().gcp();
       v.put(prefix + "_machine_type", p.instanceType());
       v.put(
           prefix + "_accelerator_type",
@@ -278,7 +282,10 @@ public final class TerraformView {
 
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
   public Compat compat() {
-    CompatTable table = CompatTable.load();
+    return compat(plan.compat());
+  }
+
+  static Compat compat(CompatTable table) {
     List<AwsInstanceType> types =
         table.awsInstances().stream().sorted(Comparator.comparing(AwsInstanceType::name)).toList();
 
@@ -407,8 +414,9 @@ public final class TerraformView {
               v.put("lustre_mount_point", l.mountPoint());
             },
             () -> v.put("lustre_enabled", false));
-    for (ClusterSpec.Pool p : spec.pools()) {
-      String prefix = Views.groupSafe(p.name());
+    for (PoolPlan pp : plan.pools()) {
+      ClusterSpec.Pool p = pp.pool();
+      String prefix = pp.tfPrefix();
       v.put(prefix + "_count", p.count());
       v.put(prefix + "_instance_type", p.instanceType());
       v.put(prefix + "_spot", p.spot());

@@ -17,6 +17,7 @@ import java.util.SortedMap;
  * @param software cluster-wide software (each pool carries its own resolved copy)
  * @param kernel kernel settings
  * @param nccl NCCL environment
+ * @param kubernetes the Kubernetes cluster the GPU nodes join, when the spec names one
  * @param gitops the GitOps hand-off, when the spec turns it on
  * @param validation cluster-wide validation thresholds (each pool carries its own resolved copy)
  * @param ansible Ansible settings
@@ -33,6 +34,7 @@ public record ClusterSpec(
     Software software,
     Kernel kernel,
     Nccl nccl,
+    Optional<Kubernetes> kubernetes,
     Optional<GitOps> gitops,
     Validation validation,
     Ansible ansible,
@@ -49,6 +51,7 @@ public record ClusterSpec(
     Objects.requireNonNull(software);
     Objects.requireNonNull(kernel);
     Objects.requireNonNull(nccl);
+    Objects.requireNonNull(kubernetes);
     Objects.requireNonNull(gitops);
     Objects.requireNonNull(validation);
     Objects.requireNonNull(ansible);
@@ -65,15 +68,6 @@ public record ClusterSpec(
   /** {@link #outputFolder()} before the model exists (the spec mapper's defaults need it). */
   public static String outputFolder(String name, Optional<String> environment) {
     return "roles-generated/" + name + environment.map(e -> "-" + e).orElse("");
-  }
-
-  /**
-   * The model's fingerprint: SHA-256 of its value, which changes when any resolved value changes
-   * (and only then: comments and formatting of the spec do not count). The render writes it to
-   * {@code gpugen_spec_sha256} on every node; {@code gpugen drift} compares against it.
-   */
-  public String fingerprint() {
-    return Sha256.hex(toString());
   }
 
   /** Cluster identity. */
@@ -358,16 +352,66 @@ public record ClusterSpec(
    *
    * @param minBusBandwidthGBps the single-node all-reduce bus bandwidth a node must reach; empty:
    *     reported, not judged
+   * @param minBytes the smallest all-reduce message (nccl-tests size: 8, 1M, ...)
    * @param maxBytes the largest all-reduce message (nccl-tests size: 8G, 512M, ...)
    */
   public record Validation(
       int gpuBurnSeconds,
       int dcgmDiagLevel,
       Optional<Double> minBusBandwidthGBps,
+      String minBytes,
       String maxBytes) {
     public Validation {
       Objects.requireNonNull(minBusBandwidthGBps);
+      Objects.requireNonNull(minBytes);
       Objects.requireNonNull(maxBytes);
+    }
+  }
+
+  /**
+   * The Kubernetes cluster the GPU nodes become workers of.
+   *
+   * @param distribution eks (AWS creates the control plane), kubeadm (Ansible bootstraps it) or
+   *     existing (a cluster the kubeconfig names)
+   * @param version the Kubernetes minor, e.g. 1.33
+   * @param endpointAccess eks: private or public-and-private
+   * @param publicCidrs eks: who may reach a public endpoint
+   * @param admins eks: IAM principal ARNs given cluster-admin through access entries
+   * @param controlPlaneHosts kubeadm: the control-plane hosts, the first one runs kubeadm init
+   * @param cni kubeadm: cilium or calico
+   */
+  public record Kubernetes(
+      String distribution,
+      String version,
+      String endpointAccess,
+      List<String> publicCidrs,
+      List<String> admins,
+      List<Host> controlPlaneHosts,
+      String cni) {
+    public Kubernetes {
+      Objects.requireNonNull(distribution);
+      Objects.requireNonNull(version);
+      Objects.requireNonNull(endpointAccess);
+      publicCidrs = List.copyOf(publicCidrs);
+      admins = List.copyOf(admins);
+      controlPlaneHosts = List.copyOf(controlPlaneHosts);
+      Objects.requireNonNull(cni);
+    }
+
+    public boolean eks() {
+      return distribution.equals("eks");
+    }
+
+    public boolean kubeadm() {
+      return distribution.equals("kubeadm");
+    }
+
+    public boolean existing() {
+      return distribution.equals("existing");
+    }
+
+    public boolean publicEndpoint() {
+      return endpointAccess.equals("public-and-private");
     }
   }
 

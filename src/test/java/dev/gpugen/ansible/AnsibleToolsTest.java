@@ -235,8 +235,7 @@ class AnsibleToolsTest {
       assertEquals("580.95.05", fact.get("driver").asText(), fact::toString);
       assertEquals("h100", fact.get("pool").asText(), fact::toString);
       assertEquals(
-          dev.gpugen.drift.Drift.ncclEnvSha256(
-              Map.of("NCCL_DEBUG", "WARN", "NCCL_SOCKET_IFNAME", "^lo,docker")),
+          dev.gpugen.spec.Sha256.hex("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n"),
           fact.get("nccl_env_sha256").asText());
       assertFalse(fact.has("validated_at"), fact::toString);
       assertTrue(
@@ -247,10 +246,8 @@ class AnsibleToolsTest {
       String report = Files.readString(dir.resolve("reports/testhost.json"));
       assertTrue(report.contains("\"passed\": true"), report);
       assertFalse(report.contains("\"fail\""), report);
-      String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
-      assertTrue(values.contains("driver:\n  enabled: false\n"), values);
-      assertTrue(values.contains("dcgmExporter:\n  enabled: true\n"), values);
-      assertFalse(values.contains("\ndcgm:"), values);
+      // The spec names no Kubernetes cluster: play 03 deploys nothing, so it writes no values.
+      assertFalse(Files.exists(dir.resolve("reports/gpu-operator-values.yaml")));
 
       // A chroot shares the host's kernel: the run must not have touched the test machine.
       assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));
@@ -297,6 +294,9 @@ class AnsibleToolsTest {
       assertTrue(slicing.contains("replicas: 4\""), slicing);
       String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
       assertTrue(values.contains("migManager:\n  enabled: true\n"), values);
+      assertTrue(values.contains("driver:\n  enabled: false\n"), values);
+      assertTrue(values.contains("dcgmExporter:\n  enabled: true\n"), values);
+      assertFalse(values.contains("\ndcgm:"), values);
       // gpu_operator_values through to_nice_yaml: sorted keys, plain scalars.
       assertTrue(
           values.contains("  config:\n    default: any\n    name: time-slicing-config\n"), values);
@@ -422,11 +422,12 @@ class AnsibleToolsTest {
       installStandIns(root, "312.40");
       Path inventory =
           Files.writeString(
-              tmp.resolve("inventory.ini"),
-              "[gpu_nodes]\nstand-in-node ansible_connection=community.general.chroot"
-                  + " ansible_host="
+              tmp.resolve("inventory.yml"),
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n        stand-in-node:"
+                  + " {ansible_connection: community.general.chroot, ansible_host: \""
                   + root
-                  + " gpugen_live_host=true\n[pool_h100]\nstand-in-node\n");
+                  + "\", gpugen_live_host: true}\n    pool_h100:\n      hosts:\n"
+                  + "        stand-in-node:\n");
       List<String> cmd =
           List.of(
               "ansible-playbook",
@@ -496,15 +497,18 @@ class AnsibleToolsTest {
       installStandIns(h100, "280.00", 32); // p5.48xlarge: 32
       Path inventory =
           Files.writeString(
-              tmp.resolve("inventory.ini"),
-              "[gpu_nodes]\n"
-                  + "a100-node ansible_connection=community.general.chroot ansible_host="
+              tmp.resolve("inventory.yml"),
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
+                  + "        a100-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
                   + a100
-                  + " gpugen_live_host=true\n"
-                  + "h100-node ansible_connection=community.general.chroot ansible_host="
+                  + "\", gpugen_live_host: true}\n"
+                  + "        h100-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
                   + h100
-                  + " gpugen_live_host=true\n"
-                  + "[pool_a100]\na100-node\n[pool_h100]\nh100-node\n");
+                  + "\", gpugen_live_host: true}\n"
+                  + "    pool_a100:\n      hosts:\n        a100-node:\n"
+                  + "    pool_h100:\n      hosts:\n        h100-node:\n");
       RealTools.Result r =
           RealTools.run(
               dir,
@@ -655,6 +659,10 @@ class AnsibleToolsTest {
           drifted.out().contains("testhost             nccl-conf        expected "),
           drifted.toString());
       assertTrue(drifted.out().contains("1 difference(s)"), drifted.toString());
+      // The live fact reports the variables, so drift says which one changed.
+      assertTrue(
+          drifted.out().contains("found NCCL_DEBUG is INFO on the node, WARN in the spec\n"),
+          drifted.toString());
 
       // ... and check mode shows that drift as a diff, without repairing it.
       RealTools.Result diff = check(dir, inventory);
@@ -710,16 +718,23 @@ class AnsibleToolsTest {
 
   /** One host per chroot root, in gpu_nodes and in its pool's group. */
   private Path inventory(Map<String, Path> roots, Map<String, String> pools) throws Exception {
-    StringBuilder b = new StringBuilder("[gpu_nodes]\n");
+    // YAML: the rendered ansible.cfg enables the yaml plugin, not ini.
+    StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
     roots.forEach(
         (host, root) ->
-            b.append(host)
-                .append(" ansible_connection=community.general.chroot ansible_host=")
+            b.append("        ")
+                .append(host)
+                .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
                 .append(root)
-                .append('\n'));
+                .append("\"}\n"));
     pools.forEach(
-        (host, group) -> b.append('[').append(group).append("]\n").append(host).append('\n'));
-    return Files.writeString(tmp.resolve("inventory.ini"), b.toString());
+        (host, group) ->
+            b.append("    ")
+                .append(group)
+                .append(":\n      hosts:\n        ")
+                .append(host)
+                .append(":\n"));
+    return Files.writeString(tmp.resolve("inventory.yml"), b.toString());
   }
 
   /** Runs site.yml from the rendered folder (so its ansible.cfg applies); returns the recap. */
@@ -741,8 +756,9 @@ class AnsibleToolsTest {
     RenderedCase.assertExit(0, r);
     Map<String, Map<String, Integer>> recap = new LinkedHashMap<>();
     for (String line : Files.readString(inventory).lines().toList()) {
-      if (line.contains("ansible_host=")) {
-        String host = line.substring(0, line.indexOf(' '));
+      // The hosts of inventory(): "        NAME: {ansible_connection: ..., ansible_host: ...}".
+      if (line.contains("ansible_host: ")) {
+        String host = line.strip().substring(0, line.strip().indexOf(':'));
         recap.put(host, RealTools.recap(r.output(), host));
       }
     }

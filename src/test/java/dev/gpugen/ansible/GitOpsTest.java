@@ -136,7 +136,7 @@ class GitOpsTest {
     RenderedCase.assertExit(1, r);
     assertTrue(r.output().contains("/spec/source/chart must be string"), r.output());
     assertTrue(r.output().contains("must have required property destination"), r.output());
-    assertTrue(r.output().contains("Application/mixed-fleet-gpu-operator"), r.output());
+    assertTrue(r.output().contains("Application/mixed-fleet-staging-gpu-operator"), r.output());
   }
 
   /**

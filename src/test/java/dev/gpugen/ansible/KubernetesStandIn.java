@@ -31,12 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A local Kubernetes API for tests: a JDK HTTP server on 127.0.0.1 (ephemeral port, plain HTTP,
  * bearer-token checked) that speaks enough of the API for kubernetes.core's dynamic client:
  * discovery ({@code /version}, {@code /api}, {@code /api/v1}, {@code /apis}, {@code
- * /apis/GROUP/VERSION}), then GET (one object or a list, with {@code labelSelector}), POST and
- * DELETE on nodes, configmaps, pods (and their log), deployments, daemonsets, jobs and the GPU
- * Operator's ClusterPolicy. A created Job completes at once: the stand-in adds its selector, a
- * Succeeded pod, and the Complete condition; the pod's containers log what nvidia-smi, dcgmi and
- * nccl-tests would print on a pool's node ({@link #busBandwidth}), so the plays' parsing runs on
- * realistic text.
+ * /apis/GROUP/VERSION}), then GET (one object or a list, with {@code labelSelector}), POST, PATCH
+ * (merge patches) and DELETE on nodes, configmaps, pods (and their log), deployments, daemonsets,
+ * jobs and the GPU Operator's ClusterPolicy. A created Job completes at once: the stand-in adds its
+ * selector, a Succeeded pod, and the Complete condition; the pod's containers log what nvidia-smi,
+ * dcgmi and nccl-tests would print on a pool's node ({@link #busBandwidth}), so the plays' parsing
+ * runs on realistic text.
  */
 final class KubernetesStandIn implements AutoCloseable {
   /** The bearer token the stand-in accepts; anything else gets 401. */
@@ -84,6 +84,9 @@ final class KubernetesStandIn implements AutoCloseable {
    * scheduled or pulled does).
    */
   volatile boolean completeJobs = true;
+
+  /** What {@code /version} reports: the API server's major, minor and gitVersion. */
+  volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
 
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
@@ -207,9 +210,10 @@ final class KubernetesStandIn implements AutoCloseable {
     switch (path) {
       case "/version" -> {
         ObjectNode v = JSON.createObjectNode();
-        v.put("major", "1");
-        v.put("minor", "31");
-        v.put("gitVersion", "v1.31.6-gke.1020000");
+        String[] served = version;
+        v.put("major", served[0]);
+        v.put("minor", served[1]);
+        v.put("gitVersion", served[2]);
         v.put("platform", "linux/amd64");
         send(ex, 200, v);
         return true;
@@ -355,6 +359,26 @@ final class KubernetesStandIn implements AutoCloseable {
     }
     switch (method) {
       case "GET" -> send(ex, 200, visible(object));
+      case "PATCH" -> {
+        // JSON merge patch (RFC 7386); for the maps these tests patch (ConfigMap data, labels) a
+        // strategic merge patch means the same. Other patch types are refused, as the API does
+        // for a type it does not know.
+        String type = ex.getRequestHeaders().getFirst("Content-Type");
+        if (type == null
+            || !(type.startsWith("application/merge-patch+json")
+                || type.startsWith("application/strategic-merge-patch+json"))) {
+          status(ex, 415, "UnsupportedMediaType", "unsupported patch type " + type);
+          return;
+        }
+        ObjectNode patched = object.deepCopy();
+        mergePatch(patched, JSON.readTree(body));
+        if (!patched.equals(object)) {
+          ObjectNode meta = obj(patched, "metadata");
+          meta.put("resourceVersion", String.valueOf(meta.path("resourceVersion").asInt(1) + 1));
+          store.put(id, patched);
+        }
+        send(ex, 200, visible(patched));
+      }
       case "DELETE" -> {
         store.remove(id);
         if (k.plural().equals("jobs")) {
@@ -530,6 +554,20 @@ final class KubernetesStandIn implements AutoCloseable {
         + "# Avg bus bandwidth    : 130.12\n"
         + "#\n"
         + "gpugen: all_reduce_perf exit 0\n";
+  }
+
+  /** Applies a JSON merge patch: objects merge, null removes, anything else replaces. */
+  private static void mergePatch(ObjectNode target, JsonNode patch) {
+    for (java.util.Map.Entry<String, JsonNode> e : patch.properties()) {
+      JsonNode value = e.getValue();
+      if (value.isNull()) {
+        target.remove(e.getKey());
+      } else if (value.isObject() && target.get(e.getKey()) instanceof ObjectNode child) {
+        mergePatch(child, value);
+      } else {
+        target.set(e.getKey(), value.deepCopy());
+      }
+    }
   }
 
   /** The object at {@code field} of {@code parent}, created empty when missing. */

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
-import dev.gpugen.drift.Drift;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.Ec2StandIn;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
 import dev.gpugen.inventory.Fleet;
 import dev.gpugen.inventory.StandIns;
+import dev.gpugen.spec.Sha256;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -167,6 +167,8 @@ class DriftCommandTest {
       fleet.add(i.withImage("ami-0fedcba9876543210"));
     }
     fleet.set(3, fleet.get(3).withImage("ami-0123456789abcdef0"));
+    // The one launched last is the extra one: "extra" names it, not all 17.
+    fleet.set(5, fleet.get(5).withLaunchTime(java.time.Instant.parse("2025-03-04T05:06:07Z")));
     fleet.add(
         Instance.of(
                 Fleet.id(50),
@@ -189,7 +191,7 @@ class DriftCommandTest {
     assertEquals(
         Map.of(
             "extra",
-            " 17 instances (1 extra: " + String.join(" ", ids(17)) + ")",
+            " 17 instances (1 extra: " + Fleet.id(5) + ")",
             "ami",
             Fleet.id(3) + " ami-0123456789abcdef0",
             "unknown-pool",
@@ -228,26 +230,30 @@ class DriftCommandTest {
   }
 
   /** The facts `ansible -m setup -a filter=ansible_local --tree DIR` writes for one host. */
-  static String facts(String driver, String baselineNccl, String liveNccl, String specSha) {
+  static String facts(
+      String driver, String baselineNccl, String liveNccl, String specSha, String liveEnv) {
     return """
         {"ansible_facts": {"ansible_local": {
           "gpugen": {"gpugen_spec_sha256": "%s", "cluster": "h100-training", "environment": "prod",
                      "pool": "h100", "driver": "%s", "cuda": "12.8", "container_toolkit": "1.17.8",
                      "nccl_env_sha256": "%s"},
-          "gpugen_nccl": {"conf": "/etc/nccl.conf", "nccl_env_sha256": "%s"}}},
+          "gpugen_nccl": {"conf": "/etc/nccl.conf", "nccl_env_sha256": "%s"%s}}},
          "changed": false}
         """
-        .formatted(specSha, driver, baselineNccl, liveNccl);
+        .formatted(specSha, driver, baselineNccl, liveNccl, liveEnv);
+  }
+
+  static String facts(String driver, String baselineNccl, String liveNccl, String specSha) {
+    return facts(driver, baselineNccl, liveNccl, specSha, "");
   }
 
   @Test
   void nodeFactsAreComparedWithTheSpec() throws Exception {
-    String nccl =
-        Drift.ncclEnvSha256(Map.of("NCCL_SOCKET_IFNAME", "^lo,docker", "NCCL_DEBUG", "WARN"));
+    String nccl = Sha256.hex("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n");
     String specSha =
         Knowledge.gpugen()
             .check(SPEC, "x", java.util.Optional.empty(), java.util.Set.of())
-            .spec()
+            .plan()
             .orElseThrow()
             .fingerprint();
     Path dir = Files.createDirectories(tmp.resolve("facts"));
@@ -255,7 +261,7 @@ class DriftCommandTest {
     Run ok = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
     assertEquals(0, ok.exit(), ok.toString());
 
-    String edited = Drift.ncclEnvSha256(Map.of("NCCL_DEBUG", "INFO"));
+    String edited = Sha256.hex("NCCL_DEBUG=INFO\n");
     Files.writeString(dir.resolve("node-b.json"), facts("570.172.08", nccl, edited, specSha));
     Files.writeString(dir.resolve("node-c"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
     Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
@@ -265,7 +271,37 @@ class DriftCommandTest {
         r.out()
             .contains("node-b               driver           expected 580.95.05, found 570.172.08"),
         r.out());
-    assertTrue(r.out().contains("node-b               nccl-conf        expected " + nccl), r.out());
+    assertTrue(
+        r.out()
+            .contains("node-b               nccl-conf        expected /etc/nccl.conf as play 04"),
+        r.out());
+    assertTrue(r.out().contains("a different /etc/nccl.conf (sha256 " + edited), r.out());
+
+    // A node whose live fact carries the variables: what differs, in words, and the fix.
+    Files.writeString(
+        dir.resolve("node-b.json"),
+        facts(
+            "580.95.05",
+            nccl,
+            edited,
+            specSha,
+            ", \"env\": {\"NCCL_DEBUG\": \"INFO\", \"NCCL_ALGO\": \"Ring\"}"));
+    Run words = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertTrue(
+        words
+            .out()
+            .contains(
+                "found NCCL_ALGO=Ring is set on the node but not in the spec; NCCL_DEBUG is INFO"
+                    + " on the node, WARN in the spec; NCCL_SOCKET_IFNAME is missing on the node"
+                    + " (the spec sets ^lo,docker)\n"),
+        words.out());
+    assertTrue(
+        words
+            .out()
+            .contains(
+                "       fix: ansible-playbook -i gpugen-inventory 04-network-tuning.yml --check"
+                    + " --diff -l node-b shows the change"),
+        words.out());
     assertTrue(r.out().contains("node-c               baseline"), r.out());
   }
 

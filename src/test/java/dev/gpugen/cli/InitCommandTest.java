@@ -158,7 +158,7 @@ class InitCommandTest {
     Path spec = tmp.resolve("cluster.yaml");
     Cli r = Cli.run("init", "--name", "My_Cluster", "-o", spec.toString());
     assertEquals(2, r.exit(), r.toString());
-    assertTrue(r.err().startsWith("--name: metadata.name is \"My_Cluster\"; "), r.err());
+    assertTrue(r.err().startsWith("gpugen: --name: metadata.name is \"My_Cluster\"; "), r.err());
     assertFalse(Files.exists(spec));
   }
 }

@@ -60,6 +60,10 @@ class CompatYamlTest {
         source: *RN
       fsx_lustre:
         PERSISTENT_2: {capacity_step_gib: "2400", throughputs: ["125", "1000"], source: *RN}
+      aws_regions:
+        us-east-1: {source: *RN}
+      gcp_regions:
+        us-central1: {zones: [a, b, c, f], source: *RN}
       """;
 
   private static CompatDataException failure(String yaml) {

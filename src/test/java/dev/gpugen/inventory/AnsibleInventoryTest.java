@@ -114,7 +114,8 @@ class AnsibleInventoryTest {
     ClusterSpec spec =
         TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), java.util.Optional.empty());
     RenderedTree tree =
-        new Renderer(Templates.load(java.util.Optional.empty())).render(spec, "cluster.yaml");
+        new Renderer(Templates.load(java.util.Optional.empty()))
+            .render(dev.gpugen.TestSpecs.plan(spec), "cluster.yaml");
     RenderedTree.File file = tree.files().get("ansible/gpugen-inventory");
     assertTrue(file.executable(), "rendered with mode 0755");
     return new String(file.content(), StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.inventory.StandIns.Run;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * only the temporary credentials STS or SSO issued, so a listing proves the source was used.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@RealToolsTest
 class CredentialSourcesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ROLE = "arn:aws:iam::123456789012:role/inventory";

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import dev.gpugen.inventory.Ec2StandIn.Fault;
 import java.nio.file.Path;
 import java.time.Instant;

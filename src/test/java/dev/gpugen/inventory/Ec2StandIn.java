@@ -138,6 +138,23 @@ public final class Ec2StandIn implements AutoCloseable {
           placementGroup);
     }
 
+    public Instance withLaunchTime(Instant time) {
+      return new Instance(
+          instanceId,
+          reservationId,
+          instanceType,
+          availabilityZone,
+          state,
+          lifecycle,
+          privateIp,
+          publicIp,
+          privateDns,
+          time,
+          tags,
+          imageId,
+          placementGroup);
+    }
+
     public Instance withSpot() {
       return new Instance(
           instanceId,

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpugen.cli.ExitCodes;
+import dev.gpugen.ExitCodes;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,14 +138,28 @@ class InventoryConfigReaderTest {
 
   @Test
   void malformedJsonNamesTheLine() {
+    String syntax = invalid("{\"cluster\": \"demo\",\n}", Map.of()).getMessage();
+    assertTrue(syntax.contains("gpugen-inventory.json:2:"), syntax);
+    assertTrue(syntax.contains(": not valid JSON: "), syntax);
+  }
+
+  @Test
+  void structuralAndValueProblemsAreAllReportedInOneLine() {
     InventoryException e =
-        invalid("{\n  \"cluster\": \"demo\",\n  \"cluster\": \"x\"\n}", Map.of());
-    assertTrue(e.getMessage().contains("gpugen-inventory.json:3:"), e.getMessage());
-    assertTrue(e.getMessage().contains("Duplicate field"), e.getMessage());
-    assertTrue(
-        invalid("{\"cluster\": \"demo\",\n}", Map.of())
-            .getMessage()
-            .contains("gpugen-inventory.json:2:"));
+        invalid(
+            "{\n  \"cluster\": \"demo\",\n  \"cluster\": \"x\",\n  \"colour\": 1,\n"
+                + "  \"maxAttempts\": 99,\n  \"environment\": \"{{ x }}\"\n}",
+            Map.of());
+    String m = e.getMessage();
+    assertEquals(1, m.lines().count(), m);
+    for (String fragment :
+        List.of(
+            "duplicate key \"cluster\" at line 3, column 3",
+            "unknown field \"colour\"",
+            "\"maxAttempts\" must be 1..10, got 99",
+            "\"environment\" contains a Jinja2 delimiter")) {
+      assertTrue(m.contains(fragment), fragment + " in " + m);
+    }
   }
 
   @Test

@@ -181,7 +181,7 @@ public final class StandIns {
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-    Process p = pb.start();
+    Process p = dev.gpugen.testing.RealTools.start(pb);
     if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(String.join(" ", command) + " did not finish in 180 s");

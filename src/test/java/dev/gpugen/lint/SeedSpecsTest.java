@@ -53,6 +53,7 @@ class SeedSpecsTest {
                 "nccl-socket-ifname-hardcoded", // eth1 on p5.48xlarge
                 "drv-branch-end-of-life", // nvidia-driver-550: R550 has ended
                 "efa-socket-tuning-ignored", // NSOCKS_PERTHREAD and BUFFSIZE on EFA
+                "k8s-not-configured", // no kubernetes: section: nothing joins a cluster
                 "val-nccl-test-too-small")), // all_reduce_perf -e 128M judged at 350 GB/s
         ids(c),
         c.diagnostics().toString());

@@ -21,7 +21,7 @@ class TerraformViewTest {
   static final CompatTable TABLE = CompatTable.load();
 
   static TerraformView.Compat compat() {
-    return new TerraformView(null).compat();
+    return TerraformView.compat(TABLE);
   }
 
   @Test

@@ -89,15 +89,15 @@ class DefaultsTest {
                 """);
     ClusterSpec s = TestSpecs.parse(yaml);
     assertEquals(
-        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8G"),
+        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8", "8G"),
         s.pools().get(0).validation(),
         "no block: the cluster's values");
     assertEquals(
-        new ClusterSpec.Validation(300, 3, Optional.of(200.0), "1G"),
+        new ClusterSpec.Validation(300, 3, Optional.of(200.0), "8", "1G"),
         s.pools().get(1).validation(),
         "its own level and size; burn-in time and threshold inherited (deep merge)");
     assertEquals(
-        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8G"),
+        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8", "8G"),
         s.validation(),
         "the cluster-wide block is unchanged");
   }
@@ -118,11 +118,11 @@ class DefaultsTest {
       java.nio.file.Files.writeString(file, yaml);
       ClusterSpec base = TestSpecs.read(file, Optional.empty());
       assertEquals(
-          new ClusterSpec.Validation(120, 1, Optional.of(200.0), "8G"),
+          new ClusterSpec.Validation(120, 1, Optional.of(200.0), "8", "8G"),
           base.pools().get(0).validation());
       ClusterSpec prod = TestSpecs.read(file, Optional.of("prod"));
       assertEquals(
-          new ClusterSpec.Validation(600, 1, Optional.of(210.0), "8G"),
+          new ClusterSpec.Validation(600, 1, Optional.of(210.0), "8", "8G"),
           prod.pools().get(0).validation());
       assertEquals(Optional.of(200.0), prod.validation().minBusBandwidthGBps());
     } finally {

@@ -51,6 +51,7 @@ class PullScriptEscapingTest {
             base.software(),
             base.kernel(),
             base.nccl(),
+            base.kubernetes(),
             base.gitops(),
             base.validation(),
             pull,

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Gpugen;
-import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;
@@ -40,8 +39,7 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
           "aws-pull");
 
   static Gpugen gpugen() {
-    CompatTable table = CompatTable.load();
-    return new Gpugen(type -> table.awsInstance(type).map(AwsInstanceType::efa).orElse(false));
+    return new Gpugen(CompatTable.load());
   }
 
   /** Reads, validates (errors fail the test) and renders a spec file. */
@@ -70,7 +68,10 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
   /** Renders a model built in code (bypassing the reader, e.g. with hostile values). */
   static Rendered of(String label, ClusterSpec spec) {
     try {
-      RenderedTree tree = gpugen().render(spec, Templates.load(Optional.empty()), "spec.yaml");
+      RenderedTree tree =
+          gpugen()
+              .render(
+                  dev.gpugen.TestSpecs.plan(spec), Templates.load(Optional.empty()), "spec.yaml");
       return new Rendered(label, spec, terraformOf(tree));
     } catch (RenderException e) {
       throw new IllegalStateException(label + ": " + e.getMessage(), e);

@@ -230,7 +230,7 @@ class TerraformHostileValuesTest {
                     new TreeMap<>(),
                     List.of(),
                     software,
-                    new ClusterSpec.Validation(0, 1, Optional.empty(), "8G"),
+                    new ClusterSpec.Validation(0, 1, Optional.empty(), "8", "8G"),
                     Optional.empty(),
                     List.of(),
                     Optional.empty(),
@@ -239,7 +239,8 @@ class TerraformHostileValuesTest {
             new ClusterSpec.Kernel(true, new TreeMap<>()),
             new ClusterSpec.Nccl(new TreeMap<>()),
             Optional.empty(),
-            new ClusterSpec.Validation(0, 1, Optional.empty(), "8G"),
+            Optional.empty(),
+            new ClusterSpec.Validation(0, 1, Optional.empty(), "8", "8G"),
             new ClusterSpec.Ansible(10),
             new ClusterSpec.Lint(List.of(), new TreeMap<>()),
             List.of(),
@@ -305,6 +306,7 @@ class TerraformHostileValuesTest {
               spec.software(),
               spec.kernel(),
               spec.nccl(),
+              spec.kubernetes(),
               spec.gitops(),
               spec.validation(),
               spec.ansible(),
@@ -313,7 +315,12 @@ class TerraformHostileValuesTest {
               spec.selectedEnvironment());
       assertThrows(
           RenderException.class,
-          () -> Rendered.gpugen().render(renamed, Templates.load(Optional.empty()), "spec.yaml"),
+          () ->
+              Rendered.gpugen()
+                  .render(
+                      dev.gpugen.TestSpecs.plan(renamed),
+                      Templates.load(Optional.empty()),
+                      "spec.yaml"),
           name);
     }
   }

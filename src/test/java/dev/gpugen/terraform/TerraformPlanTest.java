@@ -154,7 +154,8 @@ class TerraformPlanTest {
   private static SortedMap<String, String> terraformFiles(Case c) throws Exception {
     ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
     RenderedTree tree =
-        TestSpecs.gpugen().render(spec, Templates.load(Optional.empty()), "spec.yaml");
+        TestSpecs.gpugen()
+            .render(TestSpecs.plan(spec), Templates.load(Optional.empty()), "spec.yaml");
     SortedMap<String, String> files = Rendered.terraformOf(tree);
     assertTrue(files.keySet().stream().anyMatch(f -> f.endsWith(".tf")), c + " renders .tf files");
     return files;

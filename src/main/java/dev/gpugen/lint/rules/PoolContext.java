@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules;
 
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.Version;
+import dev.gpugen.plan.Hardware;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.SpecPath;
 

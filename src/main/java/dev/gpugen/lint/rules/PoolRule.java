@@ -1,9 +1,9 @@
 package dev.gpugen.lint.rules;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.Severity;
 
 /**
@@ -16,11 +16,10 @@ public abstract class PoolRule extends Rule {
   }
 
   @Override
-  public final void check(ClusterSpec spec, Findings findings) {
-    CompatTable table = CompatTable.load();
-    for (int i = 0; i < spec.pools().size(); i++) {
-      ClusterSpec.Pool pool = spec.pools().get(i);
-      check(new PoolContext(spec, i, pool, Hardware.of(spec, pool, table), table), findings);
+  public final void check(ClusterPlan plan, Findings findings) {
+    for (int i = 0; i < plan.pools().size(); i++) {
+      PoolPlan pool = plan.pools().get(i);
+      check(new PoolContext(plan.spec(), i, pool.pool(), pool.hardware(), plan.compat()), findings);
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -211,6 +212,21 @@ public final class Binder {
     return out;
   }
 
+  /**
+   * A hint that leads to a valid value: quoting is enough for {@code cuda: 12.10}, not for {@code
+   * name: 42}, which must also start with a letter.
+   */
+  private static String quoteHint(Shape.Str str, String text) {
+    if (str.pattern().matcher(text).matches()) {
+      return "write it in quotes: \"" + text + "\"";
+    }
+    String example = "gpu-" + text.toLowerCase(Locale.ROOT).replace('.', '-');
+    if (str.pattern().matcher(example).matches()) {
+      return "write e.g. \"" + example + "\": quotes alone give \"" + text + "\", not valid either";
+    }
+    return "write " + str.what();
+  }
+
   private Object bindScalar(ScalarNode node, Shape shape, SpecPath path) {
     return bindScalarAt(node, shape, path, false);
   }
@@ -226,7 +242,7 @@ public final class Binder {
             "spec-type",
             path,
             where + " must be " + str.what() + ", not a " + kind(tag),
-            "write it in quotes: \"" + text + "\"");
+            quoteHint(str, text));
         return null;
       }
       if (text.length() > str.maxLength()) {

@@ -8,6 +8,27 @@ import java.util.TreeMap;
 public final class ReaderRules {
   private static final Map<String, String> DOCS = new TreeMap<>();
 
+  /** One line each, for the rule listing of {@code gpugen explain} and docs/lint-rules.md. */
+  private static final Map<String, String> SUMMARIES =
+      Map.ofEntries(
+          Map.entry("spec-yaml-syntax", "the file is not valid YAML"),
+          Map.entry("spec-duplicate-key", "a key appears twice in one mapping"),
+          Map.entry("spec-multiple-documents", "the file holds more than one YAML document"),
+          Map.entry("spec-too-large", "the spec is larger than 1 MiB"),
+          Map.entry("spec-too-deep", "the spec nests deeper than 32 levels"),
+          Map.entry("spec-aliases", "the spec expands too many YAML aliases"),
+          Map.entry("spec-encoding", "the spec is not UTF-8 text, or contains a NUL character"),
+          Map.entry("spec-empty", "the spec file is empty"),
+          Map.entry("spec-type", "a value has the wrong type (e.g. an unquoted version)"),
+          Map.entry("spec-value", "a string does not have the form its key requires"),
+          Map.entry("spec-enum", "a value is not one of the words its key accepts"),
+          Map.entry("spec-range", "a number or a list length is out of range"),
+          Map.entry("spec-unknown-key", "a key gpugen/v1 does not have here, usually a typo"),
+          Map.entry("spec-missing-key", "a required key is missing"),
+          Map.entry("spec-env-unknown", "--env names an environment the spec does not declare"),
+          Map.entry(
+              "spec-env-unknown-pool", "an environment overlay changes a pool the spec lacks"));
+
   static {
     DOCS.put(
         "spec-yaml-syntax",
@@ -58,6 +79,21 @@ public final class ReaderRules {
 
   public static Optional<String> doc(String id) {
     return Optional.ofNullable(DOCS.get(id));
+  }
+
+  /** The one-line summary of {@code id}: its own, else the first sentence of its page. */
+  public static Optional<String> summary(String id) {
+    return doc(id)
+        .map(
+            d -> {
+              String own = SUMMARIES.get(id);
+              if (own != null) {
+                return own;
+              }
+              int end = d.indexOf(". ");
+              String first = end < 0 ? d : d.substring(0, end);
+              return Character.toLowerCase(first.charAt(0)) + first.substring(1);
+            });
   }
 
   public static Map<String, String> all() {

@@ -98,7 +98,12 @@ public final class SafeYaml {
       }
       return new Result(root, Optional.empty());
     } catch (MarkedYamlEngineException e) {
-      return fail(ruleFor(e), position(e), message(e), hintFor(e));
+      Position at = position(e);
+      String hint = hintFor(e);
+      if (hint == null && ruleFor(e).equals("spec-yaml-syntax")) {
+        hint = Indentation.hint(text, at.line()).orElse(null);
+      }
+      return fail(ruleFor(e), at, message(e), hint);
     } catch (YamlVersionException e) {
       return fail(
           "spec-yaml-syntax",

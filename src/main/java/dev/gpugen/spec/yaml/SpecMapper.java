@@ -129,6 +129,7 @@ final class SpecMapper {
     Kernel kernel = new Kernel(bool(k, "blacklistNouveau"), stringMap(k, "sysctl"));
     Nccl nccl = new Nccl(stringMap(map(root, "nccl"), "env"));
     Optional<ClusterSpec.GitOps> gitops = gitops(map(root, "gitops"), metadata.name(), env);
+    Optional<ClusterSpec.Kubernetes> kubernetes = kubernetes(map(root, "kubernetes"));
 
     Validation validation = validation(v);
 
@@ -155,12 +156,32 @@ final class SpecMapper {
         software,
         kernel,
         nccl,
+        kubernetes,
         gitops,
         validation,
         ansible,
         lint,
         envNames(root),
         env);
+  }
+
+  private static Optional<ClusterSpec.Kubernetes> kubernetes(Map<String, Object> k) {
+    if (!k.containsKey("distribution")) {
+      return Optional.empty();
+    }
+    List<ClusterSpec.Host> hosts = new ArrayList<>();
+    for (Map<String, Object> h : list(map(k, "controlPlane"), "hosts")) {
+      hosts.add(new ClusterSpec.Host(str(h, "name"), str(h, "address"), stringMap(h, "vars")));
+    }
+    return Optional.of(
+        new ClusterSpec.Kubernetes(
+            str(k, "distribution"),
+            str(k, "version"),
+            str(k, "endpointAccess"),
+            strings(k, "publicCidrs"),
+            strings(k, "admins"),
+            hosts,
+            str(k, "cni")));
   }
 
   /** The argocd/ folder defaults to where gpugen render writes it from the repository root. */
@@ -255,6 +276,7 @@ final class SpecMapper {
         integer(v, "gpuBurnSeconds"),
         integer(v, "dcgmDiagLevel"),
         Optional.ofNullable((Double) ar.get("minBusBandwidthGBps")),
+        str(ar, "minBytes"),
         str(ar, "maxBytes"));
   }
 

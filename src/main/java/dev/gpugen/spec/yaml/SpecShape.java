@@ -132,12 +132,56 @@ public final class SpecShape {
           "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
           "a host name of lower-case letters, digits, '-' and '.' (RFC 1123)",
           253);
+  // A DNS name's last label is never all digits (RFC 3696 section 2), so 192.0.2.300 is a bad
+  // IPv4 address, not a host name; IPv6 is the RFC 4291 text form, one "::" at most.
+  private static final String H16 = "[0-9a-fA-F]{1,4}";
   static final Str HOST_ADDRESS =
       str(
           "^((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}"
-              + "|[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}"
-              + "|[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$",
-          "an IPv4 address, an IPv6 address or a DNS name", 253);
+              + "|("
+              + H16
+              + ":){7}"
+              + H16
+              + "|("
+              + H16
+              + ":){1,7}:"
+              + "|("
+              + H16
+              + ":){1,6}:"
+              + H16
+              + "|("
+              + H16
+              + ":){1,5}(:"
+              + H16
+              + "){1,2}"
+              + "|("
+              + H16
+              + ":){1,4}(:"
+              + H16
+              + "){1,3}"
+              + "|("
+              + H16
+              + ":){1,3}(:"
+              + H16
+              + "){1,4}"
+              + "|("
+              + H16
+              + ":){1,2}(:"
+              + H16
+              + "){1,5}"
+              + "|"
+              + H16
+              + ":(:"
+              + H16
+              + "){1,6}"
+              + "|:((:"
+              + H16
+              + "){1,7}|:)"
+              + "|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*"
+              + "(?=[0-9-]*[a-z])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)$",
+          "an IPv4 address (four numbers 0-255), an IPv6 address or a DNS name (whose last label"
+              + " is not all digits)",
+          253);
   // Host variables are an allow-list: ansible_connection, ansible_*_interpreter, *_executable,
   // *_args and become* settings decide what runs where (ansible_connection: local plus an
   // interpreter of "/usr/bin/touch x" runs a command on the controller), and a password or key
@@ -175,7 +219,7 @@ public final class SpecShape {
           "a Git tag or commit like v1.4.0 or a 40-hex commit id",
           128);
   static final Str REASON =
-      str("^[^\\p{Cntrl}]{10,500}$", "a sentence saying why (10 to 500 characters)", 500);
+      str("^[^\\x00-\\x1F\\x7F]{10,500}$", "a sentence saying why (10 to 500 characters)", 500);
   static final Str RULE_ID =
       str("^[a-z][a-z0-9-]{1,63}$", "a rule id like drv-cuda-needs-newer-driver", 64);
 
@@ -212,6 +256,15 @@ public final class SpecShape {
           "^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~-]+)*/?$",
           "a Kubernetes API server URL like https://kubernetes.default.svc",
           255);
+
+  // Kubernetes minors as the distributions name them (1.33), not patch releases.
+  static final Str K8S_MINOR = str("^1\\.[0-9]{2}$", "a Kubernetes minor like \"1.33\"", 4);
+  // An IAM role or user ARN (aws, aws-cn, aws-us-gov partitions), as EKS access entries take them.
+  static final Str IAM_PRINCIPAL_ARN =
+      str(
+          "^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:(role|user)(/[A-Za-z0-9+=,.@_-]{1,64})*/[A-Za-z0-9+=,.@_-]{1,64}$",
+          "an IAM role or user ARN like arn:aws:iam::123456789012:role/platform-admin",
+          2048);
 
   static final Obj GITOPS =
       obj(
@@ -312,6 +365,11 @@ public final class SpecShape {
                       new Num(0.1, 100000),
                       null,
                       "Fail validation below this all-reduce bus bandwidth (GB/s)."),
+                  opt(
+                      "minBytes",
+                      SIZE,
+                      "8",
+                      "Smallest all-reduce message size (all_reduce_perf -b)."),
                   opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
               null,
               "nccl-tests all_reduce_perf settings."));
@@ -406,6 +464,47 @@ public final class SpecShape {
               VALIDATION.allOptional(),
               null,
               "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type)."));
+
+  static final Obj KUBERNETES =
+      obj(
+          req(
+              "distribution",
+              new Enum(List.of("eks", "kubeadm", "existing")),
+              "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm on controlPlane.hosts, bootstrapped by Ansible before play 03 (static); existing = the cluster your kubeconfig names (any provider)."),
+          req(
+              "version",
+              K8S_MINOR,
+              "The Kubernetes minor (\"1.33\"): the EKS cluster version, or the kubelet/kubeadm/kubectl packages of kubeadm; checked against what the distribution and the GPU Operator release support."),
+          opt(
+              "endpointAccess",
+              new Enum(List.of("private", "public-and-private")),
+              "private",
+              "eks: the API endpoint is reachable from the VPC only (private), or also from publicCidrs (public-and-private)."),
+          opt(
+              "publicCidrs",
+              new ListOf(CIDR, 0, 40),
+              null,
+              "eks with endpointAccess public-and-private: the CIDRs that may reach the public endpoint (required then; never 0.0.0.0/0 by default)."),
+          opt(
+              "admins",
+              new ListOf(IAM_PRINCIPAL_ARN, 0, 50),
+              null,
+              "eks: IAM roles or users given cluster-admin through EKS access entries."),
+          opt(
+              "controlPlane",
+              obj(
+                  opt(
+                      "hosts",
+                      new ListOf(HOST, 1, 7),
+                      null,
+                      "The control-plane hosts; the first one runs kubeadm init, the others join as control-plane nodes.")),
+              null,
+              "kubeadm: the control plane."),
+          opt(
+              "cni",
+              new Enum(List.of("cilium", "calico")),
+              "cilium",
+              "kubeadm: the pod network, installed with its pinned Helm chart."));
 
   static final Obj NETWORK =
       obj(
@@ -574,6 +673,11 @@ public final class SpecShape {
                           "NCCL environment, written to /etc/nccl.conf and the environment.")),
                   null,
                   "NCCL settings."),
+              opt(
+                  "kubernetes",
+                  KUBERNETES,
+                  null,
+                  "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts."),
               opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components."),
               opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
               opt(

@@ -75,10 +75,18 @@ public final class StarterSpec {
 
   /** The spec text for {@code gpu}, named {@code name} (validated by the reader, not here). */
   public static String text(Gpu gpu, String name) {
+    return text(gpu, name, 2);
+  }
+
+  /** The AWS text with {@code nodes} nodes in the title (the pool's count says the same). */
+  private static String text(Gpu gpu, String name, int nodes) {
     Map<String, String> v = new LinkedHashMap<>();
     v.put(
         "title",
-        "2 nodes of " + gpu.model + (gpu.training ? " GPUs for training" : " GPUs for inference"));
+        nodes
+            + (nodes == 1 ? " node of " : " nodes of ")
+            + gpu.model
+            + (gpu.training ? " GPUs for training" : " GPUs for inference"));
     v.put("gpu", gpu.name());
     v.put("model", gpu.model);
     v.put("name", name);
@@ -137,7 +145,9 @@ public final class StarterSpec {
    * starter has no kernel block (gpugen configures no GKE node's kernel).
    */
   public static String text(Gpu gpu, String name, String provider) {
-    String text = text(gpu, name);
+    // One A3 High node on GKE: more need GPUDirect-TCPX, which gpugen does not render.
+    int nodes = provider.equals("gcp") && gpu == Gpu.h100 ? 1 : 2;
+    String text = withKubernetes(text(gpu, name, nodes), provider);
     if (provider.equals("aws")) {
       return text;
     }
@@ -151,8 +161,6 @@ public final class StarterSpec {
     String pool;
     if (provider.equals("gcp")) {
       String machine = gcpMachine(gpu);
-      // One A3 High node: more need GPUDirect-TCPX, which gpugen does not render yet.
-      int nodes = gpu == Gpu.h100 ? 1 : 2;
       middle =
           "cloud:\n"
               + "  provider: gcp\n"
@@ -207,6 +215,23 @@ public final class StarterSpec {
       rest = rest.substring(0, kernel) + rest.substring(rest.indexOf("nccl:\n"));
     }
     return head + middle + pool + labels + rest;
+  }
+
+  /**
+   * The cluster the nodes join, before the software block; GKE's cluster is cloud.gke's. The minor
+   * is one the default GPU Operator release is validated on.
+   */
+  private static String withKubernetes(String text, String provider) {
+    if (provider.equals("gcp")) {
+      return text;
+    }
+    int software = text.indexOf("software:\n");
+    return text.substring(0, software)
+        + "kubernetes:\n"
+        + "  distribution: existing         # the cluster your kubeconfig names: play 03 proves every\n"
+        + "                                 # node is Ready in it, play 05 that its GPUs are schedulable\n"
+        + "  version: \"1.33\"\n"
+        + text.substring(software);
   }
 
   /** {@code h100-cluster} and so on: a valid name to start from. */

@@ -1,13 +1,31 @@
 package dev.gpugen.spec.yaml;
 
 import java.util.Collection;
+import java.util.Map;
 
 /** "Did you mean …?" by edit distance, as compilers do for misspelled names. */
 public final class Suggest {
   private Suggest() {}
 
+  /**
+   * The words other tools use for a gpugen key, which no edit distance finds: GCP and gcloud say
+   * zone and machine type where gpugen, for every provider, says availabilityZone and instanceType.
+   */
+  private static final Map<String, String> SYNONYMS =
+      Map.of(
+          "zone", "availabilityZone",
+          "availability_zone", "availabilityZone",
+          "az", "availabilityZone",
+          "machineType", "instanceType",
+          "machine_type", "instanceType",
+          "instance_type", "instanceType");
+
   /** The closest candidate within a distance that still looks like a typo, else null. */
   public static String closest(String word, Collection<String> candidates) {
+    String synonym = SYNONYMS.get(word);
+    if (synonym != null && candidates.contains(synonym)) {
+      return synonym;
+    }
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
@@ -22,7 +40,7 @@ public final class Suggest {
     return bestDistance <= allowed ? best : null;
   }
 
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[] prev = new int[b.length() + 1];
     int[] cur = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.efa;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.Map;
@@ -30,7 +31,8 @@ public final class EfaObsoleteVariable extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     if (!spec.network().fabric().equals("efa")) {
       return;
     }

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.efa;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -21,7 +22,8 @@ public final class EfaPlacementNotCluster extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     String placement = spec.network().placement();
     if (!spec.network().fabric().equals("efa") || placement.equals("cluster")) {
       return;

@@ -1,9 +1,9 @@
 package dev.gpugen.lint.rules.fsx;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.LustreDeployment;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -22,12 +22,13 @@ public final class FsxCapacityInvalid extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     if (spec.storage().lustre().isEmpty()) {
       return;
     }
     ClusterSpec.Lustre l = spec.storage().lustre().get();
-    CompatTable.load()
+    plan.compat()
         .lustreDeployment(l.deploymentType())
         .filter(d -> !d.acceptsCapacity(l.capacityGiB()))
         .ifPresent(

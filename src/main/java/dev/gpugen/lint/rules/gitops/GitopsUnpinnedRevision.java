@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.gitops;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -33,7 +34,8 @@ public final class GitopsUnpinnedRevision extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     spec.gitops()
         .ifPresent(
             g -> {

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.nccl;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class NcclAlgoProtoForced extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     for (String name : List.of("NCCL_ALGO", "NCCL_PROTO")) {
       Nccl.get(spec, name)
           .ifPresent(

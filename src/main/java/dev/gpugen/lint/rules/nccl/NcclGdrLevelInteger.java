@@ -1,10 +1,10 @@
 package dev.gpugen.lint.rules.nccl;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.NcclFacts;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.Optional;
@@ -23,8 +23,9 @@ public final class NcclGdrLevelInteger extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    NcclFacts facts = CompatTable.load().nccl();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    NcclFacts facts = plan.compat().nccl();
     for (String name : NcclGdrLevelInvalid.NAMES) {
       Optional<Long> n = Nccl.get(spec, name).flatMap(Nccl::integer);
       if (n.isPresent() && n.get() >= 0 && n.get() <= facts.maxLevelInteger()) {

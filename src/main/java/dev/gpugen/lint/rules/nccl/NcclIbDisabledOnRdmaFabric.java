@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.nccl;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 
@@ -23,7 +24,8 @@ public final class NcclIbDisabledOnRdmaFabric extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Nccl.get(spec, "NCCL_IB_DISABLE")
         .filter(v -> !v.equals("0") && Nccl.verbsFabric(spec))
         .ifPresent(

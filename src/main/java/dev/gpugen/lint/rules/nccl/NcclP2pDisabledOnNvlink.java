@@ -1,10 +1,10 @@
 package dev.gpugen.lint.rules.nccl;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.lint.rules.Hardware;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.Optional;
@@ -24,10 +24,10 @@ public final class NcclP2pDisabledOnNvlink extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    CompatTable table = CompatTable.load();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Optional<ClusterSpec.Pool> nvswitch =
-        spec.pools().stream().filter(p -> Hardware.of(spec, p, table).nvswitch()).findFirst();
+        plan.pools().stream().filter(p -> p.hardware().nvswitch()).map(PoolPlan::pool).findFirst();
     if (nvswitch.isEmpty()) {
       return;
     }

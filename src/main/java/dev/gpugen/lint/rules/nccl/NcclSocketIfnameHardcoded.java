@@ -1,10 +1,9 @@
 package dev.gpugen.lint.rules.nccl;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.lint.rules.Hardware;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.Optional;
@@ -28,14 +27,14 @@ public final class NcclSocketIfnameHardcoded extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Optional<String> value = Nccl.get(spec, "NCCL_SOCKET_IFNAME");
     if (value.isEmpty() || value.get().startsWith("^")) {
       return;
     }
-    CompatTable table = CompatTable.load();
-    spec.pools().stream()
-        .filter(p -> Hardware.of(spec, p, table).networkCards() > 1)
+    plan.pools().stream()
+        .filter(p -> p.hardware().networkCards() > 1)
         .findFirst()
         .ifPresent(
             p ->
@@ -44,9 +43,9 @@ public final class NcclSocketIfnameHardcoded extends Rule {
                     "NCCL_SOCKET_IFNAME="
                         + value.get()
                         + " hard-codes interface names, which vary on "
-                        + p.instanceType()
+                        + p.pool().instanceType()
                         + " ("
-                        + Hardware.of(spec, p, table).networkCards()
+                        + p.hardware().networkCards()
                         + " network cards)",
                     "exclude instead of naming: NCCL_SOCKET_IFNAME: \"^lo,docker\""));
   }

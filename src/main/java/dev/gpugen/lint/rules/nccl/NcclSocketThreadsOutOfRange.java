@@ -1,10 +1,10 @@
 package dev.gpugen.lint.rules.nccl;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.NcclFacts;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.Optional;
@@ -24,8 +24,9 @@ public final class NcclSocketThreadsOutOfRange extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    NcclFacts facts = CompatTable.load().nccl();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    NcclFacts facts = plan.compat().nccl();
     Optional<String> threads = Nccl.get(spec, "NCCL_SOCKET_NTHREADS");
     Optional<String> socks = Nccl.get(spec, "NCCL_NSOCKS_PERTHREAD");
     Optional<Long> t = threads.flatMap(Nccl::integer);

@@ -1,10 +1,10 @@
 package dev.gpugen.lint.rules.nccl;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.NcclFacts;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import java.util.ArrayList;
@@ -29,8 +29,9 @@ public final class NcclValueInvalid extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    NcclFacts facts = CompatTable.load().nccl();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    NcclFacts facts = plan.compat().nccl();
     for (Map.Entry<String, String> e : spec.nccl().env().entrySet()) {
       String name = e.getKey();
       String value = e.getValue();

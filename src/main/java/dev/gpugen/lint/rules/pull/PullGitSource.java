@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.pull;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -36,7 +37,8 @@ public final class PullGitSource extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     ClusterSpec.Ansible a = spec.ansible();
     if (!a.pullMode() || !a.pull().source().equals("git")) {
       return;

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.pull;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -24,7 +25,8 @@ public final class PullUnsupportedProvider extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     String provider = spec.cloud().provider();
     if (spec.ansible().pullMode() && !provider.equals("aws")) {
       findings.report(

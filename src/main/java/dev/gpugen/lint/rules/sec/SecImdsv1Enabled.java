@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.sec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -23,7 +24,8 @@ public final class SecImdsv1Enabled extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     if (spec.cloud().provider().equals("aws") && spec.cloud().imds().v1Allowed()) {
       findings.report(
           SpecPath.of("cloud", "imds", "httpTokens"),

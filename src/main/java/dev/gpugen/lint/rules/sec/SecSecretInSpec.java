@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.sec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -32,7 +33,8 @@ public final class SecSecretInSpec extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     for (int i = 0; i < spec.pools().size(); i++) {
       ClusterSpec.Pool p = spec.pools().get(i);
       for (Map.Entry<String, String> e : p.labels().entrySet()) {

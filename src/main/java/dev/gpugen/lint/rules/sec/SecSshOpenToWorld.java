@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.sec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Cidr;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -32,7 +33,8 @@ public final class SecSshOpenToWorld extends Rule {
   static final long MAX_ADDRESSES = 1L << 24;
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     List<String> cidrs = spec.network().sshIngressCidrs();
     boolean reported = false;
     for (int i = 0; i < cidrs.size(); i++) {

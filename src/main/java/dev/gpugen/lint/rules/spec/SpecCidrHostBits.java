@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Cidr;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -21,7 +22,8 @@ public final class SpecCidrHostBits extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     ClusterSpec.Network n = spec.network();
     n.vpcCidr().ifPresent(c -> check(c, SpecPath.of("network", "vpcCidr"), findings));
     n.subnetCidr().ifPresent(c -> check(c, SpecPath.of("network", "subnetCidr"), findings));

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.spec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -21,7 +22,8 @@ public final class SpecDuplicatePool extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < spec.pools().size(); i++) {
       String name = spec.pools().get(i).name();

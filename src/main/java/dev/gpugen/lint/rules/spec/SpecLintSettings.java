@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -36,7 +37,8 @@ public final class SpecLintSettings extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     Set<String> lint = new TreeSet<>();
     Rules.all().forEach(r -> lint.add(r.id()));
     Set<String> all = new TreeSet<>(lint);

@@ -2,6 +2,7 @@ package dev.gpugen.lint.rules.spec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -19,7 +20,8 @@ public final class SpecNetworkSource extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     ClusterSpec.Network n = spec.network();
     if (n.vpcId().isPresent() && n.vpcCidr().isPresent()) {
       findings.report(

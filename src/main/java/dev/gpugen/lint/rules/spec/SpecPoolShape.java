@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -33,8 +34,9 @@ public final class SpecPoolShape extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    CompatTable table = CompatTable.load();
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    CompatTable table = plan.compat();
     boolean isStatic = spec.cloud().provider().equals("static");
     Map<String, String> names = new HashMap<>();
     Map<String, String> addresses = new HashMap<>();

@@ -2,7 +2,7 @@ package dev.gpugen.lint.rules.spec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -27,8 +27,8 @@ public final class SpecSettingIgnored extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    String provider = spec.cloud().provider();
+  public void check(ClusterPlan plan, Findings findings) {
+    String provider = plan.provider();
     if (provider.equals("gcp")) {
       ignored(
           findings,

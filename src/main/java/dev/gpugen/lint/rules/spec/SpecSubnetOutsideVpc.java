@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Cidr;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -20,7 +21,8 @@ public final class SpecSubnetOutsideVpc extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
     ClusterSpec.Network n = spec.network();
     if (n.vpcCidr().isEmpty() || n.subnetCidr().isEmpty()) {
       return;

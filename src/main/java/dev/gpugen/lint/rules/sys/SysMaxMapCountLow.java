@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.sys;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -26,10 +27,11 @@ public final class SysMaxMapCountLow extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    if (spec.cloud().provider().equals("gcp")) {
+  public void check(ClusterPlan plan, Findings findings) {
+    if (plan.gke()) {
       return; // gpugen configures no GKE node's kernel (spec-setting-ignored)
     }
+    ClusterSpec spec = plan.spec();
     Optional<String> value = Optional.ofNullable(spec.kernel().sysctl().get(KEY));
     Optional<Long> n = value.flatMap(Nccl::integer);
     if (value.isPresent() && (n.isEmpty() || n.get() > DEFAULT)) {

@@ -1,9 +1,8 @@
 package dev.gpugen.lint.rules.sys;
 
-import dev.gpugen.compat.CompatTable;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.lint.rules.Hardware;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -28,18 +27,18 @@ public final class SysNumaBalancingEnabled extends Rule {
   }
 
   @Override
-  public void check(ClusterSpec spec, Findings findings) {
-    if (spec.cloud().provider().equals("gcp")) {
+  public void check(ClusterPlan plan, Findings findings) {
+    if (plan.gke()) {
       return; // gpugen configures no GKE node's kernel (spec-setting-ignored)
     }
+    ClusterSpec spec = plan.spec();
     Optional<String> value = Optional.ofNullable(spec.kernel().sysctl().get(KEY));
     if (value.isPresent() && value.get().trim().equals("0")) {
       return;
     }
-    CompatTable table = CompatTable.load();
-    for (int i = 0; i < spec.pools().size(); i++) {
-      ClusterSpec.Pool p = spec.pools().get(i);
-      if (Hardware.of(spec, p, table).gpuCount().orElse(0) >= 8) {
+    for (int i = 0; i < plan.pools().size(); i++) {
+      ClusterSpec.Pool p = plan.pools().get(i).pool();
+      if (plan.pools().get(i).hardware().gpus() >= 8) {
         // Unset, the finding belongs where the multi-socket machine is chosen.
         findings.report(
             value.isPresent()

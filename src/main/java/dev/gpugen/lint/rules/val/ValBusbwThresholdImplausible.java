@@ -2,7 +2,6 @@ package dev.gpugen.lint.rules.val;
 
 import dev.gpugen.compat.AllReduceBandwidth;
 import dev.gpugen.lint.Findings;
-import dev.gpugen.lint.rules.Hardware;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
 import dev.gpugen.spec.Severity;
@@ -40,12 +39,7 @@ public final class ValBusbwThresholdImplausible extends PoolRule {
     }
     double t = threshold.get();
     SpecPath at = findings.validation(p.index(), "ncclAllReduce", "minBusBandwidthGBps");
-    Hardware hw = p.hardware();
-    Optional<AllReduceBandwidth> expected =
-        hw.gpu()
-            .flatMap(
-                g ->
-                    p.table().allReduceBandwidth(g.name(), hw.gpuCount().orElse(0), hw.nvswitch()));
+    Optional<AllReduceBandwidth> expected = p.hardware().allReduce();
     if (expected.isEmpty()) {
       return;
     }

@@ -1,9 +1,9 @@
 package dev.gpugen.lint.rules.val;
 
 import dev.gpugen.lint.Findings;
-import dev.gpugen.lint.rules.Hardware;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.plan.Hardware;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -40,12 +40,7 @@ public final class ValThresholdInherited extends PoolRule {
       return;
     }
     Hardware hw = p.hardware();
-    boolean figure =
-        hw.gpu()
-            .flatMap(
-                g -> p.table().allReduceBandwidth(g.name(), hw.gpuCount().orElse(0), hw.nvswitch()))
-            .isPresent();
-    if (figure) {
+    if (hw.allReduce().isPresent()) {
       return;
     }
     String gpus =

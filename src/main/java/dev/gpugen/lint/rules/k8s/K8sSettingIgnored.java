@@ -1,0 +1,69 @@
+package dev.gpugen.lint.rules.k8s;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+import java.util.List;
+
+/** A kubernetes: key that only one distribution reads does nothing with the others. */
+public final class K8sSettingIgnored extends Rule {
+  private static final List<String> EKS_ONLY = List.of("endpointAccess", "publicCidrs", "admins");
+  private static final List<String> KUBEADM_ONLY = List.of("controlPlane", "cni");
+
+  public K8sSettingIgnored() {
+    super(
+        "k8s-setting-ignored",
+        Severity.WARNING,
+        "kubernetes: key the chosen distribution does not read",
+        "endpointAccess, publicCidrs and admins configure the Amazon EKS control plane (endpoint"
+            + " access and access entries); controlPlane and cni configure kubeadm. With another"
+            + " distribution they change nothing, and publicCidrs does nothing while the endpoint"
+            + " is private. Remove them, or pick the distribution they belong to."
+            + " Sources: https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html ,"
+            + " https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html ,"
+            + " https://kubernetes.io/docs/reference/setup-tools/kubeadm/kubeadm-init/");
+  }
+
+  @Override
+  public void check(ClusterPlan plan, Findings findings) {
+    ClusterSpec spec = plan.spec();
+    spec.kubernetes()
+        .ifPresent(
+            k -> {
+              for (String key : EKS_ONLY) {
+                ignored(findings, k, key, !k.eks(), "eks");
+              }
+              for (String key : KUBEADM_ONLY) {
+                ignored(findings, k, key, !k.kubeadm(), "kubeadm");
+              }
+              if (k.eks() && !k.publicEndpoint()) {
+                SpecPath path = SpecPath.of("kubernetes", "publicCidrs");
+                if (findings.isWritten(path)) {
+                  findings.report(
+                      path,
+                      "kubernetes.publicCidrs does nothing while endpointAccess is private",
+                      "remove publicCidrs, or set endpointAccess: public-and-private");
+                }
+              }
+            });
+  }
+
+  private static void ignored(
+      Findings findings, ClusterSpec.Kubernetes k, String key, boolean ignored, String owner) {
+    SpecPath path = SpecPath.of("kubernetes", key);
+    if (ignored && findings.isWritten(path)) {
+      findings.report(
+          path,
+          "kubernetes."
+              + key
+              + " is read by distribution "
+              + owner
+              + " only, not "
+              + k.distribution(),
+          "remove kubernetes." + key);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package dev.gpugen.plan;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The canonical text of a model value, which the fingerprint hashes. Defined here rather than left
+ * to {@code Record.toString()}, whose format the JDK does not specify: JSON with the record
+ * components in declaration order, maps sorted by key, an empty {@code Optional} as {@code null},
+ * numbers in Java's shortest round-trip form, strings JSON-escaped.
+ */
+final class Canonical {
+  private Canonical() {}
+
+  /** {@code value} as canonical JSON, leaving out the named components of the top record. */
+  static String json(Record value, Set<String> leaveOut) {
+    StringBuilder b = new StringBuilder();
+    record(b, value, leaveOut);
+    return b.toString();
+  }
+
+  private static void write(StringBuilder b, Object v) {
+    if (v == null) {
+      b.append("null");
+    } else if (v instanceof Optional<?> o) {
+      write(b, o.orElse(null));
+    } else if (v instanceof OptionalInt o) {
+      write(b, o.isPresent() ? o.getAsInt() : null);
+    } else if (v instanceof String s) {
+      string(b, s);
+    } else if (v instanceof Enum<?> e) {
+      string(b, e.name());
+    } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long) {
+      b.append(v);
+    } else if (v instanceof Double d) {
+      b.append(d);
+    } else if (v instanceof Map<?, ?> m) {
+      b.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : new TreeMap<>(m).entrySet()) {
+        first = comma(b, first);
+        string(b, e.getKey().toString());
+        b.append(':');
+        write(b, e.getValue());
+      }
+      b.append('}');
+    } else if (v instanceof Collection<?> c) {
+      b.append('[');
+      boolean first = true;
+      for (Object o : c) {
+        first = comma(b, first);
+        write(b, o);
+      }
+      b.append(']');
+    } else if (v instanceof Record r) {
+      record(b, r, Set.of());
+    } else {
+      throw new IllegalArgumentException("no canonical form for " + v.getClass());
+    }
+  }
+
+  private static void record(StringBuilder b, Record r, Set<String> leaveOut) {
+    b.append('{');
+    boolean first = true;
+    for (RecordComponent c : r.getClass().getRecordComponents()) {
+      if (leaveOut.contains(c.getName())) {
+        continue;
+      }
+      first = comma(b, first);
+      string(b, c.getName());
+      b.append(':');
+      try {
+        write(b, c.getAccessor().invoke(r));
+      } catch (IllegalAccessException | InvocationTargetException e) {
+        throw new IllegalStateException("model records are public: " + c, e);
+      }
+    }
+    b.append('}');
+  }
+
+  private static boolean comma(StringBuilder b, boolean first) {
+    if (!first) {
+      b.append(',');
+    }
+    return false;
+  }
+
+  private static void string(StringBuilder b, String s) {
+    b.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '"' -> b.append("\\\"");
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (ch < 0x20) {
+            b.append(String.format("\\u%04x", (int) ch));
+          } else {
+            b.append(ch);
+          }
+        }
+      }
+    }
+    b.append('"');
+  }
+}

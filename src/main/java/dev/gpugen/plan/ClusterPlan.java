@@ -1,0 +1,148 @@
+package dev.gpugen.plan;
+
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.GpuModel;
+import dev.gpugen.compat.KernelModule;
+import dev.gpugen.compat.Version;
+import dev.gpugen.inventory.InventoryBuilder;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Sha256;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A resolved spec with every fact derived from it, computed once: the stage between the spec and
+ * everything that reads it (lint rules, render views, drift, the inventory settings). Nothing
+ * downstream derives one of these facts a second time.
+ *
+ * @param spec the resolved spec
+ * @param compat the knowledge base the facts come from
+ * @param qualifiedName the cluster's name plus {@code -ENV} when it has an environment: Terraform's
+ *     {@code local.name}, the prefix of AWS resource names, ArgoCD Application names and the pull
+ *     bundle's folder
+ * @param pools every pool's facts, in spec order
+ * @param ncclConf /etc/nccl.conf as NCCL reads it: one {@code NAME=value} line per setting, sorted
+ *     by name (the text play 04 writes, the ConfigMaps hold and drift hashes)
+ * @param fingerprint SHA-256 of the canonical form of the deployed values ({@link Canonical}):
+ *     linter settings and the list of declared environments do not count, nor do comments or
+ *     formatting of the spec. Nodes record it; pull bundles are keyed by it; drift compares it.
+ */
+public record ClusterPlan(
+    ClusterSpec spec,
+    CompatTable compat,
+    String qualifiedName,
+    List<PoolPlan> pools,
+    String ncclConf,
+    String fingerprint) {
+
+  /** Spec components that configure nothing deployed, so they stay out of the fingerprint. */
+  private static final Set<String> NOT_DEPLOYED =
+      Set.of("lint", "environments", "selectedEnvironment");
+
+  public ClusterPlan {
+    pools = List.copyOf(pools);
+  }
+
+  public static ClusterPlan of(ClusterSpec spec, CompatTable compat) {
+    String qualifiedName =
+        spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
+    String provider = spec.cloud().provider();
+    List<PoolPlan> pools = new ArrayList<>();
+    for (ClusterSpec.Pool p : spec.pools()) {
+      Hardware hw = Hardware.of(provider, p, compat);
+      pools.add(
+          new PoolPlan(
+              p,
+              hw,
+              kernelModules(p.software(), hw.gpu(), compat),
+              // gpugen-inventory's own naming, so render and inventory name the group alike.
+              InventoryBuilder.group("pool_", p.name()),
+              PoolPlan.identifier(p.name()),
+              spec.network().placement().equals("none")
+                  ? Optional.empty()
+                  : Optional.of(qualifiedName + "-" + p.name()),
+              Math.max(1, p.software().devicePlugin().timeSlicingReplicas())));
+    }
+    StringBuilder nccl = new StringBuilder();
+    new TreeMap<>(spec.nccl().env())
+        .forEach((k, v) -> nccl.append(k).append('=').append(v).append('\n'));
+    return new ClusterPlan(
+        spec,
+        compat,
+        qualifiedName,
+        pools,
+        nccl.toString(),
+        Sha256.hex(Canonical.json(spec, NOT_DEPLOYED)));
+  }
+
+  /** The pool named {@code name}; it must exist. */
+  public PoolPlan pool(String name) {
+    return pools.stream()
+        .filter(p -> p.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no pool " + name));
+  }
+
+  /**
+   * The kernel-module flavour of the cluster-wide software, before any pool's GPU is known: the
+   * driver branch's default unless the spec chooses. Each pool's group vars override it with {@link
+   * PoolPlan#kernelModules()}.
+   */
+  public String clusterKernelModules() {
+    return kernelModules(spec.software(), Optional.empty(), compat);
+  }
+
+  /** SHA-256 of {@link #ncclConf()}: the NCCL baseline nodes record and drift compares. */
+  public String ncclConfSha256() {
+    return Sha256.hex(ncclConf);
+  }
+
+  public String provider() {
+    return spec.cloud().provider();
+  }
+
+  public boolean aws() {
+    return provider().equals("aws");
+  }
+
+  public boolean gke() {
+    return provider().equals("gcp");
+  }
+
+  /** Bare metal: the hosts exist already and are listed in the spec. */
+  public boolean staticHosts() {
+    return provider().equals("static");
+  }
+
+  /** Whether nodes configure themselves at boot (ansible.mode pull; AWS only). */
+  public boolean pullMode() {
+    return aws() && spec.ansible().pullMode();
+  }
+
+  /** Whether the GPU Operator installs the driver on GKE (else GKE's own driver and plugin). */
+  public boolean gkeOperatorDriver() {
+    return spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+  }
+
+  private static String kernelModules(
+      ClusterSpec.Software sw, Optional<GpuModel> gpu, CompatTable table) {
+    if (!sw.kernelModules().equals("auto")) {
+      return sw.kernelModules();
+    }
+    KernelModule flavour =
+        gpu.map(
+                g ->
+                    switch (g.kernelModules()) {
+                      case OPEN_ONLY -> KernelModule.OPEN;
+                      case PROPRIETARY_ONLY -> KernelModule.PROPRIETARY;
+                      case OPEN_OR_PROPRIETARY ->
+                          table.defaultKernelModule(Version.parse(sw.driver()));
+                    })
+            .orElseGet(() -> table.defaultKernelModule(Version.parse(sw.driver())));
+    return flavour.name().toLowerCase(Locale.ROOT);
+  }
+}

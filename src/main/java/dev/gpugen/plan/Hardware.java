@@ -1,0 +1,146 @@
+package dev.gpugen.plan;
+
+import dev.gpugen.compat.AllReduceBandwidth;
+import dev.gpugen.compat.AwsInstanceType;
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.compat.GcpMachineType;
+import dev.gpugen.compat.GpuModel;
+import dev.gpugen.compat.Version;
+import dev.gpugen.spec.ClusterSpec;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What the compatibility table knows about one pool's machines: the EC2 instance type or GCP
+ * machine type (or, on bare metal, what the spec declares), and through it the GPU model, count,
+ * NVSwitch and EFA. Everything is empty when the table does not know the type; lint rules then stay
+ * quiet and {@code compat-unknown} says so.
+ *
+ * @param aws the EC2 instance type row (provider aws)
+ * @param gcp the GCP machine type row (provider gcp)
+ * @param gpu the GPU model, when the table knows it
+ * @param gpuName the GPU model's name; as declared when the table does not know a static pool's
+ *     model; empty when unknown
+ * @param gpuCount GPUs per node, where known
+ * @param nvswitch true only when the table (or a static pool's declaration) says so: unknown is not
+ *     a yes
+ * @param allReduce the table's single-node all-reduce figure for this node (its figures are for
+ *     NVSwitch systems of their GPU count only); empty elsewhere
+ */
+public record Hardware(
+    Optional<AwsInstanceType> aws,
+    Optional<GcpMachineType> gcp,
+    Optional<GpuModel> gpu,
+    String gpuName,
+    OptionalInt gpuCount,
+    boolean nvswitch,
+    Optional<AllReduceBandwidth> allReduce) {
+
+  private Hardware(
+      Optional<AwsInstanceType> aws,
+      Optional<GcpMachineType> gcp,
+      Optional<GpuModel> gpu,
+      String gpuName,
+      OptionalInt gpuCount,
+      boolean nvswitch,
+      CompatTable table) {
+    this(
+        aws,
+        gcp,
+        gpu,
+        gpuName,
+        gpuCount,
+        nvswitch,
+        gpu.flatMap(g -> table.allReduceBandwidth(g.name(), gpuCount.orElse(0), nvswitch)));
+  }
+
+  static Hardware of(String provider, ClusterSpec.Pool pool, CompatTable table) {
+    if (provider.equals("static")) {
+      if (pool.gpu().isEmpty()) {
+        return new Hardware(
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            "",
+            OptionalInt.empty(),
+            false,
+            table);
+      }
+      // A static pool: the spec says what the hosts have.
+      ClusterSpec.StaticGpu declared = pool.gpu().get();
+      Optional<GpuModel> model = table.gpu(declared.model());
+      return new Hardware(
+          Optional.empty(),
+          Optional.empty(),
+          model,
+          model.map(GpuModel::name).orElse(declared.model()),
+          OptionalInt.of(declared.count()),
+          declared
+              .nvswitch()
+              .orElseGet(
+                  () -> model.map(m -> table.impliedNvswitch(m, declared.count())).orElse(false)),
+          table);
+    }
+    if (provider.equals("gcp")) {
+      Optional<GcpMachineType> gcp = table.gcpMachine(pool.instanceType());
+      if (gcp.isEmpty()) {
+        return new Hardware(
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            "",
+            OptionalInt.empty(),
+            false,
+            table);
+      }
+      Optional<GpuModel> model =
+          table.gcpAccelerator(gcp.get().accelerator()).flatMap(a -> table.gpu(a.gpu()));
+      OptionalInt count = gcp.get().count();
+      return new Hardware(
+          Optional.empty(),
+          gcp,
+          model,
+          model.map(GpuModel::name).orElse(""),
+          count,
+          model.map(m -> table.impliedNvswitch(m, count.orElse(0))).orElse(false),
+          table);
+    }
+    Optional<AwsInstanceType> aws = table.awsInstance(pool.instanceType());
+    return new Hardware(
+        aws,
+        Optional.empty(),
+        aws.flatMap(a -> table.gpu(a.gpu())),
+        aws.map(AwsInstanceType::gpu).orElse(""),
+        aws.map(a -> OptionalInt.of(a.gpuCount())).orElse(OptionalInt.empty()),
+        aws.flatMap(AwsInstanceType::nvswitch).orElse(false),
+        table);
+  }
+
+  /**
+   * The bus-bandwidth threshold a pool of these nodes gets when the spec sets none: the healthy
+   * share of the table's figure ({@link AllReduceBandwidth#minHealthyGbps()}); empty without one.
+   */
+  public OptionalInt defaultMinBusBandwidthGbps() {
+    return allReduce.map(b -> OptionalInt.of(b.minHealthyGbps())).orElse(OptionalInt.empty());
+  }
+
+  /** GPUs per node; 0 when unknown. */
+  public int gpus() {
+    return gpuCount.orElse(0);
+  }
+
+  /** EFA interfaces to request (one per network card on EFA types); 0 without EFA or unknown. */
+  public int efaInterfaces() {
+    return aws.map(AwsInstanceType::efaInterfaces).orElse(0);
+  }
+
+  /** Network cards per node (AWS), 1 when unknown. */
+  public int networkCards() {
+    return aws.map(AwsInstanceType::networkCards).orElse(1);
+  }
+
+  /** The GPU's CUDA compute capability (e.g. 9.0); empty string when unknown. */
+  public String computeCapability() {
+    return gpu.flatMap(GpuModel::computeCapability).map(Version::toString).orElse("");
+  }
+}

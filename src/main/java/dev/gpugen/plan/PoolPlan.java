@@ -1,0 +1,42 @@
+package dev.gpugen.plan;
+
+import dev.gpugen.spec.ClusterSpec;
+import java.util.Optional;
+
+/**
+ * One pool with every fact derived from it, computed once by {@link ClusterPlan#of}.
+ *
+ * @param pool the pool as the spec resolves it (its software and validation merged over the
+ *     cluster's)
+ * @param hardware what the compatibility table knows about its machines
+ * @param kernelModules the NVIDIA kernel-module flavour to install, {@code open} or {@code
+ *     proprietary}: the spec's choice, or for {@code auto} what the GPU requires, else the driver
+ *     branch's default
+ * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
+ * @param tfPrefix the prefix of its Terraform variables and the label of its resources
+ * @param placementGroup the placement group Terraform creates for it; empty with placement none
+ * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
+ */
+public record PoolPlan(
+    ClusterSpec.Pool pool,
+    Hardware hardware,
+    String kernelModules,
+    String group,
+    String tfPrefix,
+    Optional<String> placementGroup,
+    int timeSlicingReplicas) {
+
+  public String name() {
+    return pool.name();
+  }
+
+  /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
+  public int allocatableGpus() {
+    return hardware.gpus() * timeSlicingReplicas;
+  }
+
+  /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */
+  static String identifier(String name) {
+    return name.replace('-', '_');
+  }
+}

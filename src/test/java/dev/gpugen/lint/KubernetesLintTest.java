@@ -1,0 +1,221 @@
+package dev.gpugen.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Gpugen;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Severity;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The kubernetes: section: grammar, distribution per provider, minors, ignored settings. */
+class KubernetesLintTest {
+  private static final String AWS =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: demo}
+      cloud: {provider: aws, region: us-east-1}
+      network: {sshIngressCidrs: [203.0.113.0/24]}
+      storage: {checkpointBucket: demo-ckpt}
+      pools:
+        - {name: a, instanceType: p5.48xlarge, count: 2}
+      software: {driver: "580.95.05", cuda: "12.8"}
+      kernel:
+        sysctl: {vm.max_map_count: 262144, kernel.numa_balancing: 0}
+      %s
+      """;
+
+  private static final String STATIC =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: lab}
+      cloud: {provider: static}
+      pools:
+        - name: h100
+          gpu: {model: h100, count: 8}
+          hosts: [{name: hgx-01, address: 10.40.0.11}]
+      software: {driver: "580.95.05", cuda: "12.8"}
+      %s
+      """;
+
+  private static Gpugen.Checked check(String spec, String tail) {
+    return LinterTest.check(spec.formatted(tail), Optional.empty(), Set.of());
+  }
+
+  private static List<Diagnostic> of(Gpugen.Checked c, String rule) {
+    return LinterTest.of(c, rule);
+  }
+
+  @Test
+  void withoutTheSectionValidateSaysSoAsInformation() {
+    Gpugen.Checked c = check(AWS, "");
+    List<Diagnostic> ds = of(c, "k8s-not-configured");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals(Severity.INFO, ds.get(0).severity());
+    assertTrue(ds.get(0).message().contains("plays 03-05 skip"), ds.toString());
+    assertEquals(
+        List.of(),
+        of(
+            check(AWS, "kubernetes: {distribution: existing, version: \"1.33\"}"),
+            "k8s-not-configured"));
+  }
+
+  @Test
+  void eksIsAwsOnlyAndKubeadmStaticOnly() {
+    Gpugen.Checked eksStatic = check(STATIC, "kubernetes: {distribution: eks, version: \"1.33\"}");
+    assertEquals(1, of(eksStatic, "k8s-distribution-provider").size(), eksStatic.toString());
+    assertEquals(Severity.ERROR, of(eksStatic, "k8s-distribution-provider").get(0).severity());
+    Gpugen.Checked kubeadmAws =
+        check(AWS, "kubernetes: {distribution: kubeadm, version: \"1.33\"}");
+    assertTrue(
+        of(kubeadmAws, "k8s-distribution-provider").get(0).message().contains("static hosts only"));
+    Gpugen.Checked noControlPlane =
+        check(STATIC, "kubernetes: {distribution: kubeadm, version: \"1.33\"}");
+    assertTrue(
+        of(noControlPlane, "k8s-distribution-provider")
+            .get(0)
+            .message()
+            .contains("controlPlane.hosts"));
+    assertEquals(
+        List.of(),
+        of(
+            check(
+                STATIC,
+                "kubernetes: {distribution: kubeadm, version: \"1.33\","
+                    + " controlPlane: {hosts: [{name: cp01, address: 10.40.0.5}]}}"),
+            "k8s-distribution-provider"));
+  }
+
+  @Test
+  void gkeRefusesAnyDistributionButExisting() throws Exception {
+    String gke =
+        java.nio.file.Files.readString(
+            dev.gpugen.Golden.repo().resolve("examples/gcp-gke/cluster.yaml"));
+    Gpugen.Checked eks =
+        LinterTest.check(
+            gke + "kubernetes: {distribution: eks, version: \"1.33\"}\n",
+            Optional.empty(),
+            Set.of());
+    List<Diagnostic> ds = of(eks, "k8s-distribution-provider");
+    assertEquals(1, ds.size(), eks.diagnostics().toString());
+    assertTrue(ds.get(0).message().contains("the cluster is GKE's"), ds.toString());
+    Gpugen.Checked existing =
+        LinterTest.check(
+            gke + "kubernetes: {distribution: existing, version: \"1.33\"}\n",
+            Optional.empty(),
+            Set.of());
+    assertEquals(List.of(), of(existing, "k8s-distribution-provider"));
+  }
+
+  @Test
+  void minorsTheDistributionDoesNotOfferAreErrors() {
+    Gpugen.Checked old = check(AWS, "kubernetes: {distribution: eks, version: \"1.27\"}");
+    List<Diagnostic> ds = of(old, "k8s-version-unsupported");
+    assertEquals(1, ds.size(), old.diagnostics().toString());
+    assertTrue(ds.get(0).message().startsWith("Kubernetes 1.27 is not a minor eks offers"));
+    assertEquals("kubernetes.version", ds.get(0).path().toString());
+    assertEquals(
+        1,
+        of(
+                check(
+                    STATIC,
+                    "kubernetes: {distribution: kubeadm, version: \"1.30\","
+                        + " controlPlane: {hosts: [{name: cp01, address: 10.40.0.5}]}}"),
+                "k8s-version-unsupported")
+            .size());
+    // existing is whatever the cluster runs: no minor list to hold it to.
+    assertEquals(
+        List.of(),
+        of(
+            check(AWS, "kubernetes: {distribution: existing, version: \"1.27\"}"),
+            "k8s-version-unsupported"));
+  }
+
+  @Test
+  void anOperatorReleaseNotValidatedOnTheMinorIsAWarning() {
+    // The default operator, v25.3.0, is validated on 1.29-1.33.
+    Gpugen.Checked c = check(AWS, "kubernetes: {distribution: eks, version: \"1.34\"}");
+    List<Diagnostic> ds = of(c, "k8s-operator-unvalidated");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals(Severity.WARNING, ds.get(0).severity());
+    assertTrue(
+        ds.get(0)
+            .message()
+            .equals("GPU Operator v25.3.0 is validated on Kubernetes 1.29-1.33, not 1.34"),
+        ds.toString());
+    assertEquals(
+        List.of(),
+        of(
+            check(AWS, "kubernetes: {distribution: eks, version: \"1.33\"}"),
+            "k8s-operator-unvalidated"));
+  }
+
+  @Test
+  void keysTheDistributionDoesNotReadAreFlagged() {
+    Gpugen.Checked c =
+        check(
+            AWS,
+            "kubernetes: {distribution: existing, version: \"1.33\", cni: calico,"
+                + " admins: [\"arn:aws:iam::123456789012:role/platform-admin\"]}");
+    List<Diagnostic> ds = of(c, "k8s-setting-ignored");
+    assertEquals(
+        List.of("kubernetes.admins", "kubernetes.cni"),
+        ds.stream().map(d -> d.path().toString()).sorted().toList(),
+        ds.toString());
+    Gpugen.Checked privateCidrs =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", publicCidrs: [203.0.113.0/24]}");
+    assertEquals(
+        "kubernetes.publicCidrs does nothing while endpointAccess is private",
+        of(privateCidrs, "k8s-setting-ignored").get(0).message());
+  }
+
+  @Test
+  void aPublicEndpointNeedsItsCidrsAndNeverTheWholeInternet() {
+    Gpugen.Checked none =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", endpointAccess: public-and-private}");
+    assertEquals(1, of(none, "eks-public-endpoint-open").size(), none.diagnostics().toString());
+    Gpugen.Checked world =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", endpointAccess: public-and-private,"
+                + " publicCidrs: [0.0.0.0/0]}");
+    assertEquals(
+        "kubernetes.publicCidrs[0]",
+        of(world, "eks-public-endpoint-open").get(0).path().toString());
+    Gpugen.Checked ok =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", endpointAccess: public-and-private,"
+                + " publicCidrs: [203.0.113.0/24]}");
+    assertEquals(List.of(), of(ok, "eks-public-endpoint-open"));
+  }
+
+  @Test
+  void theGrammarRefusesBadValuesWithPositions() {
+    Gpugen.Checked c =
+        check(
+            AWS,
+            "kubernetes: {distribution: openshift, version: 1.33, admins: [\"arn:aws:iam::1:root\"]}");
+    List<String> rules = c.diagnostics().stream().map(Diagnostic::ruleId).toList();
+    assertTrue(rules.contains("spec-type") || rules.contains("spec-enum"), rules.toString());
+    assertTrue(
+        c.diagnostics().stream()
+            .anyMatch(d -> d.path().toString().equals("kubernetes.distribution")),
+        c.diagnostics().toString());
+    assertTrue(
+        c.diagnostics().stream().anyMatch(d -> d.path().toString().equals("kubernetes.version")),
+        c.diagnostics().toString());
+    assertTrue(
+        c.diagnostics().stream().anyMatch(d -> d.path().toString().equals("kubernetes.admins[0]")),
+        c.diagnostics().toString());
+  }
+}

@@ -1,0 +1,244 @@
+
+locals {
+  lustre_persistent = startswith(var.lustre_deployment_type, "PERSISTENT")
+
+  # Lustre's LNet port and the ports of its services, between the nodes (clients) and the file
+  # servers, and among the file servers.
+  lustre_ports = {
+    lnet     = { from = 988, to = 988 }
+    services = { from = 1018, to = 1023 }
+  }
+}
+
+################################################################################
+# FSx for Lustre (lustre_enabled)
+################################################################################
+
+resource "aws_security_group" "lustre" {
+  count = var.lustre_enabled ? 1 : 0
+
+  name        = "${local.name}-lustre"
+  description = "gpugen FSx for Lustre: Lustre traffic with the nodes and among the file servers"
+  vpc_id      = local.vpc_id
+
+  tags = {
+    Name = "${local.name}-lustre"
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "lustre_from_nodes" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.lustre[0].id
+  referenced_security_group_id = aws_security_group.nodes.id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) from the nodes"
+}
+
+resource "aws_vpc_security_group_ingress_rule" "lustre_from_lustre" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.lustre[0].id
+  referenced_security_group_id = aws_security_group.lustre[0].id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) among the file servers"
+}
+
+resource "aws_vpc_security_group_egress_rule" "lustre_to_nodes" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.lustre[0].id
+  referenced_security_group_id = aws_security_group.nodes.id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) to the nodes"
+}
+
+resource "aws_vpc_security_group_egress_rule" "lustre_to_lustre" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.lustre[0].id
+  referenced_security_group_id = aws_security_group.lustre[0].id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) among the file servers"
+}
+
+resource "aws_vpc_security_group_ingress_rule" "nodes_from_lustre" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.nodes.id
+  referenced_security_group_id = aws_security_group.lustre[0].id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) from the file servers"
+}
+
+resource "aws_vpc_security_group_egress_rule" "nodes_to_lustre" {
+  for_each = var.lustre_enabled ? local.lustre_ports : {}
+
+  security_group_id            = aws_security_group.nodes.id
+  referenced_security_group_id = aws_security_group.lustre[0].id
+  ip_protocol                  = "tcp"
+  from_port                    = each.value.from
+  to_port                      = each.value.to
+  description                  = "Lustre (${each.key}) to the file servers"
+}
+
+resource "aws_fsx_lustre_file_system" "this" {
+  count = var.lustre_enabled ? 1 : 0
+
+  storage_type                = "SSD"
+  storage_capacity            = var.lustre_capacity_gib
+  deployment_type             = var.lustre_deployment_type
+  per_unit_storage_throughput = local.lustre_persistent ? var.lustre_per_unit_storage_throughput : null
+  kms_key_id                  = local.lustre_persistent ? var.kms_key_id : null
+  subnet_ids                  = [local.subnet_id]
+  security_group_ids          = [aws_security_group.lustre[0].id]
+  copy_tags_to_backups        = true
+
+  tags = {
+    Name = "${local.name}-lustre"
+  }
+
+  lifecycle {
+    precondition {
+      condition = (
+        var.lustre_deployment_type == "SCRATCH_1"
+        ? contains([1200, 2400], var.lustre_capacity_gib) || var.lustre_capacity_gib % 3600 == 0
+        : var.lustre_capacity_gib == 1200 || var.lustre_capacity_gib % 2400 == 0
+      )
+      error_message = "FSx for Lustre ${var.lustre_deployment_type} takes 1200 GiB, 2400 GiB or a multiple of ${var.lustre_deployment_type == "SCRATCH_1" ? 3600 : 2400} GiB, not ${var.lustre_capacity_gib}."
+    }
+
+    precondition {
+      condition = (
+        var.lustre_deployment_type == "PERSISTENT_1" ? contains([50, 100, 200], coalesce(var.lustre_per_unit_storage_throughput, 0))
+        : var.lustre_deployment_type == "PERSISTENT_2" ? contains([125, 250, 500, 1000], coalesce(var.lustre_per_unit_storage_throughput, 0))
+        : var.lustre_per_unit_storage_throughput == null
+      )
+      error_message = "FSx for Lustre throughput per TiB: PERSISTENT_1 takes 50, 100 or 200, PERSISTENT_2 125, 250, 500 or 1000, SCRATCH types none."
+    }
+  }
+}
+
+################################################################################
+# Checkpoint bucket (checkpoint_bucket)
+################################################################################
+
+resource "aws_s3_bucket" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = var.checkpoint_bucket
+
+  tags = {
+    Name = var.checkpoint_bucket
+  }
+}
+
+resource "aws_s3_bucket_public_access_block" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket                  = aws_s3_bucket.checkpoint[0].id
+  block_public_acls       = true
+  block_public_policy     = true
+  ignore_public_acls      = true
+  restrict_public_buckets = true
+}
+
+resource "aws_s3_bucket_ownership_controls" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = aws_s3_bucket.checkpoint[0].id
+
+  rule {
+    object_ownership = "BucketOwnerEnforced"
+  }
+}
+
+resource "aws_s3_bucket_versioning" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = aws_s3_bucket.checkpoint[0].id
+
+  versioning_configuration {
+    status = "Enabled"
+  }
+}
+
+resource "aws_s3_bucket_server_side_encryption_configuration" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = aws_s3_bucket.checkpoint[0].id
+
+  rule {
+    bucket_key_enabled = var.kms_key_id != null
+
+    apply_server_side_encryption_by_default {
+      sse_algorithm     = var.kms_key_id == null ? "AES256" : "aws:kms"
+      kms_master_key_id = var.kms_key_id
+    }
+  }
+}
+
+# Versioning keeps every overwritten checkpoint; old versions go after a while.
+resource "aws_s3_bucket_lifecycle_configuration" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = aws_s3_bucket.checkpoint[0].id
+
+  rule {
+    id     = "expire-old-checkpoint-versions"
+    status = "Enabled"
+
+    filter {}
+
+    noncurrent_version_expiration {
+      noncurrent_days = var.checkpoint_noncurrent_version_days
+    }
+
+    abort_incomplete_multipart_upload {
+      days_after_initiation = 7
+    }
+  }
+
+  depends_on = [aws_s3_bucket_versioning.checkpoint]
+}
+
+data "aws_iam_policy_document" "checkpoint_bucket" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  statement {
+    sid       = "DenyInsecureTransport"
+    effect    = "Deny"
+    actions   = ["s3:*"]
+    resources = [aws_s3_bucket.checkpoint[0].arn, "${aws_s3_bucket.checkpoint[0].arn}/*"]
+
+    principals {
+      type        = "*"
+      identifiers = ["*"]
+    }
+
+    condition {
+      test     = "Bool"
+      variable = "aws:SecureTransport"
+      values   = ["false"]
+    }
+  }
+}
+
+resource "aws_s3_bucket_policy" "checkpoint" {
+  count = var.checkpoint_bucket == null ? 0 : 1
+
+  bucket = aws_s3_bucket.checkpoint[0].id
+  policy = data.aws_iam_policy_document.checkpoint_bucket[0].json
+
+  depends_on = [aws_s3_bucket_public_access_block.checkpoint]
+}
