@@ -50,15 +50,16 @@ gpu_operator_argocd_applications:
 </#list>
 <#else>
 gpu_operator_version: [=unsafe(ansible.software.gpuOperatorVersion)]
-<#if ansible.devicePluginConfigs?has_content>
-# The device plugin's ConfigMap entries: "any" for every node, and one per pool whose
-# time-slicing differs (its nodes carry the nvidia.com/device-plugin.config label).
-gpu_operator_device_plugin_configs:
-<#list ansible.devicePluginConfigs as c>
-  [=yaml(c.key)]: [=unsafe(c.value)]
+<#if ansible.devicePluginReplicas?has_content>
+# The device plugin's ConfigMap entries and their time-slicing replicas: "any" for every node,
+# and one per pool whose replicas differ (its nodes carry the nvidia.com/device-plugin.config
+# label).
+gpu_operator_device_plugin_replicas:
+<#list ansible.devicePluginReplicas as c>
+  [=yaml(c.key)]: [=c.value]
 </#list>
 <#else>
-gpu_operator_device_plugin_configs: {}
+gpu_operator_device_plugin_replicas: {}
 </#if>
 # The chart values; argocd/apps/gpu-operator.yaml carries the same tree when GitOps is on.
 gpu_operator_values:

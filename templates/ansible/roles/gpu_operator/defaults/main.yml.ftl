@@ -17,11 +17,11 @@ gpu_operator_helm_wait_timeout: 15m
 # on, ArgoCD's Application carries the same values and this role installs nothing.
 gpu_operator_values: {}
 
-# The device plugin's config entries (ConfigMap key -> config file): with time-slicing, every GPU
-# is advertised "replicas" times (no memory or fault isolation between the sharing pods). Empty:
-# no ConfigMap. Nodes pick an entry other than "any" with the nvidia.com/device-plugin.config
-# label, which gpu_operator_node_labels carries for them.
-gpu_operator_device_plugin_configs: {}
+# The device plugin's config entries (ConfigMap key -> time-slicing replicas): above 1, every GPU
+# is advertised "replicas" times (no memory or fault isolation between the sharing pods); 1 is
+# whole GPUs. Empty: no ConfigMap. Nodes pick an entry other than "any" with the
+# nvidia.com/device-plugin.config label, which gpu_operator_node_labels carries for them.
+gpu_operator_device_plugin_replicas: {}
 gpu_operator_time_slicing_config_name: time-slicing-config
 
 # Where the values and manifests the chart is installed with are written on the controller,

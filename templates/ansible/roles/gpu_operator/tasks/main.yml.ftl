@@ -85,7 +85,7 @@
         src: time-slicing-config.yaml.j2
         dest: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
         mode: "0644"
-      when: gpu_operator_device_plugin_configs | length > 0
+      when: gpu_operator_device_plugin_replicas | length > 0
 
 - name: Install the chart
   delegate_to: localhost
@@ -111,7 +111,7 @@
         src: "{{ gpu_operator_values_dir }}/gpu-operator-time-slicing.yaml"
         state: present
         kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
-      when: gpu_operator_device_plugin_configs | length > 0
+      when: gpu_operator_device_plugin_replicas | length > 0
 
     - name: Install the GPU Operator at the spec's chart version
       kubernetes.core.helm:

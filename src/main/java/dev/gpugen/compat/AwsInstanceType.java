@@ -21,6 +21,7 @@ import java.util.OptionalInt;
  *     where the sources do not say
  * @param gdrRequired whether aws-ofi-nccl marks GPUDirect RDMA as required on this type
  * @param minStack the minimum EFA software stack for this type, where the sources give one
+ * @param cpu the host CPU architecture: {@code x86_64}, or {@code arm64} (Graviton, Grace)
  * @param sources the URLs the values come from
  */
 public record AwsInstanceType(
@@ -35,6 +36,7 @@ public record AwsInstanceType(
     Optional<Boolean> nvswitch,
     boolean gdrRequired,
     Optional<MinStack> minStack,
+    String cpu,
     List<String> sources)
     implements CompatRow {
 
@@ -61,6 +63,9 @@ public record AwsInstanceType(
     Objects.requireNonNull(maxEnis, "maxEnis");
     Objects.requireNonNull(nvswitch, "nvswitch");
     Objects.requireNonNull(minStack, "minStack");
+    if (!List.of("x86_64", "arm64").contains(cpu)) {
+      throw new IllegalArgumentException(name + ": cpu must be x86_64 or arm64, not " + cpu);
+    }
     sources = List.copyOf(sources);
     if (gpuCount < 1 || gpuMemoryGib < 1 || networkGbps < 1 || networkCards < 1) {
       throw new IllegalArgumentException(
@@ -75,6 +80,11 @@ public record AwsInstanceType(
    */
   public int efaInterfaces() {
     return efa ? networkCards : 0;
+  }
+
+  /** Whether the host CPUs are Arm (Graviton, Grace). */
+  public boolean arm64() {
+    return cpu.equals("arm64");
   }
 
   /** GPU memory of the whole instance, GiB. */

@@ -324,6 +324,7 @@ final class CompatYaml {
         f.has("nvswitch") ? Optional.of(f.flag("nvswitch")) : Optional.empty(),
         f.flag("gdr_required"),
         minStack,
+        f.has("cpu") ? f.text("cpu") : "x86_64",
         f.sources());
   }
 

@@ -1,5 +1,6 @@
 package dev.gpugen.lint;
 
+import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
@@ -101,6 +102,7 @@ public final class Rules {
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
           new AwsInstanceTypeUnknown(),
+          new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
           // Kubernetes distribution and version
           new K8sNotConfigured(),

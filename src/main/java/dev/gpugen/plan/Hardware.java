@@ -124,6 +124,16 @@ public record Hardware(
     return allReduce.map(b -> OptionalInt.of(b.minHealthyGbps())).orElse(OptionalInt.empty());
   }
 
+  /**
+   * Whether the node's NVSwitches are fourth-generation (HGX B200/B300, NVLink 5), whose Fabric
+   * Manager needs the NVLink Subnet Manager (NVIDIA Fabric Manager user guide, "Systems Using
+   * Fourth Generation NVSwitches"): Blackwell GPUs on an NVSwitch baseboard.
+   */
+  public boolean nvlinkSubnetManager() {
+    return nvswitch
+        && gpu.map(g -> g.architecture() == GpuModel.Architecture.BLACKWELL).orElse(false);
+  }
+
   /** GPUs per node; 0 when unknown. */
   public int gpus() {
     return gpuCount.orElse(0);

@@ -456,9 +456,14 @@ public final class AnsibleView {
     return labels;
   }
 
-  /** The device plugin's configs by ConfigMap key (empty: no pool time-slices). */
-  public List<Entry> devicePluginConfigs() {
-    return entries(GpuOperatorValues.devicePluginConfigs(plan));
+  /**
+   * The time-slicing replicas of each entry of the device plugin's ConfigMap, by key (empty: no
+   * pool time-slices); play 03's template writes each entry's config file from them.
+   */
+  public List<Entry> devicePluginReplicas() {
+    Map<String, String> out = new TreeMap<>();
+    GpuOperatorValues.devicePluginReplicas(plan).forEach((k, r) -> out.put(k, r.toString()));
+    return entries(out);
   }
 
   private int driverCudaMajor(Software s) {

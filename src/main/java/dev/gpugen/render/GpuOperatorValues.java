@@ -73,15 +73,24 @@ public final class GpuOperatorValues {
    */
   public static Map<String, String> devicePluginConfigs(ClusterPlan plan) {
     Map<String, String> configs = new TreeMap<>();
-    if (!timeSlicing(plan)) {
-      return configs;
-    }
-    configs.put(DEFAULT_CONFIG, devicePluginConfig(clusterReplicas(plan)));
-    for (PoolPlan p : plan.pools()) {
-      poolConfigKey(plan, p)
-          .ifPresent(k -> configs.put(k, devicePluginConfig(p.timeSlicingReplicas())));
-    }
+    devicePluginReplicas(plan).forEach((k, r) -> configs.put(k, devicePluginConfig(r)));
     return configs;
+  }
+
+  /**
+   * The replicas of each entry of {@link #devicePluginConfigs}, by ConfigMap key: what play 03's
+   * template turns into the same config files.
+   */
+  public static Map<String, Integer> devicePluginReplicas(ClusterPlan plan) {
+    Map<String, Integer> replicas = new TreeMap<>();
+    if (!timeSlicing(plan)) {
+      return replicas;
+    }
+    replicas.put(DEFAULT_CONFIG, clusterReplicas(plan));
+    for (PoolPlan p : plan.pools()) {
+      poolConfigKey(plan, p).ifPresent(k -> replicas.put(k, p.timeSlicingReplicas()));
+    }
+    return replicas;
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.gpugen.plan.PoolPlan;
  *
  * @param gpuModel e.g. H100; empty string when the instance type is not in the table
  * @param nvswitch true only when the table says so (unknown is not a yes)
+ * @param nvlsm whether Fabric Manager needs the NVLink Subnet Manager (fourth-generation NVSwitch)
  * @param kernelModules open or proprietary
  * @param computeCapability the GPU's CUDA compute capability (e.g. 9.0); empty string when unknown
  */
@@ -15,6 +16,7 @@ public record PoolFacts(
     String gpuModel,
     int gpuCount,
     boolean nvswitch,
+    boolean nvlsm,
     int efaInterfaces,
     String kernelModules,
     String computeCapability) {
@@ -24,6 +26,7 @@ public record PoolFacts(
         p.hardware().gpuName(),
         p.hardware().gpus(),
         p.hardware().nvswitch(),
+        p.hardware().nvlinkSubnetManager(),
         p.hardware().efaInterfaces(),
         p.kernelModules(),
         p.hardware().computeCapability());

@@ -87,4 +87,32 @@ class AnsibleRenderTest {
       }
     }
   }
+
+  /**
+   * Fabric Manager on fourth-generation NVSwitch systems (HGX B200, p6-b200.48xlarge) needs the
+   * NVLink Subnet Manager; on H100 (third generation) it does not. Each pool's group vars say so.
+   */
+  @Test
+  void onlyFourthGenerationNvswitchPoolsInstallTheNvlinkSubnetManager() throws Exception {
+    Path spec = tmp.resolve("b200.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(RenderedCase.spec("reference"))
+            .replace("instanceType: p5.48xlarge", "instanceType: p6-b200.48xlarge"));
+    Path out = tmp.resolve("b200");
+    Cli cli = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    String b200 = Files.readString(out.resolve("ansible/group_vars/pool_h100.yml"));
+    assertTrue(b200.contains("\nnvidia_driver_fabricmanager: true\n"), b200);
+    assertTrue(b200.contains("\nnvidia_driver_nvlsm: true\n"), b200);
+    String h100 =
+        Files.readString(
+            RenderedCase.render("reference", tmp.resolve("h100"))
+                .ansible()
+                .resolve("group_vars/pool_h100.yml"));
+    assertTrue(h100.contains("\nnvidia_driver_fabricmanager: true\n"), h100);
+    assertTrue(h100.contains("\nnvidia_driver_nvlsm: false\n"), h100);
+    String tasks = Files.readString(out.resolve("ansible/roles/nvidia_driver/tasks/main.yml"));
+    assertTrue(tasks.contains("name: \"{{ nvidia_driver_nvlsm_package }}\""), tasks);
+  }
 }

@@ -289,9 +289,11 @@ class AnsibleToolsTest {
             settings(root.resolve("etc/nccl.conf")));
       }
       String slicing = Files.readString(dir.resolve("reports/gpu-operator-time-slicing.yaml"));
-      // Each entry is the device plugin's config file as one JSON-quoted string.
-      assertTrue(slicing.contains("\"any\": \"version: v1\\nflags:"), slicing);
-      assertTrue(slicing.contains("replicas: 4\""), slicing);
+      // Each entry is the device plugin's config file, as a literal block.
+      assertTrue(
+          slicing.contains("  \"any\": |-\n    version: v1\n    flags:\n      migStrategy: none\n"),
+          slicing);
+      assertTrue(slicing.contains("            replicas: 4\n"), slicing);
       String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
       assertTrue(values.contains("migManager:\n  enabled: true\n"), values);
       assertTrue(values.contains("driver:\n  enabled: false\n"), values);

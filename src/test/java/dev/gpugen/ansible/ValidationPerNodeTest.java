@@ -195,16 +195,18 @@ class ValidationPerNodeTest {
   }
 
   private Path inventory(Map<String, Path> roots) throws Exception {
-    StringBuilder b = new StringBuilder("[gpu_nodes]\n");
+    // YAML: the rendered ansible.cfg enables the yaml inventory plugin, not ini.
+    StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
     roots.forEach(
         (host, root) ->
-            b.append(host)
-                .append(" ansible_connection=community.general.chroot ansible_host=")
+            b.append("        ")
+                .append(host)
+                .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
                 .append(root)
-                .append(" gpugen_live_host=true\n"));
-    b.append("[pool_h100]\n");
-    roots.keySet().forEach(h -> b.append(h).append('\n'));
-    return Files.writeString(tmp.resolve("inventory.ini"), b.toString());
+                .append("\", gpugen_live_host: true}\n"));
+    b.append("    pool_h100:\n      hosts:\n");
+    roots.keySet().forEach(h -> b.append("        ").append(h).append(":\n"));
+    return Files.writeString(tmp.resolve("inventory.yml"), b.toString());
   }
 
   private static RealTools.Result run(Path dir, Path inventory) throws Exception {
