@@ -85,7 +85,7 @@ final class DiagnosticPrinter {
     root.put("errors", counts.get(Severity.ERROR));
     root.put("warnings", counts.get(Severity.WARNING));
     root.put("infos", counts.get(Severity.INFO));
-    out.println(Json.write(root));
+    out.println(Json.writeAscii(root));
   }
 
   /**

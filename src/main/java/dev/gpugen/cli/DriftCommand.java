@@ -209,6 +209,6 @@ public final class DriftCommand implements Callable<Integer> {
     doc.put("looked", looked);
     doc.put("inSync", findings.isEmpty());
     doc.put("findings", list);
-    out.println(Json.write(doc));
+    out.println(Json.writeAscii(doc));
   }
 }

@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -20,11 +21,27 @@ import java.util.TreeMap;
 public final class Json {
   private static final JsonFactory FACTORY = new JsonFactory();
 
+  /** For what gpugen prints: non-ASCII escaped, so the bytes do not depend on the locale. */
+  private static final JsonFactory ASCII =
+      JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
   private Json() {}
 
   public static String write(Object value) {
+    return write(FACTORY, value);
+  }
+
+  /**
+   * The style of every JSON document gpugen prints (validate, drift and inventory alike): as {@link
+   * #write}, with non-ASCII characters escaped.
+   */
+  public static String writeAscii(Object value) {
+    return write(ASCII, value);
+  }
+
+  private static String write(JsonFactory factory, Object value) {
     StringWriter out = new StringWriter();
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+    try (JsonGenerator g = factory.createGenerator(out)) {
       g.setPrettyPrinter(
           new DefaultPrettyPrinter()
               .withObjectIndenter(new DefaultIndenter("  ", "\n"))
