@@ -435,7 +435,7 @@ public final class AnsibleView {
         s.os(),
         s.driver(),
         s.driver().substring(0, s.driver().indexOf('.')),
-        Integer.toString(driverCudaMajor(s)),
+        driverCudaMajor(s),
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
@@ -467,12 +467,25 @@ public final class AnsibleView {
     return entries(out);
   }
 
-  private int driverCudaMajor(Software s) {
-    return plan.compat()
-        .driverBranch(Version.parse(s.driver()))
-        .map(b -> b.maxCudaMajor().orElse(-1))
-        .filter(m -> m > 0)
-        .orElse(Integer.parseInt(s.cuda().substring(0, s.cuda().indexOf('.'))));
+  /**
+   * The driver branch's newest CUDA major from the table, else the toolkit's major as written. A
+   * value that is no version (the linter reports it) goes through as text, and the role's settings
+   * check refuses it.
+   */
+  private String driverCudaMajor(Software s) {
+    java.util.OptionalInt known = java.util.OptionalInt.empty();
+    try {
+      known =
+          plan.compat()
+              .driverBranch(Version.parse(s.driver()))
+              .map(b -> b.maxCudaMajor())
+              .orElse(java.util.OptionalInt.empty());
+    } catch (dev.gpugen.compat.InvalidVersionException e) {
+      // Not a version: fall back to the toolkit's major below.
+    }
+    return known.isPresent() && known.getAsInt() > 0
+        ? Integer.toString(known.getAsInt())
+        : s.cuda().replaceFirst("[.].*", "");
   }
 
   private static ValidationVars validation(ClusterSpec.Validation v) {

@@ -115,4 +115,24 @@ class AnsibleRenderTest {
     String tasks = Files.readString(out.resolve("ansible/roles/nvidia_driver/tasks/main.yml"));
     assertTrue(tasks.contains("name: \"{{ nvidia_driver_nvlsm_package }}\""), tasks);
   }
+
+  /**
+   * A pool's own time-slicing reaches its nodes on AWS: the three-pool example shares only the L4
+   * pool's GPUs (4 replicas; the cluster says 1), so the device plugin's ConfigMap has an "l4"
+   * entry beside "any", the L4 nodes carry the label that selects it, and play 05 expects 4 there
+   * and 1 on the training pools.
+   */
+  @Test
+  void aPoolsOwnTimeSlicingReachesItsNodes() throws Exception {
+    Path vars = RenderedCase.render("aws-mixed", tmp).ansible().resolve("group_vars");
+    String all = Files.readString(vars.resolve("all.yml"));
+    assertTrue(
+        all.contains("gpu_operator_device_plugin_replicas:\n  \"any\": 1\n  \"l4\": 4\n"), all);
+    String l4 = Files.readString(vars.resolve("pool_l4.yml"));
+    assertTrue(l4.contains("  \"nvidia.com/device-plugin.config\": !unsafe \"l4\"\n"), l4);
+    assertTrue(l4.contains("\nkubernetes_checks_time_slicing_replicas: 4\n"), l4);
+    String h100 = Files.readString(vars.resolve("pool_h100.yml"));
+    assertFalse(h100.contains("nvidia.com/device-plugin.config"), h100);
+    assertTrue(h100.contains("\nkubernetes_checks_time_slicing_replicas: 1\n"), h100);
+  }
 }

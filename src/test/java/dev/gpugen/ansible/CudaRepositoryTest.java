@@ -319,7 +319,7 @@ class CudaRepositoryTest {
     cmd.addAll(extra);
     cmd.add(playbook);
     long start = System.nanoTime();
-    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
     System.out.printf(
         "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     RenderedCase.assertExit(0, r);

@@ -213,7 +213,7 @@ class ValidationPerNodeTest {
     return RealTools.run(
         dir,
         RUN_TIMEOUT,
-        Map.of(),
+        RealTools.YAML_INVENTORY,
         List.of(
             "ansible-playbook",
             "-i",
