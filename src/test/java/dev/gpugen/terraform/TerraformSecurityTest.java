@@ -225,12 +225,26 @@ class TerraformSecurityTest {
     assertTrue(
         everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
 
-    // IAM: SSM core plus the checkpoint bucket, no wildcard grants.
+    // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
+    // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
+    // wildcard grants.
+    assertFalse(everything.contains("AmazonSSMManagedInstanceCore"), "no SSM core managed policy");
+    assertFalse(everything.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    JsonNode session =
+        resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
+    assertEquals(1, session.size(), session.toString());
     assertEquals(
-        "arn:${data.aws_partition.current.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore",
-        resource(parsed, "aws_iam_role_policy_attachment", "nodes_ssm")
-            .path("policy_arn")
-            .asText());
+        List.of(
+            "ssm:UpdateInstanceInformation",
+            "ssmmessages:CreateControlChannel",
+            "ssmmessages:CreateDataChannel",
+            "ssmmessages:OpenControlChannel",
+            "ssmmessages:OpenDataChannel"),
+        texts(session.path(0).path("actions")));
+    assertFalse(everything.contains("ssm:GetParameter"), "nodes read no SSM parameter");
+    assertEquals(
+        "${data.aws_iam_policy_document.nodes_session_manager.json}",
+        resource(parsed, "aws_iam_role_policy", "nodes_session_manager").path("policy").asText());
     for (JsonNode st :
         resourceData(parsed, "aws_iam_policy_document", "nodes_checkpoint").path("statement")) {
       for (JsonNode action : st.path("actions")) {
