@@ -228,7 +228,7 @@ class TerraformSecurityTest {
     // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
     // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
     // wildcard grants.
-    assertFalse(everything.contains("AmazonSSMManagedInstanceCore"), "no SSM core managed policy");
+    assertFalse(everything.contains("iam::aws:policy/"), "no AWS managed policy");
     assertFalse(everything.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
     JsonNode session =
         resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
@@ -241,7 +241,7 @@ class TerraformSecurityTest {
             "ssmmessages:OpenControlChannel",
             "ssmmessages:OpenDataChannel"),
         texts(session.path(0).path("actions")));
-    assertFalse(everything.contains("ssm:GetParameter"), "nodes read no SSM parameter");
+    assertFalse(everything.contains("\"ssm:GetParameter"), "nodes read no SSM parameter");
     assertEquals(
         "${data.aws_iam_policy_document.nodes_session_manager.json}",
         resource(parsed, "aws_iam_role_policy", "nodes_session_manager").path("policy").asText());
@@ -303,7 +303,8 @@ class TerraformSecurityTest {
     if (!r.tfvars().path("checkpoint_bucket").isNull()) {
       assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
       assertEquals(
-          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"),
+          List.of(
+              "${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
           texts(bySid.get("WriteReport").path("resources")));
     }
     JsonNode tag = bySid.get("TagSelf");
