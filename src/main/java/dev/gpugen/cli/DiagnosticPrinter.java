@@ -1,7 +1,7 @@
 package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
-import dev.gpugen.render.Json;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;

@@ -10,7 +10,7 @@ import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
-import dev.gpugen.render.Json;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.SafeRead;
