@@ -38,7 +38,7 @@ class DefaultsTest {
     assertEquals(1, s.cloud().imds().hopLimit(), "hop limit 1");
     ClusterSpec.Pool p = s.pools().get(0);
     assertEquals(1, p.count());
-    assertEquals("on-demand", p.market());
+    assertEquals(Market.ON_DEMAND, p.market());
     assertEquals("gp3", p.rootVolume().type());
     assertEquals(200, p.rootVolume().sizeGiB());
     assertEquals(Optional.empty(), p.rootVolume().iops());

@@ -235,7 +235,7 @@ class TerraformHostileValuesTest {
             "pools[0].instanceType",
             want.get("gpu_instance_type"),
             "pools[0].market",
-            "spot",
+            dev.gpugen.spec.Market.SPOT,
             "pools[0].rootVolume.type",
             want.get("gpu_root_volume_type"),
             "pools[0].software",
