@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='9b8c29051de4198203101b1e57eb1ba1c3cb079261d718381ca037e5f314fcaf'
-bundle_sha256='23a2d9f86d68899ff08e8a12336de70b07a22285d70fae476d82befc2229aaf8'
+bundle_sha256='a841ee9468e3bf35e285f98c6485c5357dcb441ad5521e4a5ddcd64742c6348c'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
