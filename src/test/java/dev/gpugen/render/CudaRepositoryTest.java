@@ -1,0 +1,369 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Play 01 installs for real, in a Debian 12 root through the chroot connection, from a stand-in of
+ * NVIDIA's CUDA repository on 127.0.0.1 ({@link AptRepositoryStandIn}) that holds several versions
+ * of every driver package, the way NVIDIA's repository keeps every release of a branch: the spec's
+ * exact version is installed (not the newest, not the oldest) for the driver, Fabric Manager and
+ * NSCQ, the pins and holds keep a later apt upgrade from moving them, and from branch 590 the
+ * branch's pinning package is installed before the driver. Nothing comes from anywhere else: the
+ * root's Debian sources are removed first, so a package name that exists only in Ubuntu's archive
+ * (nvidia-driver-580-server-open, the name Canonical uses) fails the run.
+ */
+@RealToolsTest
+class CudaRepositoryTest {
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+
+  @TempDir Path tmp;
+
+  /** A driver package family at three versions of one branch (and dependencies at the same). */
+  private static List<AptRepositoryStandIn.Deb> family(
+      String name, String dependency, List<String> versions) {
+    List<AptRepositoryStandIn.Deb> out = new ArrayList<>();
+    for (String v : versions) {
+      out.add(
+          new AptRepositoryStandIn.Deb(
+              name,
+              v,
+              "amd64",
+              dependency.isEmpty() ? "" : dependency + " (= " + v + ")",
+              Map.of()));
+    }
+    return out;
+  }
+
+  private static AptRepositoryStandIn.Deb plain(String name, String version) {
+    return new AptRepositoryStandIn.Deb(name, version, "amd64", "", Map.of());
+  }
+
+  /**
+   * The reference spec (p5.48xlarge: 8x H100 on NVSwitch, open kernel modules, driver 580.95.05,
+   * CUDA 12.8): branch 580's names carry the branch; the repository also has the 580 release before
+   * and the one after the spec's.
+   */
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void branch580InstallsTheExactVersionFromNvidiasRepositoryAndKeepsIt() throws Exception {
+    List<String> versions = List.of("580.82.07-1", "580.95.05-1", "580.105.08-1");
+    List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
+    debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
+    debs.addAll(family("libnvidia-compute-580", "", versions));
+    debs.addAll(family("cuda-drivers-580", "libnvidia-compute-580", versions));
+    debs.addAll(family("nvidia-fabricmanager-580", "", versions));
+    debs.addAll(family("libnvidia-nscq", "", versions));
+    // The newest branch, whose names carry no branch: nothing of it may be installed.
+    debs.addAll(family("nvidia-open", "", List.of("590.48.01-1")));
+    debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda12", "1:4.4.2-1"));
+
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
+      onlyTheStandIn(root);
+      Map<String, Integer> first = run(dir, root, repo, "first run (580)");
+      assertEquals(0, first.get("failed"), first::toString);
+      assertTrue(first.get("changed") > 0, first::toString);
+      Map<String, Integer> second = run(dir, root, repo, "second run (580)");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      Map<String, String> installed = installed(root);
+      assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
+      assertEquals("580.95.05-1", installed.get("libnvidia-compute-580"), installed::toString);
+      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager-580"), installed::toString);
+      assertEquals("580.95.05-1", installed.get("libnvidia-nscq"), installed::toString);
+      assertEquals("12.8.1-1", installed.get("cuda-toolkit-12-8"), installed::toString);
+      // DCGM for the driver's CUDA major (580 runs CUDA 13), not the toolkit's 12.
+      assertEquals(
+          "1:4.4.2-1", installed.get("datacenter-gpu-manager-4-cuda13"), installed::toString);
+      assertTrue(!installed.containsKey("datacenter-gpu-manager-4-cuda12"), installed::toString);
+      assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
+      assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
+      assertEquals(
+          List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq"),
+          held(root, List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq")));
+
+      // The pin alone already picks the spec's version over the newer release of the branch.
+      String policy = chroot(root, "apt-cache", "policy", "nvidia-open-580");
+      assertTrue(policy.contains("Candidate: 580.95.05-1"), policy);
+      assertTrue(policy.contains("580.105.08-1"), "the newer release is in the repository");
+      // What unattended-upgrades would do: nothing to the driver.
+      String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
+      assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
+
+      // Everything came from the stand-in, through the cuda-keyring package's signed source.
+      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+      assertTrue(repo.requests().contains("GET /compute/cuda/repos/debian12/x86_64/InRelease"));
+      assertTrue(
+          repo.requests().stream()
+              .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
+          repo.requests()::toString);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
+   * Branch 590 and later: the packages carry no branch in their names, and NVIDIA's pinning package
+   * {@code nvidia-driver-pinning-590} keeps apt on the branch; the role installs it before the
+   * driver, as NVIDIA's guide advises, then the exact version.
+   */
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void branch590InstallsThePinningPackageFirstThenTheExactVersion() throws Exception {
+    List<String> versions = List.of("590.44.01-1", "590.48.01-1", "595.45.04-1");
+    List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
+    debs.addAll(family("nvidia-open", "libnvidia-compute", versions));
+    debs.addAll(family("libnvidia-compute", "", versions));
+    debs.addAll(family("nvidia-fabricmanager", "", versions));
+    debs.addAll(family("libnvidia-nscq", "", versions));
+    for (String branch : List.of("590", "595")) {
+      debs.add(
+          new AptRepositoryStandIn.Deb(
+              "nvidia-driver-pinning-" + branch,
+              branch + "-1",
+              "all",
+              "",
+              Map.of(
+                  "etc/apt/preferences.d/nvidia-driver-pinning-" + branch,
+                  "Package: nvidia-open nvidia-fabricmanager libnvidia-*\nPin: version "
+                      + branch
+                      + ".*\nPin-Priority: 1000\n")));
+    }
+    debs.add(plain("cuda-toolkit-13-1", "13.1.0-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
+
+    Path spec = tmp.resolve("spec590.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(RenderedCase.spec("reference"))
+            .replace("driver: \"580.95.05\"", "driver: \"590.48.01\"")
+            .replace("cuda: \"12.8\"", "cuda: \"13.1\""));
+    Path out = tmp.resolve("out590");
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path dir = out.resolve("ansible");
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
+      onlyTheStandIn(root);
+      Map<String, Integer> first = run(dir, root, repo, "first run (590)");
+      assertEquals(0, first.get("failed"), first::toString);
+      Map<String, Integer> second = run(dir, root, repo, "second run (590)");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      Map<String, String> installed = installed(root);
+      assertEquals("590-1", installed.get("nvidia-driver-pinning-590"), installed::toString);
+      assertTrue(!installed.containsKey("nvidia-driver-pinning-595"), installed::toString);
+      assertEquals("590.48.01-1", installed.get("nvidia-open"), installed::toString);
+      assertEquals("590.48.01-1", installed.get("nvidia-fabricmanager"), installed::toString);
+      assertEquals("590.48.01-1", installed.get("libnvidia-nscq"), installed::toString);
+      assertTrue(Files.exists(root.resolve("etc/apt/preferences.d/nvidia-driver-pinning-590")));
+
+      // dpkg's log: the pinning package was unpacked before the driver.
+      List<String> log = Files.readAllLines(root.resolve("var/log/dpkg.log"));
+      int pinning = indexOf(log, " install nvidia-driver-pinning-590:all ");
+      int driver = indexOf(log, " install nvidia-open:amd64 ");
+      assertTrue(pinning >= 0 && driver > pinning, String.join("\n", log));
+      String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
+      assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
+      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
+   * Ubuntu 22.04 with an AWS 6.8 kernel: the kernel was built with gcc-12, build-essential brings
+   * gcc-11, and DKMS builds with {@code gcc}. Play 00 reads the compiler from /proc/version (a
+   * fixture here: a chroot has no /proc of its own), installs gcc-12 from the archive (a stand-in
+   * of Ubuntu's, with gcc-11 as the default gcc) and makes it the gcc alternative. It also keeps
+   * kernel packages out of unattended-upgrades.
+   */
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void dkmsBuildsWithTheCompilerThatBuiltTheRunningKernel() throws Exception {
+    String kernel = "6.8.0-1032-aws";
+    List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
+    debs.add(
+        new AptRepositoryStandIn.Deb(
+            "build-essential", "12.9ubuntu3", "amd64", "gcc, make", Map.of()));
+    debs.add(
+        new AptRepositoryStandIn.Deb(
+            "gcc",
+            "4:11.2.0-1ubuntu1",
+            "amd64",
+            "gcc-11",
+            Map.of("usr/bin/gcc", AptRepositoryStandIn.SYMLINK + "gcc-11")));
+    for (String major : List.of("11", "12")) {
+      debs.add(
+          new AptRepositoryStandIn.Deb(
+              "gcc-" + major,
+              major + ".3.0-1ubuntu1~22.04",
+              "amd64",
+              "",
+              Map.of(
+                  "usr/bin/gcc-" + major,
+                  "#!/bin/sh\necho 'gcc-" + major + " (Ubuntu stand-in) " + major + ".3.0'\n")));
+    }
+    debs.add(plain("make", "4.3-4.1build1"));
+    debs.add(plain("dkms", "2.8.7-2ubuntu2.2"));
+    debs.add(plain("pciutils", "1:3.7.0-6"));
+    debs.add(plain("linux-headers-" + kernel, kernel.replace("-aws", "") + ".34~22.04.1"));
+
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn archive =
+        new AptRepositoryStandIn(tmp, "/ubuntu", "ubuntu-archive", debs)) {
+      onlyTheStandIn(root);
+      archive.configure(root);
+      Path procVersion = root.resolve("etc/gpugen-test/proc-version");
+      Files.createDirectories(procVersion.getParent());
+      // The form of Canonical's kernels' /proc/version (NVIDIA/gpu-driver-container#20).
+      Files.writeString(
+          procVersion,
+          "Linux version "
+              + kernel
+              + " (buildd@lcy02-amd64-032) (x86_64-linux-gnu-gcc-12 (Ubuntu"
+              + " 12.3.0-1ubuntu1~22.04) 12.3.0, GNU ld (GNU Binutils for Ubuntu) 2.38)"
+              + " #34~22.04.1-Ubuntu SMP Fri Jul 18 10:14:15 UTC 2025\n");
+      List<String> extra =
+          List.of(
+              "-e",
+              "prerequisites_proc_version_file=/etc/gpugen-test/proc-version",
+              "-e",
+              "prerequisites_kernel_release=" + kernel);
+      Map<String, Integer> first =
+          play(dir, root, "00-prerequisites.yml", extra, "first run (gcc)");
+      assertEquals(0, first.get("failed"), first::toString);
+      Map<String, Integer> second =
+          play(dir, root, "00-prerequisites.yml", extra, "second run (gcc)");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      Map<String, String> installed = installed(root);
+      assertTrue(installed.containsKey("gcc-12"), installed::toString);
+      assertTrue(installed.containsKey("gcc-11"), "build-essential's gcc: " + installed);
+      assertTrue(installed.containsKey("linux-headers-" + kernel), installed::toString);
+      // DKMS runs `gcc`: it is the kernel's gcc-12 now, through the alternatives system.
+      assertEquals("gcc-12 (Ubuntu stand-in) 12.3.0", chroot(root, "gcc").strip());
+      assertEquals(
+          Path.of("/usr/bin/gcc-12"), Files.readSymbolicLink(root.resolve("etc/alternatives/gcc")));
+
+      String hold = Files.readString(root.resolve("etc/apt/apt.conf.d/51gpugen-kernel-hold"));
+      assertTrue(hold.contains("Unattended-Upgrade::Package-Blacklist {"), hold);
+      for (String p : List.of("\"linux-image-\";", "\"linux-headers-\";", "\"linux-aws\";")) {
+        assertTrue(hold.contains(p), hold);
+      }
+      assertEquals(List.of(), archive.misses(), archive.requests()::toString);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  private static int indexOf(List<String> lines, String needle) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(needle)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Tests talk to loopback only: the root's Debian sources go, so apt sees the stand-in alone. */
+  private static void onlyTheStandIn(Path root) throws Exception {
+    Files.writeString(root.resolve("etc/apt/sources.list"), "");
+  }
+
+  /** Play 01 alone, on one chroot host of the pool, with the repository URL of the stand-in. */
+  private Map<String, Integer> run(Path dir, Path root, AptRepositoryStandIn repo, String which)
+      throws Exception {
+    return play(
+        dir,
+        root,
+        "01-nvidia-driver.yml",
+        List.of("-e", "nvidia_driver_repo_url=" + repo.url()),
+        which);
+  }
+
+  /** One playbook on one chroot host of pool h100 (reboots skipped, GPU steps skipped). */
+  private Map<String, Integer> play(
+      Path dir, Path root, String playbook, List<String> extra, String which) throws Exception {
+    Path inventory =
+        Files.writeString(
+            tmp.resolve("inventory.yml"),
+            "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
+                + "        testhost: {ansible_connection: community.general.chroot,"
+                + " ansible_host: \""
+                + root
+                + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n");
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "ansible-playbook", "-i", inventory.toString(), "--skip-tags", "hardware,reboot"));
+    cmd.addAll(extra);
+    cmd.add(playbook);
+    long start = System.nanoTime();
+    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+    System.out.printf(
+        "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    RenderedCase.assertExit(0, r);
+    return RealTools.recap(r.output(), "testhost");
+  }
+
+  private static String chroot(Path root, String... cmd) throws Exception {
+    List<String> full = new ArrayList<>(List.of("chroot", root.toString()));
+    full.addAll(List.of(cmd));
+    RealTools.Result r = RealTools.run(Path.of("/"), Duration.ofMinutes(2), Map.of(), full);
+    r.assertOk();
+    return r.output();
+  }
+
+  /** Installed packages and their versions, from dpkg's status file. */
+  private static Map<String, String> installed(Path root) throws Exception {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String stanza : Files.readString(root.resolve("var/lib/dpkg/status")).split("\n\n")) {
+      String name = field(stanza, "Package");
+      if (field(stanza, "Status").endsWith(" installed")) {
+        out.put(name, field(stanza, "Version"));
+      }
+    }
+    return out;
+  }
+
+  /** Those of {@code names} that dpkg has on hold, in the order given. */
+  private static List<String> held(Path root, List<String> names) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String stanza : Files.readString(root.resolve("var/lib/dpkg/status")).split("\n\n")) {
+      if (names.contains(field(stanza, "Package")) && field(stanza, "Status").startsWith("hold ")) {
+        out.add(field(stanza, "Package"));
+      }
+    }
+    out.sort(java.util.Comparator.comparingInt(names::indexOf));
+    return out;
+  }
+
+  private static String field(String stanza, String name) {
+    for (String line : stanza.split("\n")) {
+      if (line.startsWith(name + ": ")) {
+        return line.substring(name.length() + 2);
+      }
+    }
+    return "";
+  }
+}

@@ -1,0 +1,624 @@
+package dev.gpugen.render;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A local Kubernetes API for tests: a JDK HTTP server on 127.0.0.1 (ephemeral port, plain HTTP,
+ * bearer-token checked) that speaks enough of the API for kubernetes.core's dynamic client:
+ * discovery ({@code /version}, {@code /api}, {@code /api/v1}, {@code /apis}, {@code
+ * /apis/GROUP/VERSION}), then GET (one object or a list, with {@code labelSelector}), POST, PATCH
+ * (merge patches) and DELETE on nodes, configmaps, pods (and their log), deployments, daemonsets,
+ * jobs and the GPU Operator's ClusterPolicy. A created Job completes at once: the stand-in adds its
+ * selector, a Succeeded pod, and the Complete condition; the pod's containers log what nvidia-smi,
+ * dcgmi and nccl-tests would print on a pool's node ({@link #busBandwidth}), so the plays' parsing
+ * runs on realistic text.
+ */
+final class KubernetesStandIn implements AutoCloseable {
+  /** The bearer token the stand-in accepts; anything else gets 401. */
+  static final String TOKEN = "gpugen-test-token";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One kind of resource the stand-in serves. */
+  private record Kind(
+      String group, String version, String plural, String kind, boolean namespaced) {
+    String groupVersion() {
+      return group.isEmpty() ? version : group + "/" + version;
+    }
+  }
+
+  private static final List<Kind> KINDS =
+      List.of(
+          new Kind("", "v1", "nodes", "Node", false),
+          new Kind("", "v1", "namespaces", "Namespace", false),
+          new Kind("", "v1", "configmaps", "ConfigMap", true),
+          new Kind("", "v1", "pods", "Pod", true),
+          new Kind("apps", "v1", "deployments", "Deployment", true),
+          new Kind("apps", "v1", "daemonsets", "DaemonSet", true),
+          new Kind("batch", "v1", "jobs", "Job", true),
+          new Kind("nvidia.com", "v1", "clusterpolicies", "ClusterPolicy", false));
+
+  private final HttpServer server;
+  private final ExecutorService executor = Executors.newFixedThreadPool(4);
+  private final AtomicInteger podSuffix = new AtomicInteger();
+
+  /** Objects by kind plural, then "namespace/name" ("/name" when cluster-scoped). */
+  private final Map<String, Map<String, ObjectNode>> objects = new ConcurrentHashMap<>();
+
+  /** Every Job the clients created, as posted. */
+  final List<JsonNode> createdJobs = new CopyOnWriteArrayList<>();
+
+  /** Every request line served ("GET /api/v1/nodes"), for tests that check what was called. */
+  final List<String> requests = new CopyOnWriteArrayList<>();
+
+  /** The all_reduce_perf bus bandwidth (GB/s) the pods of a Job report, per node pool. */
+  final Map<String, String> busBandwidth = new ConcurrentHashMap<>();
+
+  /**
+   * Whether created Jobs complete (else they stay active for ever, as a Job whose pod cannot be
+   * scheduled or pulled does).
+   */
+  volatile boolean completeJobs = true;
+
+  /** What {@code /version} reports: the API server's major, minor and gitVersion. */
+  volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
+
+  /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
+  final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
+
+  KubernetesStandIn() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", this::handle);
+    server.setExecutor(executor);
+    server.start();
+  }
+
+  /** {@code http://127.0.0.1:PORT}. */
+  String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** Writes a kubeconfig whose context {@code context} points at this stand-in. */
+  Path writeKubeconfig(Path file, String context) throws IOException {
+    String yaml =
+        "apiVersion: v1\n"
+            + "kind: Config\n"
+            + "clusters:\n"
+            + "  - name: stand-in\n"
+            + "    cluster:\n"
+            + "      server: "
+            + url()
+            + "\n"
+            + "users:\n"
+            + "  - name: stand-in\n"
+            + "    user:\n"
+            + "      token: "
+            + TOKEN
+            + "\n"
+            + "contexts:\n"
+            + "  - name: "
+            + JSON.writeValueAsString(context)
+            + "\n"
+            + "    context:\n"
+            + "      cluster: stand-in\n"
+            + "      user: stand-in\n"
+            + "current-context: "
+            + JSON.writeValueAsString(context)
+            + "\n";
+    return Files.writeString(file, yaml);
+  }
+
+  /** Adds or replaces an object; its kind comes from its {@code kind} field. */
+  void put(ObjectNode object) {
+    Kind kind = kindOf(object.path("kind").asText()).orElseThrow();
+    ObjectNode meta = obj(object, "metadata");
+    meta.put("generation", meta.path("generation").asInt(1));
+    meta.put("uid", meta.path("uid").asText(UUID.randomUUID().toString()));
+    meta.put("resourceVersion", "1");
+    object.put("apiVersion", kind.groupVersion());
+    objects
+        .computeIfAbsent(kind.plural(), k -> new ConcurrentHashMap<>())
+        .put(key(kind, object), object);
+  }
+
+  /** Removes an object (as {@link #all} or {@link #get} returned it). */
+  void remove(ObjectNode object) {
+    Kind kind = kindOf(object.path("kind").asText()).orElseThrow();
+    objects.getOrDefault(kind.plural(), Map.of()).remove(key(kind, object));
+  }
+
+  /** An object as the stand-in holds it now, if any. */
+  Optional<ObjectNode> get(String kind, String namespace, String name) {
+    Kind k = kindOf(kind).orElseThrow();
+    return Optional.ofNullable(
+        objects
+            .getOrDefault(k.plural(), Map.of())
+            .get((k.namespaced() ? namespace : "") + "/" + name));
+  }
+
+  /** The objects of one kind, sorted by key. */
+  List<ObjectNode> all(String kind) {
+    Kind k = kindOf(kind).orElseThrow();
+    return new ArrayList<>(new TreeMap<>(objects.getOrDefault(k.plural(), Map.of())).values());
+  }
+
+  private static Optional<Kind> kindOf(String kind) {
+    return KINDS.stream().filter(k -> k.kind().equals(kind)).findFirst();
+  }
+
+  private static String key(Kind kind, JsonNode object) {
+    JsonNode meta = object.path("metadata");
+    return (kind.namespaced() ? meta.path("namespace").asText("default") : "")
+        + "/"
+        + meta.path("name").asText();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  // --- HTTP -------------------------------------------------------------------------------------
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      String method = ex.getRequestMethod();
+      String path = ex.getRequestURI().getPath();
+      Map<String, String> query = query(ex.getRequestURI().getRawQuery());
+      requests.add(method + " " + path);
+      if (!("Bearer " + TOKEN).equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+        status(ex, 401, "Unauthorized", "no or wrong bearer token");
+        return;
+      }
+      byte[] body = ex.getRequestBody().readAllBytes();
+      if (method.equals("GET") && discovery(ex, path)) {
+        return;
+      }
+      route(ex, method, path, query, body);
+    } catch (RuntimeException e) {
+      status(ex, 500, "InternalError", String.valueOf(e));
+    }
+  }
+
+  private boolean discovery(HttpExchange ex, String path) throws IOException {
+    switch (path) {
+      case "/version" -> {
+        ObjectNode v = JSON.createObjectNode();
+        String[] served = version;
+        v.put("major", served[0]);
+        v.put("minor", served[1]);
+        v.put("gitVersion", served[2]);
+        v.put("platform", "linux/amd64");
+        send(ex, 200, v);
+        return true;
+      }
+      case "/api" -> {
+        ObjectNode v = JSON.createObjectNode();
+        v.put("kind", "APIVersions");
+        v.putArray("versions").add("v1");
+        ObjectNode cidr = v.putArray("serverAddressByClientCIDRs").addObject();
+        cidr.put("clientCIDR", "0.0.0.0/0");
+        cidr.put("serverAddress", "127.0.0.1");
+        send(ex, 200, v);
+        return true;
+      }
+      case "/apis" -> {
+        ObjectNode list = JSON.createObjectNode();
+        list.put("kind", "APIGroupList");
+        list.put("apiVersion", "v1");
+        ArrayNode groups = list.putArray("groups");
+        KINDS.stream()
+            .filter(k -> !k.group().isEmpty())
+            .map(k -> List.of(k.group(), k.version()))
+            .distinct()
+            .forEach(
+                gv -> {
+                  ObjectNode g = groups.addObject();
+                  g.put("name", gv.get(0));
+                  ObjectNode version = JSON.createObjectNode();
+                  version.put("groupVersion", gv.get(0) + "/" + gv.get(1));
+                  version.put("version", gv.get(1));
+                  g.putArray("versions").add(version);
+                  g.set("preferredVersion", version);
+                });
+        send(ex, 200, list);
+        return true;
+      }
+      default -> {
+        String gv =
+            path.equals("/api/v1")
+                ? "v1"
+                : path.startsWith("/apis/") && path.split("/").length == 4
+                    ? path.substring("/apis/".length())
+                    : null;
+        if (gv == null) {
+          return false;
+        }
+        List<Kind> kinds = KINDS.stream().filter(k -> k.groupVersion().equals(gv)).toList();
+        if (kinds.isEmpty()) {
+          status(ex, 404, "NotFound", "the server could not find the requested resource");
+          return true;
+        }
+        ObjectNode list = JSON.createObjectNode();
+        list.put("kind", "APIResourceList");
+        list.put("apiVersion", "v1");
+        list.put("groupVersion", gv);
+        ArrayNode resources = list.putArray("resources");
+        for (Kind k : kinds) {
+          resource(resources, k.plural(), k);
+          if (k.plural().equals("pods")) {
+            resource(resources, "pods/log", k);
+          }
+        }
+        send(ex, 200, list);
+        return true;
+      }
+    }
+  }
+
+  private static void resource(ArrayNode resources, String name, Kind k) {
+    ObjectNode r = resources.addObject();
+    r.put("name", name);
+    r.put("singularName", name.contains("/") ? "" : k.kind().toLowerCase(java.util.Locale.ROOT));
+    r.put("namespaced", k.namespaced());
+    r.put("kind", k.kind());
+    ArrayNode verbs = r.putArray("verbs");
+    for (String verb :
+        name.contains("/")
+            ? List.of("get")
+            : List.of("create", "delete", "get", "list", "patch", "update", "watch")) {
+      verbs.add(verb);
+    }
+  }
+
+  /** /api/v1/[namespaces/NS/]PLURAL[/NAME[/log]] and /apis/G/V/[namespaces/NS/]PLURAL[/NAME]. */
+  private void route(
+      HttpExchange ex, String method, String path, Map<String, String> query, byte[] body)
+      throws IOException {
+    List<String> parts = new ArrayList<>(List.of(path.substring(1).split("/")));
+    String gv;
+    if (parts.size() >= 3 && parts.get(0).equals("api")) {
+      gv = parts.get(1);
+      parts = parts.subList(2, parts.size());
+    } else if (parts.size() >= 4 && parts.get(0).equals("apis")) {
+      gv = parts.get(1) + "/" + parts.get(2);
+      parts = parts.subList(3, parts.size());
+    } else {
+      status(ex, 404, "NotFound", "the server could not find the requested resource");
+      return;
+    }
+    String namespace = "";
+    if (parts.size() >= 3 && parts.get(0).equals("namespaces")) {
+      namespace = parts.get(1);
+      parts = parts.subList(2, parts.size());
+    }
+    String plural = parts.get(0);
+    Optional<Kind> kind =
+        KINDS.stream()
+            .filter(k -> k.groupVersion().equals(gv) && k.plural().equals(plural))
+            .findFirst();
+    if (kind.isEmpty()) {
+      status(ex, 404, "NotFound", "the server could not find the requested resource");
+      return;
+    }
+    Kind k = kind.get();
+    Map<String, ObjectNode> store =
+        objects.computeIfAbsent(k.plural(), x -> new ConcurrentHashMap<>());
+    String ns = namespace;
+    if (parts.size() == 1) {
+      switch (method) {
+        case "GET" -> send(ex, 200, list(k, ns, query.getOrDefault("labelSelector", "")));
+        case "POST" -> create(ex, k, ns, (ObjectNode) JSON.readTree(body));
+        default -> status(ex, 405, "MethodNotAllowed", method + " on a collection");
+      }
+      return;
+    }
+    String name = parts.get(1);
+    String id = (k.namespaced() ? ns : "") + "/" + name;
+    ObjectNode object = store.get(id);
+    if (object == null) {
+      status(ex, 404, "NotFound", k.plural() + " \"" + name + "\" not found");
+      return;
+    }
+    if (parts.size() == 3 && parts.get(2).equals("log") && k.plural().equals("pods")) {
+      String container = query.getOrDefault("container", "");
+      byte[] log =
+          object.path("gpugenLogs").path(container).asText("").getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().set("Content-Type", "text/plain");
+      ex.sendResponseHeaders(200, log.length);
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(log);
+      }
+      return;
+    }
+    switch (method) {
+      case "GET" -> send(ex, 200, visible(object));
+      case "PATCH" -> {
+        // JSON merge patch (RFC 7386); for the maps these tests patch (ConfigMap data, labels) a
+        // strategic merge patch means the same. Other patch types are refused, as the API does
+        // for a type it does not know.
+        String type = ex.getRequestHeaders().getFirst("Content-Type");
+        if (type == null
+            || !(type.startsWith("application/merge-patch+json")
+                || type.startsWith("application/strategic-merge-patch+json"))) {
+          status(ex, 415, "UnsupportedMediaType", "unsupported patch type " + type);
+          return;
+        }
+        ObjectNode patched = object.deepCopy();
+        mergePatch(patched, JSON.readTree(body));
+        if (!patched.equals(object)) {
+          ObjectNode meta = obj(patched, "metadata");
+          meta.put("resourceVersion", String.valueOf(meta.path("resourceVersion").asInt(1) + 1));
+          store.put(id, patched);
+        }
+        send(ex, 200, visible(patched));
+      }
+      case "DELETE" -> {
+        store.remove(id);
+        if (k.plural().equals("jobs")) {
+          String uid = object.path("metadata").path("uid").asText();
+          objects
+              .getOrDefault("pods", Map.of())
+              .values()
+              .removeIf(
+                  p ->
+                      p.path("metadata")
+                          .path("labels")
+                          .path("controller-uid")
+                          .asText()
+                          .equals(uid));
+        }
+        send(ex, 200, visible(object));
+      }
+      default -> status(ex, 405, "MethodNotAllowed", method);
+    }
+  }
+
+  private ObjectNode list(Kind k, String namespace, String selector) {
+    ObjectNode list = JSON.createObjectNode();
+    list.put("kind", k.kind() + "List");
+    list.put("apiVersion", k.groupVersion());
+    list.putObject("metadata").put("resourceVersion", "1");
+    ArrayNode items = list.putArray("items");
+    new TreeMap<>(objects.getOrDefault(k.plural(), Map.of()))
+        .forEach(
+            (id, o) -> {
+              if ((namespace.isEmpty() || id.startsWith(namespace + "/"))
+                  && matches(o.path("metadata").path("labels"), selector)) {
+                items.add(visible(o));
+              }
+            });
+    return list;
+  }
+
+  /** Label selectors: k=v, k==v, k!=v, k (exists), !k (absent), comma-separated (AND). */
+  static boolean matches(JsonNode labels, String selector) {
+    for (String term : selector.split(",")) {
+      String t = term.trim();
+      if (t.isEmpty()) {
+        continue;
+      }
+      boolean ok;
+      if (t.contains("!=")) {
+        String[] kv = t.split("!=", 2);
+        ok = !labels.path(kv[0].trim()).asText("\u0000").equals(kv[1].trim());
+      } else if (t.contains("=")) {
+        String[] kv = t.split("==?", 2);
+        ok = labels.has(kv[0].trim()) && labels.path(kv[0].trim()).asText().equals(kv[1].trim());
+      } else if (t.startsWith("!")) {
+        ok = !labels.has(t.substring(1).trim());
+      } else {
+        ok = labels.has(t);
+      }
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A created Job completes at once, with a Succeeded pod whose containers logged the checks. */
+  private void create(HttpExchange ex, Kind k, String namespace, ObjectNode object)
+      throws IOException {
+    ObjectNode meta = obj(object, "metadata");
+    meta.put("namespace", k.namespaced() ? namespace : null);
+    if (!k.namespaced()) {
+      meta.remove("namespace");
+    }
+    String id = key(k, object);
+    if (objects.computeIfAbsent(k.plural(), x -> new ConcurrentHashMap<>()).containsKey(id)) {
+      status(
+          ex,
+          409,
+          "AlreadyExists",
+          k.plural() + " \"" + meta.path("name").asText() + "\" already exists");
+      return;
+    }
+    if (k.plural().equals("jobs")) {
+      createdJobs.add(object.deepCopy());
+      String uid = UUID.randomUUID().toString();
+      meta.put("uid", uid);
+      obj(obj(obj(object, "spec"), "selector"), "matchLabels").put("controller-uid", uid);
+      String pool =
+          object
+              .path("spec")
+              .path("template")
+              .path("spec")
+              .path("nodeSelector")
+              .path("cloud.google.com/gke-nodepool")
+              .asText();
+      ObjectNode pod = JSON.createObjectNode();
+      pod.put("kind", "Pod");
+      ObjectNode podMeta = pod.putObject("metadata");
+      podMeta.put(
+          "name",
+          meta.path("name").asText() + "-" + String.format("%05d", podSuffix.incrementAndGet()));
+      podMeta.put("namespace", namespace);
+      podMeta
+          .putObject("labels")
+          .put("controller-uid", uid)
+          .put("job-name", meta.path("name").asText());
+      pod.putObject("status").put("phase", "Succeeded");
+      ObjectNode logs = pod.putObject("gpugenLogs");
+      logs.put("gpu-diag", diagLog(gpusSeen.getOrDefault(pool, 8)));
+      logs.put(
+          "nccl",
+          ncclLog(busBandwidth.getOrDefault(pool, "400.00"), gpusSeen.getOrDefault(pool, 8)));
+      put(pod);
+      ObjectNode status = object.putObject("status");
+      if (!completeJobs) {
+        status.put("active", 1);
+        obj(pod, "status").put("phase", "Pending");
+        put(object);
+        send(ex, 201, visible(object));
+        return;
+      }
+      status.put("succeeded", 1);
+      ObjectNode complete = status.putArray("conditions").addObject();
+      complete.put("type", "Complete");
+      complete.put("status", "True");
+    }
+    put(object);
+    send(ex, 201, visible(object));
+  }
+
+  /** What nvidia-smi -L and dcgmi diag print on a healthy node, then the command's exit lines. */
+  private static String diagLog(int gpus) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < gpus; i++) {
+      b.append("GPU ")
+          .append(i)
+          .append(": NVIDIA H100 80GB HBM3 (UUID: GPU-00000000-0000-0000-0000-00000000000")
+          .append(i)
+          .append(")\n");
+    }
+    b.append("gpugen: nvidia-smi exit 0\n");
+    b.append("Successfully ran diagnostic for group.\n");
+    b.append("+---------------------------+------------------------------------------------+\n");
+    b.append("| Diagnostic                | Result                                         |\n");
+    b.append("+===========================+================================================+\n");
+    b.append("| Deployment                | Pass                                           |\n");
+    b.append("| Software                  | Pass                                           |\n");
+    b.append("+---------------------------+------------------------------------------------+\n");
+    b.append("gpugen: dcgmi exit 0\n");
+    return b.toString();
+  }
+
+  /** nccl-tests all_reduce_perf output on one node, with {@code busbw} at the large sizes. */
+  private static String ncclLog(String busbw, int gpus) {
+    return "# nThread 1 nGpus "
+        + gpus
+        + " minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1"
+        + " validation: 1 graph: 0\n"
+        + "#\n"
+        + "#                                                              out-of-place        "
+        + "               in-place\n"
+        + "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+        + "     time   algbw   busbw #wrong\n"
+        + "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)      "
+        + "      (us)  (GB/s)  (GB/s)\n"
+        + "           8             2     float     sum      -1    45.12    0.00    0.00      0"
+        + "    44.87    0.00    0.00      0\n"
+        + "  8589934592    2147483648     float     sum      -1    38412  223.63  "
+        + busbw
+        + "      0    38390  223.76  "
+        + busbw
+        + "      0\n"
+        + "# Out of bounds values : 0 OK\n"
+        + "# Avg bus bandwidth    : 130.12\n"
+        + "#\n"
+        + "gpugen: all_reduce_perf exit 0\n";
+  }
+
+  /** Applies a JSON merge patch: objects merge, null removes, anything else replaces. */
+  private static void mergePatch(ObjectNode target, JsonNode patch) {
+    for (java.util.Map.Entry<String, JsonNode> e : patch.properties()) {
+      JsonNode value = e.getValue();
+      if (value.isNull()) {
+        target.remove(e.getKey());
+      } else if (value.isObject() && target.get(e.getKey()) instanceof ObjectNode child) {
+        mergePatch(child, value);
+      } else {
+        target.set(e.getKey(), value.deepCopy());
+      }
+    }
+  }
+
+  /** The object at {@code field} of {@code parent}, created empty when missing. */
+  private static ObjectNode obj(ObjectNode parent, String field) {
+    JsonNode child = parent.get(field);
+    if (child instanceof ObjectNode o) {
+      return o;
+    }
+    return parent.putObject(field);
+  }
+
+  /** The object without the stand-in's own fields. */
+  private static ObjectNode visible(ObjectNode o) {
+    ObjectNode copy = o.deepCopy();
+    copy.remove("gpugenLogs");
+    return copy;
+  }
+
+  private static void status(HttpExchange ex, int code, String reason, String message)
+      throws IOException {
+    ObjectNode s = JSON.createObjectNode();
+    s.put("kind", "Status");
+    s.put("apiVersion", "v1");
+    s.putObject("metadata");
+    s.put("status", "Failure");
+    s.put("message", message);
+    s.put("reason", reason);
+    s.put("code", code);
+    send(ex, code, s);
+  }
+
+  private static void send(HttpExchange ex, int code, JsonNode body) throws IOException {
+    byte[] bytes = JSON.writeValueAsBytes(body);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> q = new LinkedHashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return q;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      q.put(k, v);
+    }
+    return q;
+  }
+}

@@ -1,0 +1,389 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gpugen.TestSpecs;
+import dev.gpugen.compat.AwsInstanceType;
+import dev.gpugen.compat.CompatTable;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TerraformPlan;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every AWS golden and example render, initialised with the real hashicorp/aws provider binary
+ * (filesystem mirror) and planned by {@code terraform test} with {@code mock_provider "aws"}: the
+ * plan must succeed (the provider validates every resource) and the assertions below, computed from
+ * the spec and the compatibility table rather than from the render, must hold. Every render (GKE
+ * included) must also pass {@code terraform fmt -check}.
+ */
+@RealToolsTest
+class TerraformPlanTest {
+  @TempDir Path scratch;
+
+  /** A spec file plus the environment it is rendered with. */
+  record Case(String label, Path spec, Optional<String> env) {}
+
+  static List<Case> cases() throws IOException {
+    List<Case> cases = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Path.of("src/test/resources/golden"))) {
+      for (Path dir : s.filter(Files::isDirectory).sorted().toList()) {
+        Path env = dir.resolve("env.txt");
+        cases.add(
+            new Case(
+                "golden " + dir.getFileName(),
+                dir.resolve("spec.yaml"),
+                Files.exists(env)
+                    ? Optional.of(Files.readString(env, StandardCharsets.UTF_8).trim())
+                    : Optional.empty()));
+      }
+    }
+    List<Path> examples;
+    try (Stream<Path> s = Files.walk(Path.of("examples"), 2)) {
+      examples = s.filter(p -> p.getFileName().toString().equals("cluster.yaml")).sorted().toList();
+    }
+    for (Path spec : examples) {
+      ClusterSpec base = TestSpecs.read(spec, Optional.empty());
+      cases.add(new Case(spec.toString(), spec, Optional.empty()));
+      for (String e : base.environments()) {
+        cases.add(new Case(spec + " --env " + e, spec, Optional.of(e)));
+      }
+    }
+    assertTrue(cases.size() >= 10, "golden and example specs found: " + cases);
+    // -Dgpugen.planCases=aws-pull narrows a local run to matching cases (never set in CI).
+    String only = System.getProperty("gpugen.planCases", "");
+    return cases.stream().filter(c -> c.label().contains(only)).toList();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyAwsRenderPlansWithTheRealProvider() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Case c : cases()) {
+      ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+      if (spec.cloud().provider().equals("aws")) {
+        tests.add(DynamicTest.dynamicTest(c.label() + ": terraform test (plan)", () -> plan(c)));
+      }
+    }
+    assertTrue(
+        tests.size() >= 8 || !System.getProperty("gpugen.planCases", "").isEmpty(),
+        "AWS renders found: " + tests.size());
+    return tests.stream();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyRenderIsTerraformFmtClean() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Case c : cases()) {
+      ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+      if (!spec.cloud().provider().equals("static")) {
+        tests.add(DynamicTest.dynamicTest(c.label() + ": terraform fmt -check", () -> fmt(c)));
+      }
+    }
+    return tests.stream();
+  }
+
+  /**
+   * The assertions can fail: a render whose tfvars plan one node too many and open SSH to the whole
+   * internet fails both, with their messages.
+   */
+  @Test
+  void theAssertionsCatchAWrongCountAndOpenIngress() throws Exception {
+    Case c =
+        new Case(
+            "golden aws-single-node (mutated)",
+            Path.of("src/test/resources/golden/aws-single-node/spec.yaml"),
+            Optional.empty());
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    ClusterSpec.Pool pool = spec.pools().get(0);
+    SortedMap<String, String> files = terraformFiles(c);
+    ObjectNode vars = (ObjectNode) new ObjectMapper().readTree(files.get("terraform.tfvars.json"));
+    vars.put(pool.name().replace('-', '_') + "_count", pool.count() + 1);
+    vars.putArray("ssh_ingress_cidrs").add("0.0.0.0/0");
+    files.put("terraform.tfvars.json", vars.toPrettyString());
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated"), files);
+    RealTools.Result r =
+        ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output().contains("the spec asks for " + pool.count() + " instances")
+            && r.output().contains("aws_vpc_security_group_ingress_rule.nodes_ssh must not open"),
+        r.output());
+  }
+
+  /**
+   * src/test/terraform/reference.tftest.hcl: scenarios of the version gate, the EFA interfaces and
+   * the network checks (variables overridden per run) against the render of examples/aws-h100.
+   */
+  @Test
+  void theReferenceScenariosPlanAsTheyExpect() throws Exception {
+    Case c =
+        new Case("examples/aws-h100", Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "reference"), terraformFiles(c));
+    RealTools.Result r =
+        ws.test(
+            "reference",
+            Files.readString(
+                Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
+    assertTrue(
+        r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+  }
+
+  private static SortedMap<String, String> terraformFiles(Case c) throws Exception {
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    RenderedTree tree =
+        TestSpecs.gpugen()
+            .render(TestSpecs.plan(spec), Templates.load(Optional.empty()), "spec.yaml");
+    SortedMap<String, String> files = Rendered.terraformOf(tree);
+    assertTrue(files.keySet().stream().anyMatch(f -> f.endsWith(".tf")), c + " renders .tf files");
+    return files;
+  }
+
+  private void fmt(Case c) throws Exception {
+    Path dir = Files.createTempDirectory(scratch, "fmt");
+    for (Map.Entry<String, String> f : terraformFiles(c).entrySet()) {
+      Files.writeString(dir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+    }
+    TerraformPlan.fmtCheck(dir).assertOk();
+  }
+
+  private void plan(Case c) throws Exception {
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    SortedMap<String, String> files = terraformFiles(c);
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "plan"), files);
+    if (!ws.note().isEmpty()) {
+      System.out.println(c.label() + ": " + ws.note());
+    }
+    String tftest = PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files)));
+    RealTools.Result r = ws.test("gpugen_plan", tftest);
+    if (r.exitCode() != 0 || !r.output().contains("1 passed, 0 failed")) {
+      throw new AssertionError(
+          c.label()
+              + ": terraform test failed"
+              + (ws.note().isEmpty() ? "" : " (" + ws.note() + ")")
+              + "\n--- tests/gpugen_plan.tftest.hcl\n"
+              + tftest
+              + "\n--- output\n"
+              + r.output());
+    }
+  }
+
+  private static SortedMap<String, String> tfOnly(SortedMap<String, String> files) {
+    SortedMap<String, String> out = new TreeMap<>(files);
+    out.keySet().removeIf(n -> !n.endsWith(".tf"));
+    return out;
+  }
+
+  /** The .tftest.hcl for one spec: mocks for the data sources, and the assertions. */
+  static final class PlanAssertions {
+    private final StringBuilder run = new StringBuilder();
+    private final List<String> expectedFailures = new ArrayList<>();
+
+    private PlanAssertions() {}
+
+    static String of(ClusterSpec spec, Map<String, JsonNode> parsed) {
+      PlanAssertions a = new PlanAssertions();
+      CompatTable table = CompatTable.load();
+      boolean efa = spec.network().fabric().equals("efa");
+      for (ClusterSpec.Pool pool : spec.pools()) {
+        String id = pool.name().replace('-', '_');
+        String instances = "aws_instance." + id;
+        String template = "aws_launch_template." + id;
+        a.check(
+            "length(" + instances + ") == " + pool.count(),
+            "pool " + pool.name() + ": the spec asks for " + pool.count() + " instances");
+        a.check(
+            template + ".metadata_options[0].http_tokens == \"required\"",
+            "pool " + pool.name() + ": the launch template must require IMDSv2 tokens");
+        a.check(
+            "alltrue([for i in "
+                + instances
+                + " : i.metadata_options[0].http_tokens == \"required\"])",
+            "pool " + pool.name() + ": every instance must require IMDSv2 tokens");
+        a.check(
+            "alltrue([for i in " + instances + " : i.root_block_device[0].encrypted == true])",
+            "pool " + pool.name() + ": every root volume must be encrypted");
+        int cards =
+            table.awsInstance(pool.instanceType()).map(AwsInstanceType::networkCards).orElse(1);
+        List<String> types = new ArrayList<>();
+        if (efa) {
+          for (int i = 0; i < cards; i++) {
+            types.add(i == 0 ? "\"efa\"" : "\"efa-only\"");
+          }
+        } else {
+          types.add("null");
+        }
+        a.check(
+            "jsonencode([for n in "
+                + template
+                + ".network_interfaces : [n.network_card_index, n.device_index, n.interface_type]])"
+                + " == jsonencode("
+                + interfaces(types)
+                + ")",
+            "pool "
+                + pool.name()
+                + ": "
+                + (efa
+                    ? "one EFA interface per network card ("
+                        + cards
+                        + " on "
+                        + pool.instanceType()
+                        + ": efa on card 0, efa-only on the others)"
+                    : "fabric " + spec.network().fabric() + ": the primary ENA interface alone"));
+      }
+      a.ingressRules(parsed);
+      ClusterSpec.Network net = spec.network();
+      if (net.vpcId().isEmpty() && net.internet().equals("nat")) {
+        a.check(
+            "length(aws_nat_gateway.this) == 1 && length(aws_route.nodes_internet) == 1 &&"
+                + " aws_route.nodes_internet[0].destination_cidr_block == \"0.0.0.0/0\"",
+            "gpugen creates the VPC with internet: nat: the nodes' route table needs a default"
+                + " route through a NAT gateway");
+      } else {
+        a.check(
+            "length(aws_nat_gateway.this) == 0 && length(aws_route.nodes_internet) == 0",
+            "internet: " + net.internet() + ": no NAT gateway and no default route");
+      }
+      // The version gate's check block warns (a plan still succeeds) for an instance type the
+      // table does not know; terraform test counts a failed check as a failure unless expected.
+      for (ClusterSpec.Pool pool : spec.pools()) {
+        if (table.awsInstance(pool.instanceType()).isEmpty()) {
+          a.expectedFailures.add("check." + pool.name().replace('-', '_') + "_versions");
+        }
+      }
+      return a.render(spec);
+    }
+
+    private static String interfaces(List<String> types) {
+      List<String> rows = new ArrayList<>();
+      for (int i = 0; i < types.size(); i++) {
+        rows.add("[" + i + ", 0, " + types.get(i) + "]");
+      }
+      return "[" + String.join(", ", rows) + "]";
+    }
+
+    /** No ingress rule of any kind opens a port to the whole internet. */
+    private void ingressRules(Map<String, JsonNode> parsed) {
+      int rules = 0;
+      for (JsonNode body : parsed.values()) {
+        JsonNode ingress = body.path("resource").path("aws_vpc_security_group_ingress_rule");
+        for (Map.Entry<String, JsonNode> e : ingress.properties()) {
+          JsonNode block = e.getValue().get(0);
+          String ref = "aws_vpc_security_group_ingress_rule." + e.getKey();
+          String list =
+              block.has("for_each")
+                  ? "values(" + ref + ")"
+                  : block.has("count") ? ref : "[" + ref + "]";
+          check(
+              "alltrue([for r in "
+                  + list
+                  + " : r.cidr_ipv4 != \"0.0.0.0/0\" && r.cidr_ipv6 != \"::/0\"])",
+              ref + " must not open ingress to 0.0.0.0/0 or ::/0");
+          rules++;
+        }
+        if (body.path("resource").has("aws_security_group_rule")) {
+          throw new AssertionError(
+              "aws_security_group_rule is not checked by this test: use"
+                  + " aws_vpc_security_group_ingress_rule, or extend the test");
+        }
+        for (JsonNode sg : iterable(body.path("resource").path("aws_security_group"))) {
+          if (sg.get(0).has("ingress")) {
+            throw new AssertionError("inline ingress in aws_security_group is not checked: " + sg);
+          }
+        }
+      }
+      assertTrue(rules > 0, "the render has ingress rules to check");
+    }
+
+    private static Iterable<JsonNode> iterable(JsonNode n) {
+      List<JsonNode> out = new ArrayList<>();
+      n.elements().forEachRemaining(out::add);
+      return out;
+    }
+
+    private void check(String condition, String message) {
+      run.append("  assert {\n    condition     = ")
+          .append(condition)
+          .append("\n    error_message = ")
+          .append(TerraformPlan.hclString(message))
+          .append("\n  }\n\n");
+    }
+
+    private String render(ClusterSpec spec) {
+      StringBuilder b = new StringBuilder();
+      b.append(
+          """
+          # Written by TerraformPlanTest: a plan against the real provider's schema and validation,
+          # with data sources answered by the mock.
+          mock_provider "aws" {
+            mock_data "aws_partition" {
+              defaults = {
+                partition          = "aws"
+                dns_suffix         = "amazonaws.com"
+                reverse_dns_prefix = "com.amazonaws"
+              }
+            }
+
+            mock_data "aws_caller_identity" {
+              defaults = {
+                account_id = "123456789012"
+                arn        = "arn:aws:iam::123456789012:user/gpugen-test"
+              }
+            }
+
+            mock_data "aws_iam_policy_document" {
+              defaults = {
+                json = "{\\"Version\\":\\"2012-10-17\\",\\"Statement\\":[]}"
+              }
+            }
+
+            mock_data "aws_ami" {
+              defaults = {
+                id = "ami-0123456789abcdef0"
+              }
+            }
+          }
+
+          run "plan" {
+            command = plan
+
+          """);
+      spec.network()
+          .vpcId()
+          .ifPresent(
+              vpc ->
+                  b.append("  override_data {\n    target = data.aws_subnet.existing\n")
+                      .append("    values = {\n      vpc_id = ")
+                      .append(TerraformPlan.hclString(vpc))
+                      .append("\n    }\n  }\n\n"));
+      if (!expectedFailures.isEmpty()) {
+        b.append("  expect_failures = [\n");
+        expectedFailures.forEach(f -> b.append("    ").append(f).append(",\n"));
+        b.append("  ]\n\n");
+      }
+      b.append(run);
+      return b.toString().stripTrailing() + "\n}\n";
+    }
+  }
+}

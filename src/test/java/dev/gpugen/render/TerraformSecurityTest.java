@@ -1,0 +1,415 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gpugen.testing.RealToolsTest;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * What checkov and trivy would flag, asserted on the parsed HCL of every golden case: IMDSv2
+ * (CKV_AWS_79, AVD-AWS-0028/0130), encrypted root volumes (CKV_AWS_8, AVD-AWS-0131), no ingress
+ * from everywhere (CKV_AWS_24/277, AVD-AWS-0107), descriptions on security groups and rules
+ * (CKV_AWS_23), no public addresses (CKV_AWS_88), the S3 public access block, the owner-pinned AMI
+ * lookup (AVD-AWS-0344), an instance profile on every node (CKV2_AWS_41), and no user data or
+ * credentials anywhere.
+ */
+@RealToolsTest
+class TerraformSecurityTest {
+  static final String CANONICAL = "099720109477";
+
+  @TestFactory
+  Stream<DynamicTest> secureDefaults() throws IOException {
+    return TerraformSchemaTest.all().map(r -> DynamicTest.dynamicTest(r.label(), () -> check(r)));
+  }
+
+  private static void check(Rendered r) {
+    Map<String, JsonNode> parsed = r.parsed();
+    List<String> problems = new ArrayList<>();
+    int[] instances = {0};
+    int[] templates = {0};
+
+    resources(
+        parsed,
+        "aws_instance",
+        (name, body) -> {
+          instances[0]++;
+          String at = "aws_instance." + name;
+          expectFromVariable(
+              problems,
+              r,
+              at + ".metadata_options.http_tokens",
+              body,
+              "required",
+              "metadata_options",
+              "http_tokens");
+          expectIn(
+              problems,
+              at + ".metadata_options.http_endpoint",
+              body,
+              "enabled",
+              "metadata_options",
+              "http_endpoint");
+          expectFromVariable(
+              problems,
+              r,
+              at + ".root_block_device.encrypted",
+              body,
+              true,
+              "root_block_device",
+              "encrypted");
+          expectIn(
+              problems,
+              at + ".root_block_device.delete_on_termination",
+              body,
+              true,
+              "root_block_device",
+              "delete_on_termination");
+          if (!body.path("iam_instance_profile").isTextual()) {
+            problems.add(at + " has no iam_instance_profile");
+          }
+          for (String forbidden :
+              List.of("user_data", "user_data_base64", "associate_public_ip_address")) {
+            if (body.has(forbidden)) {
+              problems.add(at + " sets " + forbidden);
+            }
+          }
+          if (!body.path("lifecycle").path(0).path("ignore_changes").toString().contains("ami")) {
+            problems.add(at + " would be replaced by every new Ubuntu AMI");
+          }
+        });
+
+    resources(
+        parsed,
+        "aws_launch_template",
+        (name, body) -> {
+          templates[0]++;
+          String at = "aws_launch_template." + name;
+          expectFromVariable(
+              problems,
+              r,
+              at + ".metadata_options.http_tokens",
+              body,
+              "required",
+              "metadata_options",
+              "http_tokens");
+          // User data only in pull mode, and then only gpugen's rendered script of the pool.
+          boolean pull = r.tfvars().has("pull_source");
+          String want = "${filebase64(\"${path.module}/user-data-" + name + ".sh\")}";
+          if (body.has("user_data") && !(pull && body.path("user_data").asText().equals(want))) {
+            problems.add(at + " sets user_data " + body.path("user_data"));
+          }
+          if (pull && !body.has("user_data")) {
+            problems.add(at + " has no user data in pull mode");
+          }
+          JsonNode nics =
+              body.path("dynamic").path("network_interfaces").path(0).path("content").path(0);
+          if (!nics.path("associate_public_ip_address")
+              .equals(com.fasterxml.jackson.databind.node.BooleanNode.FALSE)) {
+            problems.add(at + " network interfaces may get public addresses");
+          }
+          if (!nics.path("security_groups").toString().contains("aws_security_group.nodes.id")) {
+            problems.add(at + " network interfaces lack the node security group (EFA needs it)");
+          }
+        });
+    assertTrue(instances[0] > 0 && instances[0] == templates[0], "one launch template per pool");
+
+    // Security groups and their rules: a description on each, never ingress from everywhere.
+    for (String type :
+        List.of(
+            "aws_security_group",
+            "aws_vpc_security_group_ingress_rule",
+            "aws_vpc_security_group_egress_rule")) {
+      resources(
+          parsed,
+          type,
+          (name, body) -> {
+            if (!body.path("description").isTextual()
+                || body.path("description").asText().isBlank()) {
+              problems.add(type + "." + name + " has no description");
+            }
+            if (body.has("ingress") || body.has("egress")) {
+              problems.add(type + "." + name + " has inline rules (use the rule resources)");
+            }
+          });
+    }
+    resources(
+        parsed,
+        "aws_vpc_security_group_ingress_rule",
+        (name, body) -> {
+          String cidr = body.path("cidr_ipv4").asText("");
+          boolean ok =
+              body.has("referenced_security_group_id")
+                  || (name.equals("nodes_ssh")
+                      && cidr.equals("${each.value}")
+                      && body.path("for_each").asText().equals("${toset(var.ssh_ingress_cidrs)}")
+                      && body.path("from_port").asInt() == 22
+                      && body.path("to_port").asInt() == 22);
+          if (!ok || body.has("cidr_ipv6")) {
+            problems.add("aws_vpc_security_group_ingress_rule." + name + " admits " + body);
+          }
+        });
+    // The only CIDR ingress comes from the spec's sshIngressCidrs; none of the cases asks for /0.
+    r.tfvars()
+        .path("ssh_ingress_cidrs")
+        .forEach(c -> assertFalse(c.asText().endsWith("/0"), c.asText()));
+    String everything = String.join("\n", r.tf().values());
+    assertFalse(everything.contains("::/0"), "no IPv6 everywhere rules");
+
+    // EFA: all traffic to and from the node group itself, both ways.
+    JsonNode in = resource(parsed, "aws_vpc_security_group_ingress_rule", "nodes_from_nodes");
+    JsonNode out = resource(parsed, "aws_vpc_security_group_egress_rule", "nodes_to_nodes");
+    for (JsonNode rule : List.of(in, out)) {
+      assertEquals("-1", rule.path("ip_protocol").asText());
+      assertEquals(
+          "${aws_security_group.nodes.id}", rule.path("referenced_security_group_id").asText());
+      assertEquals("${aws_security_group.nodes.id}", rule.path("security_group_id").asText());
+    }
+
+    // Subnets never hand out public addresses.
+    resources(
+        parsed,
+        "aws_subnet",
+        (name, body) -> {
+          if (!body.path("map_public_ip_on_launch").isBoolean()
+              || body.path("map_public_ip_on_launch").asBoolean()) {
+            problems.add("aws_subnet." + name + " maps public IPs");
+          }
+        });
+
+    // The AMI lookup only finds Canonical's images.
+    JsonNode ami =
+        parsed.values().stream()
+            .map(b -> b.path("data").path("aws_ami").path("ubuntu").path(0))
+            .filter(JsonNode::isObject)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(List.of(CANONICAL), texts(ami.path("owners")));
+    assertTrue(ami.path("most_recent").asBoolean());
+
+    // The checkpoint bucket: public access blocked in all four ways, encrypted, versioned, TLS.
+    JsonNode pab = resource(parsed, "aws_s3_bucket_public_access_block", "checkpoint");
+    for (String k :
+        List.of(
+            "block_public_acls",
+            "block_public_policy",
+            "ignore_public_acls",
+            "restrict_public_buckets")) {
+      assertTrue(pab.path(k).isBoolean() && pab.path(k).asBoolean(), "public access block " + k);
+    }
+    assertEquals(
+        "Enabled",
+        resource(parsed, "aws_s3_bucket_versioning", "checkpoint")
+            .path("versioning_configuration")
+            .path(0)
+            .path("status")
+            .asText());
+    assertEquals(
+        "${var.kms_key_id == null ? \"AES256\" : \"aws:kms\"}",
+        resource(parsed, "aws_s3_bucket_server_side_encryption_configuration", "checkpoint")
+            .path("rule")
+            .path(0)
+            .path("apply_server_side_encryption_by_default")
+            .path(0)
+            .path("sse_algorithm")
+            .asText());
+    assertTrue(
+        everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
+
+    // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
+    // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
+    // wildcard grants.
+    assertFalse(everything.contains("iam::aws:policy/"), "no AWS managed policy");
+    assertFalse(everything.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    JsonNode session =
+        resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
+    assertEquals(1, session.size(), session.toString());
+    assertEquals(
+        List.of(
+            "ssm:UpdateInstanceInformation",
+            "ssmmessages:CreateControlChannel",
+            "ssmmessages:CreateDataChannel",
+            "ssmmessages:OpenControlChannel",
+            "ssmmessages:OpenDataChannel"),
+        texts(session.path(0).path("actions")));
+    assertFalse(everything.contains("\"ssm:GetParameter"), "nodes read no SSM parameter");
+    assertEquals(
+        "${data.aws_iam_policy_document.nodes_session_manager.json}",
+        resource(parsed, "aws_iam_role_policy", "nodes_session_manager").path("policy").asText());
+    for (JsonNode st :
+        resourceData(parsed, "aws_iam_policy_document", "nodes_checkpoint").path("statement")) {
+      for (JsonNode action : st.path("actions")) {
+        assertFalse(action.asText().contains("*"), "wildcard action " + action);
+      }
+    }
+
+    if (r.tfvars().has("pull_source")) {
+      pullIsLeastPrivilege(r, parsed, problems);
+    }
+
+    // Lustre: encrypted with the customer key where the deployment type takes one.
+    assertEquals(
+        "${local.lustre_persistent ? var.kms_key_id : null}",
+        resource(parsed, "aws_fsx_lustre_file_system", "this").path("kms_key_id").asText());
+
+    // No credentials anywhere.
+    for (String secret : List.of("access_key", "secret_key", "AKIA", "password", "token")) {
+      assertFalse(everything.toLowerCase().contains(secret.toLowerCase() + " ="), secret);
+    }
+    assertEquals(List.of(), problems);
+  }
+
+  /**
+   * Pull mode: the node role may read the bundle prefix, write the reports prefix and tag only its
+   * own instance with gpugen:validation; the user-data scripts carry no credentials and use IMDSv2.
+   */
+  private static void pullIsLeastPrivilege(
+      Rendered r, Map<String, JsonNode> parsed, List<String> problems) {
+    JsonNode doc = resourceData(parsed, "aws_iam_policy_document", "nodes_pull");
+    Map<String, JsonNode> bySid = new java.util.TreeMap<>();
+    doc.path("statement").forEach(st -> bySid.put(st.path("sid").asText(), st));
+    for (JsonNode st : bySid.values()) {
+      for (JsonNode action : st.path("actions")) {
+        assertFalse(action.asText().contains("*"), "wildcard action " + action);
+      }
+      for (JsonNode res : st.path("resources")) {
+        assertFalse(res.asText().equals("*"), "statement " + st.path("sid") + " on every resource");
+      }
+    }
+    boolean s3 = r.tfvars().path("pull_source").asText().equals("s3");
+    if (s3) {
+      assertEquals(
+          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"),
+          texts(bySid.get("ReadBundle").path("resources")));
+      assertEquals(List.of("s3:GetObject"), texts(bySid.get("ReadBundle").path("actions")));
+      // No node may rewrite any bundle, whatever else the role allows (checkpoint_write_access).
+      JsonNode deny = bySid.get("BundlesAreReadOnly");
+      assertEquals("Deny", deny.path("effect").asText());
+      assertTrue(
+          texts(deny.path("actions")).containsAll(List.of("s3:PutObject", "s3:DeleteObject")));
+      assertEquals(
+          List.of("${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"),
+          texts(deny.path("resources")));
+    }
+    if (!r.tfvars().path("checkpoint_bucket").isNull()) {
+      assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
+      assertEquals(
+          List.of(
+              "${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
+          texts(bySid.get("WriteReport").path("resources")));
+    }
+    JsonNode tag = bySid.get("TagSelf");
+    assertEquals(List.of("ec2:CreateTags"), texts(tag.path("actions")));
+    assertEquals(List.of("$${ec2:SourceInstanceARN}"), texts(tag.path("resources")));
+    String conditions = tag.path("condition").toString();
+    for (String need :
+        List.of(
+            "ec2:ResourceTag/gpugen:cluster",
+            "aws:TagKeys",
+            "gpugen:validation",
+            "aws:RequestTag/gpugen:validation")) {
+      assertTrue(conditions.contains(need), "TagSelf condition " + need + ": " + conditions);
+    }
+    for (Map.Entry<String, String> f : r.terraform().entrySet()) {
+      if (!f.getKey().startsWith("user-data-")) {
+        continue;
+      }
+      String script = f.getValue();
+      assertTrue(script.contains("X-aws-ec2-metadata-token: $token"), "IMDSv2 in " + f.getKey());
+      assertTrue(script.length() < 16 * 1024, "EC2 user data is at most 16 KB: " + f.getKey());
+      for (String secret :
+          List.of("AKIA", "aws_secret_access_key", "AWS_SECRET", "password", "x-access-token")) {
+        assertFalse(script.contains(secret), secret + " in " + f.getKey());
+      }
+    }
+  }
+
+  private static void resources(
+      Map<String, JsonNode> parsed, String type, BiConsumer<String, JsonNode> f) {
+    for (JsonNode body : parsed.values()) {
+      for (Map.Entry<String, JsonNode> e : body.path("resource").path(type).properties()) {
+        for (JsonNode b : e.getValue()) {
+          f.accept(e.getKey(), b);
+        }
+      }
+    }
+  }
+
+  private static JsonNode resource(Map<String, JsonNode> parsed, String type, String name) {
+    return parsed.values().stream()
+        .map(b -> b.path("resource").path(type).path(name).path(0))
+        .filter(JsonNode::isObject)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type + "." + name));
+  }
+
+  private static JsonNode resourceData(Map<String, JsonNode> parsed, String type, String name) {
+    return parsed.values().stream()
+        .map(b -> b.path("data").path(type).path(name).path(0))
+        .filter(JsonNode::isObject)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no data." + type + "." + name));
+  }
+
+  /**
+   * A setting the spec may change: the attribute must be exactly one variable, and both the
+   * variable's default and the value the spec rendered into terraform.tfvars.json must be the
+   * secure one (checkov and trivy read variable defaults and tfvars the same way).
+   */
+  private static void expectFromVariable(
+      List<String> problems,
+      Rendered r,
+      String what,
+      JsonNode body,
+      Object want,
+      String block,
+      String key) {
+    String expr = body.path(block).path(0).path(key).asText();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^\\$\\{var\\.([a-z0-9_]+)\\}$").matcher(expr);
+    if (!m.matches()) {
+      problems.add(what + " is " + expr + ", want a single variable");
+      return;
+    }
+    String variable = m.group(1);
+    JsonNode tfvar = r.tfvars().path(variable);
+    JsonNode declared =
+        r.parsed().get("variables.tf").path("variable").path(variable).path(0).path("default");
+    for (JsonNode v : List.of(tfvar, declared)) {
+      boolean ok =
+          want instanceof Boolean b
+              ? v.isBoolean() && v.asBoolean() == b
+              : v.isTextual() && v.asText().equals(want);
+      if (!ok) {
+        problems.add(what + " = var." + variable + " is " + v + ", want " + want);
+      }
+    }
+  }
+
+  private static void expectIn(
+      List<String> problems, String what, JsonNode body, Object want, String block, String key) {
+    JsonNode v = body.path(block).path(0).path(key);
+    boolean ok =
+        want instanceof Boolean b
+            ? v.isBoolean() && v.asBoolean() == b
+            : v.isTextual() && v.asText().equals(want);
+    if (!ok) {
+      problems.add(what + " is " + v + ", want " + want);
+    }
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+}

@@ -1,0 +1,229 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Golden;
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Play 05 on three chroot hosts of one pool, each with the stand-ins of an 8 x H100 node
+ * (src/test/resources/ansible-stand-ins): every host keeps its own results next to the one
+ * multi-node figure, the SSH transport mpirun needs is set up from the controller, and without
+ * mpirun the report says the fabric was not tested instead of failing every node.
+ */
+@RealToolsTest
+class ValidationPerNodeTest {
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(25);
+  private static final List<String> HOSTS = List.of("node-a", "node-b", "node-c");
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void tools() {
+    for (String tool : List.of("ansible-playbook", "debootstrap", "chroot", "ssh-keygen")) {
+      RenderedCase.requireTool(tool);
+    }
+  }
+
+  @Test
+  @Timeout(value = 55, unit = TimeUnit.MINUTES)
+  void aNodeThatFailsItsOwnChecksFailsInTheReportBesideTheMultiNodeFigure() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Map<String, Path> roots = new LinkedHashMap<>();
+    try {
+      for (String host : HOSTS) {
+        Path root = RealTools.copyTestRoot(tmp.resolve(host));
+        roots.put(host, root);
+        AnsibleToolsTest.installStandIns(root, "391.35", 32);
+        Files.createDirectories(root.resolve("etc/ssh"));
+        Files.writeString(
+            root.resolve("etc/ssh/ssh_host_ed25519_key.pub"),
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+                + host.toUpperCase()
+                + "HOSTKEY root@"
+                + host
+                + "\n");
+      }
+      // node-b has a GPU that fails the burn-in.
+      AnsibleToolsTest.executable(
+          roots.get("node-b").resolve("var/cache/gpugen/validation/gpu-burn/gpu_burn"),
+          standIn("gpu_burn-one-faulty"));
+      // mpirun runs from the first host of the play, the only one that needs it.
+      Path mpirun = roots.get("node-a").resolve("opt/amazon/openmpi/bin/mpirun");
+      AnsibleToolsTest.executable(mpirun, standIn("mpirun"));
+
+      RealTools.Result r = run(dir, inventory(roots));
+      assertNotEquals(0, r.exitCode(), r.output());
+      assertEquals(0, RealTools.recap(r.output(), "node-a").get("failed"), r.output());
+      assertEquals(1, RealTools.recap(r.output(), "node-b").get("failed"), r.output());
+      assertEquals(0, RealTools.recap(r.output(), "node-c").get("failed"), r.output());
+
+      // node-b keeps its own failing burn-in; node-a's pass is not copied over it.
+      JsonNode b = report(dir, "node-b");
+      assertFalse(b.get("passed").asBoolean(), b::toString);
+      JsonNode burn = b.get("checks").get("gpu_burn");
+      assertEquals("fail", burn.get("status").asText(), burn::toString);
+      assertEquals("7 GPUs OK (exit 1)", burn.get("measured").asText(), burn::toString);
+      assertTrue(
+          r.output().contains("gpu_burn: measured 7 GPUs OK (exit 1), expected 8 GPUs OK"),
+          r.output());
+      assertTrue(r.output().contains("node-b                           FAIL"), r.output());
+      // Every host carries the one multi-node figure, measured once.
+      for (String host : HOSTS) {
+        JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
+        assertEquals("pass", multi.get("status").asText(), host + ": " + multi);
+        assertEquals(231.11, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
+        assertEquals("busbw reported over 3 nodes", multi.get("expected").asText());
+      }
+      for (String host : List.of("node-a", "node-c")) {
+        JsonNode ok = report(dir, host);
+        assertTrue(ok.get("passed").asBoolean(), host + ": " + ok);
+        assertEquals("pass", ok.get("checks").get("gpu_burn").get("status").asText());
+        assertEquals("pass", ok.get("checks").get("persistence_mode").get("status").asText());
+      }
+
+      // The SSH transport: one key pair on the controller, outside the rendered files and in
+      // .gitignore; its private half on every node (0600), its public half authorized for root,
+      // and known_hosts from the inventory's hosts and each node's host key.
+      Path key = dir.resolve(".mpi-ssh/id_ed25519");
+      String pub = Files.readString(dir.resolve(".mpi-ssh/id_ed25519.pub")).trim();
+      assertTrue(pub.startsWith("ssh-ed25519 "), pub);
+      assertTrue(Files.readString(dir.resolve(".gitignore")).contains("\n/.mpi-ssh/\n"));
+      for (String host : HOSTS) {
+        Path root = roots.get(host);
+        Path identity = root.resolve("root/.ssh/gpugen_mpi_ed25519");
+        assertEquals(Files.readString(key), Files.readString(identity), host);
+        assertEquals(
+            "rw-------",
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(identity)),
+            host);
+        assertTrue(Files.readString(root.resolve("root/.ssh/authorized_keys")).contains(pub), host);
+        List<String> known =
+            Files.readAllLines(root.resolve("etc/ssh/gpugen_mpi_known_hosts")).stream()
+                .filter(l -> !l.startsWith("#"))
+                .toList();
+        assertEquals(3, known.size(), known::toString);
+        for (String other : HOSTS) {
+          assertTrue(
+              known.contains(
+                  roots.get(other)
+                      + " ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+                      + other.toUpperCase()
+                      + "HOSTKEY"),
+              known::toString);
+        }
+      }
+      List<String> args = Files.readAllLines(mpirun.resolveSibling("mpirun.args"));
+      int rsh = args.indexOf("plm_rsh_args");
+      assertTrue(rsh > 0, args::toString);
+      assertEquals(
+          "-i /root/.ssh/gpugen_mpi_ed25519 -o IdentitiesOnly=yes -o BatchMode=yes"
+              + " -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/etc/ssh/gpugen_mpi_known_hosts",
+          args.get(rsh + 1));
+      assertEquals("24", args.get(args.indexOf("-np") + 1), args::toString);
+
+      // Without mpirun the fabric is not tested: the report says so and fails no node for it.
+      Files.delete(mpirun);
+      AnsibleToolsTest.executable(
+          roots.get("node-b").resolve("var/cache/gpugen/validation/gpu-burn/gpu_burn"),
+          standIn("gpu_burn"));
+      RealTools.Result untested = run(dir, inventory(roots));
+      RenderedCase.assertExit(0, untested);
+      for (String host : HOSTS) {
+        JsonNode rep = report(dir, host);
+        assertTrue(rep.get("passed").asBoolean(), host + ": " + rep);
+        JsonNode multi = rep.get("checks").get("nccl_all_reduce_multi_node");
+        assertEquals("not-tested", multi.get("status").asText(), multi::toString);
+        assertEquals(
+            "fabric not tested: no /opt/amazon/openmpi/bin/mpirun on node-a",
+            multi.get("measured").asText());
+        assertFalse(multi.has("busbw_gbps"), multi::toString);
+      }
+      assertTrue(untested.output().contains("not-tested"), untested.output());
+    } finally {
+      for (Path root : roots.values()) {
+        RealTools.deleteTestRoot(root);
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void persistenceModeOffFailsTheNode() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      AnsibleToolsTest.installStandIns(root, "391.35", 32);
+      AnsibleToolsTest.executable(
+          root.resolve("usr/local/bin/nvidia-smi"),
+          standIn("nvidia-smi").replace("value=Enabled", "value=Disabled"));
+      RealTools.Result r = run(dir, inventory(Map.of("node-a", root)));
+      assertNotEquals(0, r.exitCode(), r.output());
+      JsonNode check = report(dir, "node-a").get("checks").get("persistence_mode");
+      assertEquals("fail", check.get("status").asText(), check::toString);
+      assertTrue(
+          r.output()
+              .contains(
+                  "persistence_mode: measured Disabled, Disabled, Disabled, Disabled, Disabled,"
+                      + " Disabled, Disabled, Disabled, expected Enabled on every GPU."),
+          r.output());
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  private static String standIn(String name) throws Exception {
+    return Files.readString(Golden.repo().resolve("src/test/resources/ansible-stand-ins/" + name));
+  }
+
+  private Path inventory(Map<String, Path> roots) throws Exception {
+    // YAML: the rendered ansible.cfg enables the yaml inventory plugin, not ini.
+    StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
+    roots.forEach(
+        (host, root) ->
+            b.append("        ")
+                .append(host)
+                .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
+                .append(root)
+                .append("\", gpugen_live_host: true}\n"));
+    b.append("    pool_h100:\n      hosts:\n");
+    roots.keySet().forEach(h -> b.append("        ").append(h).append(":\n"));
+    return Files.writeString(tmp.resolve("inventory.yml"), b.toString());
+  }
+
+  private static RealTools.Result run(Path dir, Path inventory) throws Exception {
+    return RealTools.run(
+        dir,
+        RUN_TIMEOUT,
+        RealTools.YAML_INVENTORY,
+        List.of(
+            "ansible-playbook",
+            "-i",
+            inventory.toString(),
+            "--skip-tags",
+            "network,reboot,kubernetes,helm",
+            "05-validation.yml"));
+  }
+
+  private static JsonNode report(Path dir, String host) throws Exception {
+    return new ObjectMapper().readTree(dir.resolve("reports/" + host + ".json").toFile());
+  }
+}
