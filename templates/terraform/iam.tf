@@ -1,6 +1,7 @@
 #
-# The node role holds the least the nodes need: SSM Session Manager (AmazonSSMManagedInstanceCore)
-# and read access to the checkpoint bucket (write access only with checkpoint_write_access).
+# The node role holds the least the nodes need: the five Session Manager actions (the way in
+# without an open port) and read access to the checkpoint bucket (write access only with
+# checkpoint_write_access).
 
 data "aws_partition" "current" {}
 
@@ -26,9 +27,31 @@ resource "aws_iam_role" "nodes" {
   force_detach_policies = true
 }
 
-resource "aws_iam_role_policy_attachment" "nodes_ssm" {
-  role       = aws_iam_role.nodes.name
-  policy_arn = "arn:${data.aws_partition.current.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"
+# Session Manager alone, not AmazonSSMManagedInstanceCore (which adds Run Command, inventory,
+# patching and every SSM parameter): the agent registers the instance and opens the session
+# channels. AWS's minimal Session Manager instance policy, "Create a custom IAM role policy for
+# Session Manager":
+# https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-create-iam-instance-profile.html
+# The aws_ssm connection moves files through presigned S3 URLs made with the controller's
+# credentials, so the nodes need no permission on the transfer bucket.
+data "aws_iam_policy_document" "nodes_ssm" {
+  statement {
+    sid = "SessionManager"
+    actions = [
+      "ssm:UpdateInstanceInformation",
+      "ssmmessages:CreateControlChannel",
+      "ssmmessages:CreateDataChannel",
+      "ssmmessages:OpenControlChannel",
+      "ssmmessages:OpenDataChannel",
+    ]
+    resources = ["*"]
+  }
+}
+
+resource "aws_iam_role_policy" "nodes_ssm" {
+  name   = "session-manager"
+  role   = aws_iam_role.nodes.id
+  policy = data.aws_iam_policy_document.nodes_ssm.json
 }
 
 data "aws_iam_policy_document" "nodes_checkpoint" {

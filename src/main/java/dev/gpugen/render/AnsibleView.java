@@ -140,7 +140,18 @@ public final class AnsibleView {
     c.put("ansibleHost", "private-ip");
     c.put("states", List.of("running"));
     c.put("cacheTtlSeconds", 300);
+    c.put("connection", spec.connection().method());
+    plan.ssmBucketPrefix().ifPresent(p -> c.put("ssmBucketPrefix", p));
+    spec.connection()
+        .bastion()
+        .filter(b -> !spec.connection().ssm())
+        .ifPresent(b -> c.put("proxyJump", b.proxyJump()));
     return c;
+  }
+
+  /** Whether the controller reaches the nodes through SSM (community.aws.aws_ssm). */
+  public boolean ssmConnection() {
+    return plan.ssmConnection();
   }
 
   /** A static host as inventory.yml lists it: its name and its variables, sorted. */

@@ -373,6 +373,14 @@ public final class TerraformView {
         key, GeneratedOutputFormat.markup(" ".repeat(width - Escape.hcl(key).length())), value);
   }
 
+  /**
+   * The S3 state backend of backend.tf. Backend blocks take no variables, so these values are
+   * written into HCL through {@code hcl()}; the grammar already limits them to safe characters.
+   */
+  public ClusterSpec.S3Backend s3Backend() {
+    return spec.terraform().s3Backend().orElseThrow();
+  }
+
   /** Every value of terraform.tfvars.json, sorted by name; null where the spec leaves it unset. */
   public Map<String, Object> tfvars() {
     if (gcp()) {
@@ -395,6 +403,8 @@ public final class TerraformView {
     v.put("subnet_id", n.subnetId().orElse(null));
     v.put("ssh_ingress_cidrs", n.sshIngressCidrs());
     v.put("enable_nat_gateway", n.natGateway());
+    v.put("ssm_bucket_prefix", plan.ssmBucketPrefix().orElse(null));
+    v.put("vpc_interface_endpoints", plan.vpcInterfaceEndpoints());
     v.put("placement_strategy", n.placement());
     v.put("fabric", n.fabric());
     v.put("checkpoint_bucket", spec.storage().checkpointBucket().orElse(null));

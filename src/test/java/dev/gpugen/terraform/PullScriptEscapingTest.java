@@ -55,6 +55,8 @@ class PullScriptEscapingTest {
             base.gitops(),
             base.validation(),
             pull,
+            base.connection(),
+            base.terraform(),
             base.lint(),
             base.environments(),
             base.selectedEnvironment());

@@ -241,6 +241,8 @@ class TerraformHostileValuesTest {
             Optional.empty(),
             new ClusterSpec.Validation(0, 1, Optional.empty(), "8", "8G"),
             new ClusterSpec.Ansible(10),
+            new ClusterSpec.Connection("ssh", Optional.empty()),
+            new ClusterSpec.Terraform(Optional.empty()),
             new ClusterSpec.Lint(List.of(), new TreeMap<>()),
             List.of(),
             Optional.empty());
@@ -308,6 +310,8 @@ class TerraformHostileValuesTest {
               spec.gitops(),
               spec.validation(),
               spec.ansible(),
+              spec.connection(),
+              spec.terraform(),
               spec.lint(),
               spec.environments(),
               spec.selectedEnvironment());

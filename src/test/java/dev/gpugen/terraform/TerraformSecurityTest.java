@@ -225,12 +225,25 @@ class TerraformSecurityTest {
     assertTrue(
         everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
 
-    // IAM: SSM core plus the checkpoint bucket, no wildcard grants.
+    // IAM: Session Manager's five actions (AWS's minimal instance policy for it, not the broad
+    // AmazonSSMManagedInstanceCore) plus the checkpoint bucket, no wildcard grants.
+    assertFalse(
+        everything.contains("policy/AmazonSSMManagedInstanceCore"), "no broad managed SSM policy");
+    List<String> ssmActions = new java.util.ArrayList<>();
+    resourceData(parsed, "aws_iam_policy_document", "nodes_ssm")
+        .path("statement")
+        .forEach(st -> st.path("actions").forEach(a -> ssmActions.add(a.asText())));
     assertEquals(
-        "arn:${data.aws_partition.current.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore",
-        resource(parsed, "aws_iam_role_policy_attachment", "nodes_ssm")
-            .path("policy_arn")
-            .asText());
+        List.of(
+            "ssm:UpdateInstanceInformation",
+            "ssmmessages:CreateControlChannel",
+            "ssmmessages:CreateDataChannel",
+            "ssmmessages:OpenControlChannel",
+            "ssmmessages:OpenDataChannel"),
+        ssmActions);
+    assertEquals(
+        "${data.aws_iam_policy_document.nodes_ssm.json}",
+        resource(parsed, "aws_iam_role_policy", "nodes_ssm").path("policy").asText());
     for (JsonNode st :
         resourceData(parsed, "aws_iam_policy_document", "nodes_checkpoint").path("statement")) {
       for (JsonNode action : st.path("actions")) {
