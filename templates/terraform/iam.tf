@@ -1,7 +1,6 @@
 #
-# The node role holds the least the nodes need: the five Session Manager actions (the way in
-# without an open port) and read access to the checkpoint bucket (write access only with
-# checkpoint_write_access).
+# The node role holds the least the nodes need: SSM Session Manager and read access to the
+# checkpoint bucket (write access only with checkpoint_write_access).
 
 data "aws_partition" "current" {}
 
@@ -27,14 +26,11 @@ resource "aws_iam_role" "nodes" {
   force_detach_policies = true
 }
 
-# Session Manager alone, not AmazonSSMManagedInstanceCore (which adds Run Command, inventory,
-# patching and every SSM parameter): the agent registers the instance and opens the session
-# channels. AWS's minimal Session Manager instance policy, "Create a custom IAM role policy for
-# Session Manager":
+# Session Manager only, as AWS's minimal instance profile for it: not AmazonSSMManagedInstanceCore,
+# whose ssm:GetParameter* on every parameter would let any node read every SSM parameter (secrets
+# the operators keep there included).
 # https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-create-iam-instance-profile.html
-# The aws_ssm connection moves files through presigned S3 URLs made with the controller's
-# credentials, so the nodes need no permission on the transfer bucket.
-data "aws_iam_policy_document" "nodes_ssm" {
+data "aws_iam_policy_document" "nodes_session_manager" {
   statement {
     sid = "SessionManager"
     actions = [
@@ -48,10 +44,10 @@ data "aws_iam_policy_document" "nodes_ssm" {
   }
 }
 
-resource "aws_iam_role_policy" "nodes_ssm" {
+resource "aws_iam_role_policy" "nodes_session_manager" {
   name   = "session-manager"
   role   = aws_iam_role.nodes.id
-  policy = data.aws_iam_policy_document.nodes_ssm.json
+  policy = data.aws_iam_policy_document.nodes_session_manager.json
 }
 
 data "aws_iam_policy_document" "nodes_checkpoint" {

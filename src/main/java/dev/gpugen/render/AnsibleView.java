@@ -1,11 +1,13 @@
 package dev.gpugen.render;
 
 import dev.gpugen.inventory.InventoryBuilder;
+import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
+import dev.gpugen.spec.Market;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +40,7 @@ public final class AnsibleView {
       String group,
       String instanceType,
       int count,
-      boolean spot,
+      Market market,
       PoolFacts facts,
       SoftwareVars software,
       ValidationVars validation,
@@ -119,34 +121,31 @@ public final class AnsibleView {
    * Empty (no file) for clusters that are not on EC2.
    */
   public Map<String, Object> inventoryConfig() {
-    Map<String, Object> c = new TreeMap<>();
-    if (!spec.cloud().provider().equals("aws")) {
-      return c;
+    if (!plan.aws()) {
+      return Map.of();
     }
-    c.put("cluster", spec.metadata().name());
-    spec.metadata().environment().ifPresent(e -> c.put("environment", e));
-    c.put("regions", List.of(spec.cloud().region().orElseThrow()));
-    Map<String, Object> pools = new TreeMap<>();
+    TreeMap<String, InventoryFile.Pool> pools = new TreeMap<>();
     for (Pool p : spec.pools()) {
-      Map<String, Object> expected = new TreeMap<>();
-      expected.put("instanceType", p.instanceType());
-      expected.put("driver", p.software().driver());
-      expected.put("cuda", p.software().cuda());
-      expected.put("containerToolkit", p.software().containerToolkit());
-      pools.put(p.name(), expected);
+      pools.put(
+          p.name(),
+          new InventoryFile.Pool(
+              p.instanceType(),
+              p.software().driver(),
+              p.software().cuda(),
+              p.software().containerToolkit()));
     }
-    c.put("pools", pools);
-    c.put("hostname", "name-tag");
-    c.put("ansibleHost", "private-ip");
-    c.put("states", List.of("running"));
-    c.put("cacheTtlSeconds", 300);
-    c.put("connection", spec.connection().method());
-    plan.ssmBucketPrefix().ifPresent(p -> c.put("ssmBucketPrefix", p));
-    spec.connection()
-        .bastion()
-        .filter(b -> !spec.connection().ssm())
-        .ifPresent(b -> c.put("proxyJump", b.proxyJump()));
-    return c;
+    return InventoryFile.rendered(
+            spec.metadata().name(),
+            spec.metadata().environment(),
+            spec.cloud().region().orElseThrow(),
+            pools,
+            spec.connection().method(),
+            plan.ssmBucketPrefix(),
+            spec.connection()
+                .bastion()
+                .filter(b -> !spec.connection().ssm())
+                .map(ClusterSpec.Bastion::proxyJump))
+        .toJson();
   }
 
   /** Whether the controller reaches the nodes through SSM (community.aws.aws_ssm). */
@@ -386,7 +385,7 @@ public final class AnsibleView {
   private void putPoolVars(Map<String, String> vars, Pool p) {
     vars.put("gpugen_cluster", spec.metadata().name());
     spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
-    vars.put("gpugen_lifecycle", p.market());
+    vars.put("gpugen_lifecycle", p.market().spelling());
     vars.put("gpugen_pool", p.name());
     vars.put("gpugen_expected_driver", p.software().driver());
     vars.put("gpugen_expected_cuda", p.software().cuda());
@@ -425,7 +424,7 @@ public final class AnsibleView {
         pp.group(),
         p.instanceType(),
         p.count(),
-        p.spot(),
+        p.market(),
         PoolFacts.of(pp),
         software(p.software(), pp.kernelModules()),
         validation(p.validation()),

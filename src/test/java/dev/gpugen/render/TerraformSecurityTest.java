@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -225,14 +225,14 @@ class TerraformSecurityTest {
     assertTrue(
         everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
 
-    // IAM: Session Manager's five actions (AWS's minimal instance policy for it, not the broad
-    // AmazonSSMManagedInstanceCore) plus the checkpoint bucket, no wildcard grants.
-    assertFalse(
-        everything.contains("policy/AmazonSSMManagedInstanceCore"), "no broad managed SSM policy");
-    List<String> ssmActions = new java.util.ArrayList<>();
-    resourceData(parsed, "aws_iam_policy_document", "nodes_ssm")
-        .path("statement")
-        .forEach(st -> st.path("actions").forEach(a -> ssmActions.add(a.asText())));
+    // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
+    // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
+    // wildcard grants.
+    assertFalse(everything.contains("iam::aws:policy/"), "no AWS managed policy");
+    assertFalse(everything.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    JsonNode session =
+        resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
+    assertEquals(1, session.size(), session.toString());
     assertEquals(
         List.of(
             "ssm:UpdateInstanceInformation",
@@ -240,10 +240,11 @@ class TerraformSecurityTest {
             "ssmmessages:CreateDataChannel",
             "ssmmessages:OpenControlChannel",
             "ssmmessages:OpenDataChannel"),
-        ssmActions);
+        texts(session.path(0).path("actions")));
+    assertFalse(everything.contains("\"ssm:GetParameter"), "nodes read no SSM parameter");
     assertEquals(
-        "${data.aws_iam_policy_document.nodes_ssm.json}",
-        resource(parsed, "aws_iam_role_policy", "nodes_ssm").path("policy").asText());
+        "${data.aws_iam_policy_document.nodes_session_manager.json}",
+        resource(parsed, "aws_iam_role_policy", "nodes_session_manager").path("policy").asText());
     for (JsonNode st :
         resourceData(parsed, "aws_iam_policy_document", "nodes_checkpoint").path("statement")) {
       for (JsonNode action : st.path("actions")) {
@@ -302,7 +303,8 @@ class TerraformSecurityTest {
     if (!r.tfvars().path("checkpoint_bucket").isNull()) {
       assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
       assertEquals(
-          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"),
+          List.of(
+              "${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
           texts(bySid.get("WriteReport").path("resources")));
     }
     JsonNode tag = bySid.get("TagSelf");
