@@ -243,17 +243,6 @@ variable "placement_strategy" {
   }
 }
 
-variable "fabric" {
-  description = "Interconnect between the nodes: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
-  type        = string
-  default     = "tcp"
-
-  validation {
-    condition     = contains(["efa", "tcp"], var.fabric)
-    error_message = "On AWS the fabric must be efa or tcp."
-  }
-}
-
 ################################################################################
 # Storage
 ################################################################################
@@ -434,5 +423,16 @@ variable "h100_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.h100_cuda_version))
     error_message = "The h100_cuda_version must look like 12.8."
+  }
+}
+
+variable "h100_fabric" {
+  description = "Interconnect between the nodes of pool h100: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.h100_fabric)
+    error_message = "On AWS the h100_fabric must be efa or tcp."
   }
 }
