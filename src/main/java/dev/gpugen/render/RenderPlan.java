@@ -74,6 +74,9 @@ final class RenderPlan {
             "versions.tf")) {
       b.file("terraform/" + f);
     }
+    if (new TerraformView(plan).eks()) {
+      b.file("terraform/eks.tf");
+    }
     if (plan.pullMode()) {
       b.file("terraform/pull.tf");
       b.perPool("terraform/user-data-{pool}.sh");

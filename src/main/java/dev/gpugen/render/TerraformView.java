@@ -96,6 +96,11 @@ public final class TerraformView {
     return aws() || gcp();
   }
 
+  /** Whether Terraform creates an EKS control plane the nodes join at boot (distribution eks). */
+  public boolean eks() {
+    return aws() && spec.kubernetes().map(ClusterSpec.Kubernetes::eks).orElse(false);
+  }
+
   /** Whether the nodes configure themselves at boot (ansible.mode pull, on AWS). */
   public boolean pull() {
     return plan.pullMode();
@@ -280,6 +285,19 @@ public final class TerraformView {
     return v;
   }
 
+  /** A pool's taints as the EKS join reads them: key, value ("" for none) and effect. */
+  private static List<Map<String, String>> taints(ClusterSpec.Pool p) {
+    List<Map<String, String>> out = new ArrayList<>();
+    for (ClusterSpec.Taint t : p.taints()) {
+      Map<String, String> taint = new TreeMap<>();
+      taint.put("key", t.key());
+      taint.put("value", t.value().orElse(""));
+      taint.put("effect", t.effect());
+      out.add(taint);
+    }
+    return out;
+  }
+
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
   public Compat compat() {
     return compat(plan.compat());
@@ -415,9 +433,21 @@ public final class TerraformView {
               v.put("lustre_mount_point", l.mountPoint());
             },
             () -> v.put("lustre_enabled", false));
+    if (eks()) {
+      ClusterSpec.Kubernetes k = spec.kubernetes().orElseThrow();
+      v.put("kubernetes_version", k.version());
+      v.put("eks_endpoint_public_access", k.publicEndpoint());
+      v.put("eks_public_access_cidrs", k.publicEndpoint() ? k.publicCidrs() : List.of());
+      v.put("eks_admin_arns", k.admins());
+    }
     for (PoolPlan pp : plan.pools()) {
       ClusterSpec.Pool p = pp.pool();
       String prefix = pp.tfPrefix();
+      if (eks()) {
+        // kubelet registers the nodes with these (eks.tf's join script).
+        v.put(prefix + "_node_labels", new TreeMap<>(p.labels()));
+        v.put(prefix + "_node_taints", taints(p));
+      }
       v.put(prefix + "_count", p.count());
       v.put(prefix + "_instance_type", p.instanceType());
       v.put(prefix + "_spot", p.spot());

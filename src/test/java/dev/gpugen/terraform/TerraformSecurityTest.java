@@ -102,14 +102,23 @@ class TerraformSecurityTest {
               "required",
               "metadata_options",
               "http_tokens");
-          // User data only in pull mode, and then only gpugen's rendered script of the pool.
+          // User data only in pull mode (gpugen's rendered script of the pool) and with EKS (the
+          // pool's join script, then in pull mode that script): nothing else.
           boolean pull = r.tfvars().has("pull_source");
-          String want = "${filebase64(\"${path.module}/user-data-" + name + ".sh\")}";
-          if (body.has("user_data") && !(pull && body.path("user_data").asText().equals(want))) {
+          boolean eks = r.tfvars().has("kubernetes_version");
+          String script = "user-data-" + name + ".sh";
+          String userData = body.path("user_data").asText();
+          boolean expected =
+              eks
+                  ? userData.startsWith("${base64encode(")
+                      && userData.contains("local.eks_join[\"" + name + "\"]")
+                      && (pull == userData.contains("file(\"${path.module}/" + script + "\")"))
+                  : pull && userData.equals("${filebase64(\"${path.module}/" + script + "\")}");
+          if (body.has("user_data") && !expected) {
             problems.add(at + " sets user_data " + body.path("user_data"));
           }
-          if (pull && !body.has("user_data")) {
-            problems.add(at + " has no user data in pull mode");
+          if ((pull || eks) && !body.has("user_data")) {
+            problems.add(at + " has no user data in " + (eks ? "an EKS render" : "pull mode"));
           }
           JsonNode nics =
               body.path("dynamic").path("network_interfaces").path(0).path("content").path(0);
