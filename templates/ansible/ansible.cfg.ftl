@@ -32,11 +32,18 @@ interpreter_python = auto_silent
 retry_files_enabled = False
 
 [inventory]
-# No ini, toml or auto: those try every file, so a failing gpugen-inventory would be followed by
-# their parse errors. script runs gpugen-inventory; yaml reads inventory.yml and a pulling node's
-# pull-inventory-<pool>.yml (and only *.yml, *.yaml, *.json); host_list takes -i host1,host2.
+# Only the plugins this tree uses: any other that accepts a file would try it after a failure and
+# bury the real error under its own parse errors (yaml and ini accept a file without extension,
+# such as gpugen-inventory). host_list reads -i host1,host2 and never a file.
+<#if ansible.staticHosts || ansible.gke>
+# yaml reads inventory.yml.
 # An INI inventory of your own: ANSIBLE_INVENTORY_ENABLED=ini ansible-playbook -i hosts.ini ...
-enable_plugins = host_list, script, yaml
+enable_plugins = host_list, yaml
+<#else>
+# script runs gpugen-inventory (a pulling node names its YAML inventory itself).
+# A YAML inventory of your own: ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -i hosts.yml ...
+enable_plugins = host_list, script
+</#if>
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
 

@@ -18,6 +18,16 @@
 # secrets encryption https://docs.aws.amazon.com/eks/latest/userguide/enable-kms.html ; add-ons
 # https://docs.aws.amazon.com/eks/latest/userguide/workloads-add-ons-available-eks.html ; the
 # IAM OIDC provider https://docs.aws.amazon.com/eks/latest/userguide/enable-iam-roles-for-service-accounts.html .
+<#list terraform.eksVariables as section>
+
+################################################################################
+# [=comment(section.title)]
+################################################################################
+<#list section.variables as v>
+
+[=v.block]
+</#list>
+</#list>
 
 ################################################################################
 # Control-plane subnets: EKS needs subnets in at least two Availability Zones

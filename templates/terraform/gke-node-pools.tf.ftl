@@ -46,10 +46,13 @@ resource "google_container_node_pool" "[=id(pool.var)]" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = [=hcl(pool.name)]
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = [=hcl(pool.name)]
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.[=id(pool.var)]_accelerator_type

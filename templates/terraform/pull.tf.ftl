@@ -3,26 +3,10 @@
 # Pull mode (ansible.mode: pull): every node applies the rendered ansible/ folder to itself at
 # boot (user-data-<pool>.sh in each pool's launch template) and reports its validation result.
 # The node role gets only what that needs: read the bundle, write its report, tag itself.
+<#list terraform.pullVariables as v>
 
-variable "pull_source" {
-  description = "Where nodes fetch the bundle: s3 (the checkpoint bucket, uploaded here) or git."
-  type        = string
-
-  validation {
-    condition     = contains(["s3", "git"], var.pull_source)
-    error_message = "pull_source must be s3 or git."
-  }
-}
-
-variable "pull_bundle_prefix" {
-  description = "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's SHA-256."
-  type        = string
-}
-
-variable "pull_reports_prefix" {
-  description = "Key prefix under which nodes write <instance-id>.json."
-  type        = string
-}
+[=v.block]
+</#list>
 
 locals {
   # The rendered ansible/ folder beside this one, without what a push run leaves there (fact

@@ -27,10 +27,14 @@ resource "google_container_cluster" "this" {
     workload_pool = "${var.project}.svc.id.goog"
   }
 
-  resource_labels = {
-    gpugen-cluster    = var.cluster_name
-    gpugen-managed-by = "gpugen"
-  }
+  # The environment, where the spec names one, as the AWS resources carry gpugen:environment.
+  resource_labels = merge(
+    {
+      gpugen-cluster    = var.cluster_name
+      gpugen-managed-by = "gpugen"
+    },
+    var.environment == null ? {} : { gpugen-environment = var.environment },
+  )
 }
 
 data "google_container_cluster" "existing" {

@@ -45,10 +45,13 @@ resource "google_container_node_pool" "a100" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "a100"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "a100"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.a100_accelerator_type
@@ -132,10 +135,13 @@ resource "google_container_node_pool" "h100" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "h100"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "h100"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.h100_accelerator_type
@@ -219,10 +225,13 @@ resource "google_container_node_pool" "l4" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "l4"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "l4"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.l4_accelerator_type

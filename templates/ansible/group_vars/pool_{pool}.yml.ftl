@@ -5,7 +5,7 @@
 
 gpugen_pool: [=unsafe(pool.name)]
 gpugen_instance_type: [=unsafe(pool.instanceType)]
-gpugen_market: [=unsafe(pool.spot?then("spot", "on-demand"))]
+gpugen_market: [=unsafe(pool.market.spelling)]
 gpugen_gpu_model: [=unsafe(pool.facts.gpuModel)]
 gpugen_gpu_count: [=pool.facts.gpuCount]
 gpugen_efa_interfaces: [=pool.facts.efaInterfaces]

@@ -1,7 +1,7 @@
 package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
-import dev.gpugen.render.Json;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;
@@ -85,7 +85,7 @@ final class DiagnosticPrinter {
     root.put("errors", counts.get(Severity.ERROR));
     root.put("warnings", counts.get(Severity.WARNING));
     root.put("infos", counts.get(Severity.INFO));
-    out.println(Json.write(root));
+    out.println(Json.writeAscii(root));
   }
 
   /**

@@ -10,7 +10,7 @@ import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
-import dev.gpugen.render.Json;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.ClusterSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -209,6 +209,6 @@ public final class DriftCommand implements Callable<Integer> {
     doc.put("looked", looked);
     doc.put("inSync", findings.isEmpty());
     doc.put("findings", list);
-    out.println(Json.write(doc));
+    out.println(Json.writeAscii(doc));
   }
 }

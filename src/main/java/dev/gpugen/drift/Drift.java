@@ -67,7 +67,7 @@ public final class Drift {
                     + ")"));
       }
       Optional<String> group = pp.placementGroup();
-      String market = p.market();
+      String market = p.market().spelling();
       for (HostFacts h : running) {
         if (!h.instanceType().equals(p.instanceType())) {
           out.add(cloud(p, h, "instance-type", p.instanceType(), h.instanceType()));

@@ -2,6 +2,7 @@ package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.sun.security.auth.module.UnixSystem;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.io.OutputStream;

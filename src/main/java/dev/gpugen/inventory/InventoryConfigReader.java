@@ -2,6 +2,7 @@ package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.gpugen.ExitCodes;
+import dev.gpugen.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

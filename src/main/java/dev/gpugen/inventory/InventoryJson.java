@@ -3,6 +3,7 @@ package dev.gpugen.inventory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.gpugen.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,7 +62,7 @@ public final class InventoryJson {
    * reading the rest of it into memory.
    */
   public static byte[] hostFromList(byte[] list, String host) throws IOException {
-    try (JsonParser parser = Json.FACTORY.createParser(list)) {
+    try (JsonParser parser = Json.STRICT.createParser(list)) {
       if (seek(parser, META) && seek(parser, HOSTVARS) && seek(parser, host)) {
         return document(json -> json.copyCurrentStructure(parser));
       }

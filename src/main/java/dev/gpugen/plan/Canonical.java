@@ -1,5 +1,6 @@
 package dev.gpugen.plan;
 
+import dev.gpugen.spec.Keyword;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
@@ -34,6 +35,9 @@ final class Canonical {
       write(b, o.isPresent() ? o.getAsInt() : null);
     } else if (v instanceof String s) {
       string(b, s);
+    } else if (v instanceof Keyword k) {
+      // A spec word as the spec writes it, so the fingerprint names no Java constant.
+      string(b, k.spelling());
     } else if (v instanceof Enum<?> e) {
       string(b, e.name());
     } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long) {

@@ -6,6 +6,7 @@ import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
+import dev.gpugen.spec.Market;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class AnsibleView {
       String group,
       String instanceType,
       int count,
-      boolean spot,
+      Market market,
       PoolFacts facts,
       SoftwareVars software,
       ValidationVars validation,
@@ -375,7 +376,7 @@ public final class AnsibleView {
   private void putPoolVars(Map<String, String> vars, Pool p) {
     vars.put("gpugen_cluster", spec.metadata().name());
     spec.metadata().environment().ifPresent(e -> vars.put("gpugen_environment", e));
-    vars.put("gpugen_lifecycle", p.market());
+    vars.put("gpugen_lifecycle", p.market().spelling());
     vars.put("gpugen_pool", p.name());
     vars.put("gpugen_expected_driver", p.software().driver());
     vars.put("gpugen_expected_cuda", p.software().cuda());
@@ -414,7 +415,7 @@ public final class AnsibleView {
         pp.group(),
         p.instanceType(),
         p.count(),
-        p.spot(),
+        p.market(),
         PoolFacts.of(pp),
         software(p.software(), pp.kernelModules()),
         validation(p.validation()),

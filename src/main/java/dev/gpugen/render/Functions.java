@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.json.Json;
 import freemarker.template.TemplateMethodModelEx;
 import freemarker.template.TemplateModel;
 import freemarker.template.TemplateModelException;

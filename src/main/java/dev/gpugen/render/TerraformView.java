@@ -8,7 +8,6 @@ import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.MinorVersionCompat;
 import dev.gpugen.compat.Version;
 import dev.gpugen.plan.ClusterPlan;
-import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.render.GeneratedOutputFormat.Markup;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.ArrayList;
@@ -201,103 +200,6 @@ public final class TerraformView {
     return plan.gkeOperatorDriver();
   }
 
-  /**
-   * The GKE values of terraform.tfvars.json. The accelerator type and count of each pool come from
-   * gpugen's table ({@link CompatTable#gcpMachine}), never from the machine type's spelling.
-   */
-  private Map<String, Object> gcpTfvars() {
-    Map<String, Object> v = new TreeMap<>();
-    ClusterSpec.Cloud c = spec.cloud();
-    boolean operator = gkeOperatorDriver();
-    v.put("cluster_name", spec.metadata().name());
-    v.put("environment", spec.metadata().environment().orElse(null));
-    v.put("project", c.project().orElse(null));
-    v.put("region", c.region().orElse(null));
-    v.put("zone", c.availabilityZone().orElse(null));
-    v.put("gke_cluster_name", c.gke().map(ClusterSpec.Gke::cluster).orElse(null));
-    v.put("gke_create_cluster", c.gke().map(ClusterSpec.Gke::create).orElse(true));
-    // GKE installs no driver where the operator does; its own device plugin is then disabled by
-    // the node label below (GPU Operator on GKE).
-    v.put("gpu_driver_version", operator ? "INSTALLATION_DISABLED" : "DEFAULT");
-    v.put("node_image_type", operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD");
-    v.put("gpu_operator_enabled", operator);
-    v.put("gpu_operator_version", spec.software().gpuOperator().version());
-    v.put("nccl_env", spec.nccl().env());
-    // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the operator's
-    // device-plugin config, one entry per sharing pool, picked by a node label.
-    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(plan);
-    v.put("time_slicing_replicas", slicing);
-    v.put("gpu_operator_values", GpuOperatorValues.of(plan));
-    for (PoolPlan pp : plan.pools()) {
-      ClusterSpec.Pool p = pp.pool();
-      String prefix = pp.tfPrefix();
-      Optional<dev.gpugen.compat.GcpMachineType> m = pp.hardware().gcp();
-      v.put(prefix + "_machine_type", p.instanceType());
-      v.put(
-          prefix + "_accelerator_type",
-          m.map(dev.gpugen.compat.GcpMachineType::accelerator).orElse(null));
-      v.put(
-          prefix + "_accelerator_count",
-          m.flatMap(
-                  t -> t.count().isPresent() ? Optional.of(t.count().getAsInt()) : Optional.empty())
-              .orElse(null));
-      v.put(prefix + "_count", p.count());
-      v.put(
-          prefix + "_autoscaling_min",
-          p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(null));
-      v.put(
-          prefix + "_autoscaling_max",
-          p.autoscaling().map(ClusterSpec.Autoscaling::max).orElse(null));
-      v.put(prefix + "_spot", p.spot());
-      v.put(prefix + "_disk_size_gb", p.rootVolume().sizeGiB());
-      // Compact placement: one spread-free group for multi-node training, as the EC2 cluster
-      // placement group; GKE offers it for the accelerator-optimized families.
-      v.put(
-          prefix + "_compact_placement",
-          spec.network().placement().equals("cluster") && m.isPresent() && p.count() > 1);
-      int replicas = p.software().devicePlugin().timeSlicingReplicas();
-      v.put(prefix + "_time_sharing_clients", !operator && replicas > 1 ? replicas : null);
-      Map<String, String> labels = new TreeMap<>(p.labels());
-      labels.put("gpugen-pool", p.name());
-      if (operator) {
-        labels.put("gke-no-default-nvidia-gpu-device-plugin", "true");
-      }
-      if (slicing.containsKey(p.name())) {
-        labels.put("nvidia.com/device-plugin.config", p.name());
-      }
-      v.put(prefix + "_labels", labels);
-      List<Map<String, String>> taints = new ArrayList<>();
-      for (ClusterSpec.Taint t : p.taints()) {
-        Map<String, String> taint = new TreeMap<>();
-        taint.put("key", t.key());
-        taint.put("value", t.value().orElse(""));
-        taint.put(
-            "effect",
-            switch (t.effect()) {
-              case "NoSchedule" -> "NO_SCHEDULE";
-              case "PreferNoSchedule" -> "PREFER_NO_SCHEDULE";
-              default -> "NO_EXECUTE";
-            });
-        taints.add(taint);
-      }
-      v.put(prefix + "_taints", taints);
-    }
-    return v;
-  }
-
-  /** A pool's taints as the EKS join reads them: key, value ("" for none) and effect. */
-  private static List<Map<String, String>> taints(ClusterSpec.Pool p) {
-    List<Map<String, String>> out = new ArrayList<>();
-    for (ClusterSpec.Taint t : p.taints()) {
-      Map<String, String> taint = new TreeMap<>();
-      taint.put("key", t.key());
-      taint.put("value", t.value().orElse(""));
-      taint.put("effect", t.effect());
-      out.add(taint);
-    }
-    return out;
-  }
-
   /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
   public Compat compat() {
     return compat(plan.compat());
@@ -391,74 +293,41 @@ public final class TerraformView {
         key, GeneratedOutputFormat.markup(" ".repeat(width - Escape.hcl(key).length())), value);
   }
 
-  /** Every value of terraform.tfvars.json, sorted by name; null where the spec leaves it unset. */
+  /**
+   * The variables of variables.tf (gke-variables.tf on GKE), in sections; see {@link
+   * TerraformVariables}.
+   */
+  public List<TfVar.Section> variables() {
+    return gcp() ? TerraformVariables.gke(plan) : TerraformVariables.aws(plan);
+  }
+
+  /** The variables pull.tf declares; none without pull mode. */
+  public List<TfVar> pullVariables() {
+    return pull() ? TerraformVariables.pull(plan, this) : List.of();
+  }
+
+  /**
+   * The variables eks.tf declares, in sections (the cluster's, then one per pool); none without.
+   */
+  public List<TfVar.Section> eksVariables() {
+    return eks() ? TerraformVariables.eks(plan) : List.of();
+  }
+
+  /**
+   * Every value of terraform.tfvars.json, sorted by name: the value of each variable gpugen sets,
+   * null where the spec leaves it unset.
+   */
   public Map<String, Object> tfvars() {
-    if (gcp()) {
-      return gcpTfvars();
-    }
     Map<String, Object> v = new TreeMap<>();
-    ClusterSpec.Cloud c = spec.cloud();
-    ClusterSpec.Network n = spec.network();
-    v.put("cluster_name", spec.metadata().name());
-    v.put("environment", spec.metadata().environment().orElse(null));
-    v.put("region", c.region().orElse(null));
-    v.put("metadata_http_tokens", c.imds().httpTokens());
-    v.put("metadata_hop_limit", c.imds().hopLimit());
-    v.put("availability_zone", c.availabilityZone().orElse(null));
-    v.put("ssh_key_name", c.sshKeyName().orElse(null));
-    v.put("image", c.image());
-    v.put("vpc_cidr", n.vpcCidr().orElse(null));
-    v.put("subnet_cidr", n.subnetCidr().orElse(null));
-    v.put("vpc_id", n.vpcId().orElse(null));
-    v.put("subnet_id", n.subnetId().orElse(null));
-    v.put("ssh_ingress_cidrs", n.sshIngressCidrs());
-    v.put("enable_nat_gateway", n.natGateway());
-    v.put("placement_strategy", n.placement());
-    v.put("fabric", n.fabric());
-    v.put("checkpoint_bucket", spec.storage().checkpointBucket().orElse(null));
-    if (pull()) {
-      v.put("pull_bundle_prefix", pullBundlePrefix());
-      v.put("pull_reports_prefix", pullReportsPrefix());
-      v.put("pull_source", spec.ansible().pull().source());
-    }
-    spec.storage()
-        .lustre()
-        .ifPresentOrElse(
-            l -> {
-              v.put("lustre_enabled", true);
-              v.put("lustre_capacity_gib", l.capacityGiB());
-              v.put("lustre_deployment_type", l.deploymentType());
-              v.put(
-                  "lustre_per_unit_storage_throughput", l.perUnitStorageThroughput().orElse(null));
-              v.put("lustre_mount_point", l.mountPoint());
-            },
-            () -> v.put("lustre_enabled", false));
-    if (eks()) {
-      ClusterSpec.Kubernetes k = spec.kubernetes().orElseThrow();
-      v.put("kubernetes_version", k.version());
-      v.put("eks_endpoint_public_access", k.publicEndpoint());
-      v.put("eks_public_access_cidrs", k.publicEndpoint() ? k.publicCidrs() : List.of());
-      v.put("eks_admin_arns", k.admins());
-    }
-    for (PoolPlan pp : plan.pools()) {
-      ClusterSpec.Pool p = pp.pool();
-      String prefix = pp.tfPrefix();
-      if (eks()) {
-        // kubelet registers the nodes with these (eks.tf's join script).
-        v.put(prefix + "_node_labels", new TreeMap<>(p.labels()));
-        v.put(prefix + "_node_taints", taints(p));
+    List<TfVar> all = new ArrayList<>(pullVariables());
+    variables().forEach(s -> all.addAll(s.variables()));
+    eksVariables().forEach(s -> all.addAll(s.variables()));
+    TreeSet<String> names = new TreeSet<>();
+    for (TfVar t : all) {
+      if (!names.add(t.name())) {
+        throw new IllegalStateException("Terraform variable " + t.name() + " is declared twice");
       }
-      v.put(prefix + "_count", p.count());
-      v.put(prefix + "_instance_type", p.instanceType());
-      v.put(prefix + "_spot", p.spot());
-      v.put(prefix + "_root_volume_type", p.rootVolume().type());
-      v.put(prefix + "_root_volume_encrypted", p.rootVolume().encrypted());
-      v.put(prefix + "_root_volume_size_gib", p.rootVolume().sizeGiB());
-      v.put(prefix + "_root_volume_iops", p.rootVolume().iops().orElse(null));
-      v.put(prefix + "_root_volume_throughput", p.rootVolume().throughput().orElse(null));
-      // The version gate's inputs: edit them here and terraform plan checks them again.
-      v.put(prefix + "_driver_version", p.software().driver());
-      v.put(prefix + "_cuda_version", p.software().cuda());
+      t.value().ifPresent(x -> v.put(t.name(), x.json()));
     }
     return v;
   }

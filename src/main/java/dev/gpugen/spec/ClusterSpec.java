@@ -208,7 +208,7 @@ public record ClusterSpec(
    * A node pool with its software resolved.
    *
    * @param instanceType the EC2 instance type or GCP machine type; empty for static pools
-   * @param market on-demand or spot
+   * @param market the purchase option: on-demand or spot
    * @param gpu the GPUs of a static pool's hosts
    * @param hosts a static pool's hosts
    */
@@ -216,7 +216,7 @@ public record ClusterSpec(
       String name,
       String instanceType,
       int count,
-      String market,
+      Market market,
       RootVolume rootVolume,
       SortedMap<String, String> labels,
       List<Taint> taints,
@@ -240,7 +240,7 @@ public record ClusterSpec(
     }
 
     public boolean spot() {
-      return market.equals("spot");
+      return market == Market.SPOT;
     }
   }
 

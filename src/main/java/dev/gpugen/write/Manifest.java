@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.gpugen.render.Json;
+import dev.gpugen.json.Json;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Sha256;

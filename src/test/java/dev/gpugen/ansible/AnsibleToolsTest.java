@@ -159,24 +159,34 @@ class AnsibleToolsTest {
     return out;
   }
 
-  /** ansible.cfg sets unparsed_is_failed: without it this run ends "no hosts matched", exit 0. */
+  /**
+   * ansible.cfg sets unparsed_is_failed (without it this run ends "no hosts matched", exit 0) and
+   * enables only the script plugin for a file: the yaml and ini plugins also accept a file without
+   * extension and would follow the real error with their parse errors of the shell script.
+   */
   @Test
-  void aFailingInventoryScriptFailsTheRun() throws Exception {
+  void aFailingInventoryScriptFailsTheRunWithItsOwnErrorOnly() throws Exception {
     Path script = tmp.resolve("failing-inventory");
     Files.writeString(script, "#!/bin/sh\necho 'DescribeInstances: AuthFailure' >&2\nexit 1\n");
     assertTrue(script.toFile().setExecutable(true));
-    RealTools.Result r =
-        RealTools.run(
-            CASES.get("reference").ansible(),
-            LINT_TIMEOUT,
-            Map.of(),
-            "ansible-playbook",
-            "-i",
-            script.toString(),
-            "--list-hosts",
-            "site.yml");
-    assertNotEquals(0, r.exitCode(), r.output());
-    assertTrue(r.output().contains("No inventory was parsed"), r.output());
+    for (List<String> cmd :
+        List.of(
+            List.of("ansible-playbook", "-i", script.toString(), "--list-hosts", "site.yml"),
+            List.of("ansible-inventory", "-i", script.toString(), "--list"))) {
+      RealTools.Result r =
+          RealTools.run(CASES.get("reference").ansible(), LINT_TIMEOUT, Map.of(), cmd);
+      assertNotEquals(0, r.exitCode(), r.output());
+      // Ansible wraps its warnings at the terminal width.
+      String out = r.output().replaceAll("\\s+", " ");
+      assertTrue(out.contains("No inventory was parsed"), out);
+      assertTrue(out.contains("with script plugin"), out);
+      assertTrue(out.contains("DescribeInstances: AuthFailure"), out);
+      assertEquals(
+          1, out.split("Failed to parse", -1).length - 1, "only the script plugin tried: " + out);
+      for (String noise : List.of("yaml plugin", "ini plugin", "toml plugin", "auto plugin")) {
+        assertFalse(out.contains(noise), noise + ": " + out);
+      }
+    }
   }
 
   @Test
@@ -427,7 +437,7 @@ class AnsibleToolsTest {
               "--skip-tags",
               "network,reboot,kubernetes,helm",
               "05-validation.yml");
-      RealTools.Result slow = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      RealTools.Result slow = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
       assertNotEquals(0, slow.exitCode(), slow.output());
       assertTrue(
           slow.output()
@@ -458,7 +468,7 @@ class AnsibleToolsTest {
       assertFalse(Files.exists(fact), "a failed validation records no time");
 
       installStandIns(root, "391.35");
-      RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+      RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
       RenderedCase.assertExit(0, fast);
       report = new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
       assertTrue(report.get("passed").asBoolean(), report::toString);
@@ -504,7 +514,7 @@ class AnsibleToolsTest {
           RealTools.run(
               dir,
               RUN_TIMEOUT,
-              Map.of(),
+              RealTools.YAML_INVENTORY,
               List.of(
                   "ansible-playbook",
                   "-i",
@@ -672,7 +682,7 @@ class AnsibleToolsTest {
     return RealTools.run(
         dir,
         RUN_TIMEOUT,
-        Map.of(),
+        RealTools.YAML_INVENTORY,
         List.of(
             "ansible-playbook",
             "-i",
@@ -691,7 +701,7 @@ class AnsibleToolsTest {
         RealTools.run(
             dir,
             RUN_TIMEOUT,
-            Map.of(),
+            RealTools.YAML_INVENTORY,
             List.of(
                 "ansible",
                 "gpu_nodes",
@@ -741,7 +751,7 @@ class AnsibleToolsTest {
                 SKIPPED_TAGS,
                 "site.yml"));
     long start = System.nanoTime();
-    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
+    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
     System.out.printf(
         "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     RenderedCase.assertExit(0, r);

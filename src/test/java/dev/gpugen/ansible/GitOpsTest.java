@@ -167,7 +167,7 @@ class GitOpsTest {
         RealTools.run(
             ansible,
             TIMEOUT,
-            Map.of(),
+            RealTools.YAML_INVENTORY,
             "ansible-playbook",
             "-i",
             inventory.toString(),

@@ -246,7 +246,13 @@ class KubernetesChecksTest {
     return RealTools.run(
         dir,
         RUN_TIMEOUT,
-        Map.of("KUBECONFIG", kubeconfig.toString(), "K8S_AUTH_KUBECONFIG", kubeconfig.toString()),
+        Map.of(
+            "KUBECONFIG",
+            kubeconfig.toString(),
+            "K8S_AUTH_KUBECONFIG",
+            kubeconfig.toString(),
+            "ANSIBLE_INVENTORY_ENABLED",
+            "yaml"),
         cmd);
   }
 

@@ -210,48 +210,6 @@ class FirstHourMessagesTest {
   }
 
   @Test
-  void oneJsonStyleAcrossValidateAndDrift() throws Exception {
-    Cli validate = Cli.run("validate", "--format", "json", "examples/aws-h100/cluster.yaml");
-    assertSortedTwoSpaceJson(validate.out());
-    Path facts = Files.createDirectories(tmp.resolve("facts"));
-    Files.writeString(facts.resolve("n1.json"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
-    Cli drift =
-        Cli.run(
-            "drift",
-            "examples/aws-h100/cluster.yaml",
-            "--no-cloud",
-            "--facts",
-            facts.toString(),
-            "--format",
-            "json");
-    assertEquals(1, drift.exit(), drift.toString());
-    assertSortedTwoSpaceJson(drift.out());
-  }
-
-  /** Keys sorted at every level, two spaces per level, {@code "key": value}. */
-  static void assertSortedTwoSpaceJson(String text) throws Exception {
-    JsonNode doc = new ObjectMapper().readTree(text);
-    assertSorted(doc, text);
-    assertTrue(text.startsWith("{\n  \""), text);
-    assertFalse(text.contains("\" : "), "no space before the colon: " + text);
-    for (String line : text.lines().toList()) {
-      int indent = line.length() - line.stripLeading().length();
-      assertEquals(0, indent % 2, "two-space indentation: " + line);
-    }
-  }
-
-  private static void assertSorted(JsonNode node, String text) {
-    if (node.isObject()) {
-      List<String> names = new java.util.ArrayList<>();
-      node.fieldNames().forEachRemaining(names::add);
-      assertEquals(names.stream().sorted().toList(), names, "sorted keys: " + text);
-      node.forEach(n -> assertSorted(n, text));
-    } else if (node.isArray()) {
-      node.forEach(n -> assertSorted(n, text));
-    }
-  }
-
-  @Test
   void anOverrideThatReplacesNoTemplateNamesTheNearestOne() throws Exception {
     Path t = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
     Files.writeString(t.resolve("al.yml.ftl"), "[=header]\n");

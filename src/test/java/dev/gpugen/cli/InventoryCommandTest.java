@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Cli;
 import dev.gpugen.ExitCodes;
 import dev.gpugen.inventory.Ec2StandIn;
 import dev.gpugen.inventory.Ec2StandIn.Fault;
@@ -99,6 +100,71 @@ class InventoryCommandTest {
             "gpugen inventory: warning: dropped the tag Name of i-0a000000000000004: it contains a"
                 + " Jinja2 delimiter ({{, {% or {#)"),
         run.err().lines().toList());
+  }
+
+  /**
+   * validate, drift and inventory print JSON in one style: each document is byte for byte its
+   * canonical form (keys sorted at every level, two spaces per level, {@code "key": value}, one
+   * array element per line, non-ASCII escaped), and each has non-ASCII text to escape.
+   */
+  @Test
+  void validateDriftAndInventoryPrintJsonInOneStyle() throws Exception {
+    Path spec = tmp.resolve("cluster.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
+            .replace("workload-type: training", "workload-type: \"tr\u00e4ining\""));
+    Cli validate = Cli.run("validate", "--format", "json", spec.toString());
+    assertEquals(1, validate.exit(), validate.toString());
+    Path facts = Files.createDirectories(tmp.resolve("facts"));
+    Files.writeString(
+        facts.resolve("n\u00f6de-1.json"), "{\"ansible_facts\": {\"ansible_local\": {}}}");
+    Cli drift =
+        Cli.run(
+            "drift",
+            "examples/aws-h100/cluster.yaml",
+            "--no-cloud",
+            "--facts",
+            facts.toString(),
+            "--format",
+            "json");
+    assertEquals(1, drift.exit(), drift.toString());
+    standIn.addAll(
+        List.of(
+            Ec2StandIn.Instance.of(
+                "i-0a000000000000020",
+                "p4d.24xlarge",
+                "us-east-1a",
+                Fleet.tags("demo", "prod", "a100-train", "n\u00f6de-2"))));
+    Run inventory = list();
+    assertEquals(0, inventory.code(), inventory.err());
+    for (String out : List.of(validate.out(), drift.out(), inventory.out())) {
+      assertTrue(out.contains("\\u00"), "non-ASCII escaped: " + out);
+      assertEquals(canonical(out), out);
+    }
+  }
+
+  private static String canonical(String json) throws Exception {
+    ObjectMapper mapper =
+        new ObjectMapper(
+                com.fasterxml.jackson.core.JsonFactory.builder()
+                    .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII)
+                    .build())
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    Object data = mapper.readValue(json, Object.class);
+    com.fasterxml.jackson.core.util.DefaultIndenter twoSpaces =
+        new com.fasterxml.jackson.core.util.DefaultIndenter("  ", "\n");
+    return mapper
+            .writer(
+                new com.fasterxml.jackson.core.util.DefaultPrettyPrinter()
+                    .withObjectIndenter(twoSpaces)
+                    .withArrayIndenter(twoSpaces)
+                    .withSeparators(
+                        com.fasterxml.jackson.core.util.Separators.createDefaultInstance()
+                            .withObjectFieldValueSpacing(
+                                com.fasterxml.jackson.core.util.Separators.Spacing.AFTER)))
+            .writeValueAsString(data)
+        + "\n";
   }
 
   @Test

@@ -47,6 +47,7 @@ class CredentialSourcesTest {
   void start() throws Exception {
     ec2 = Ec2StandIn.start();
     ec2.addAll(StandIns.smallFleet());
+    ec2.addAll(referenceFleet());
     sts = StsStandIn.start(ec2.identities());
     sts.role(new StsStandIn.Role(ROLE, List.of(TEST_USER), null, List.of()));
     sts.role(
@@ -256,6 +257,74 @@ class CredentialSourcesTest {
         "container (AWS_CONTAINER_CREDENTIALS_(RELATIVE|FULL)_URI is not set)",
         "instance role (AWS_EC2_METADATA_DISABLED=true)",
         "Set AWS_PROFILE");
+  }
+
+  /** The reference spec's 16 nodes of pool h100, as Terraform launches them (drift's fleet). */
+  private static List<Ec2StandIn.Instance> referenceFleet() {
+    List<Ec2StandIn.Instance> fleet = new java.util.ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      fleet.add(
+          Ec2StandIn.Instance.of(
+                  Fleet.id(i),
+                  "p5.48xlarge",
+                  "us-east-1a",
+                  Fleet.tags("h100-training", "prod", "h100", "h100-training-h100-" + i))
+              .withSpot()
+              .withPlacementGroup("h100-training-prod-h100"));
+    }
+    return fleet;
+  }
+
+  private Run drift(Map<String, String> env) throws Exception {
+    Path spec = dev.gpugen.Golden.repo().resolve("examples/aws-h100/cluster.yaml");
+    return StandIns.exec(jar, tmp, env, "drift", spec.toString());
+  }
+
+  @Test
+  void driftAssumesTheRoleOfAProfileWithRoleArnAndSourceProfile() throws Exception {
+    Path home = tmp.resolve("drift-role-profile");
+    write(
+        home.resolve(".aws/credentials"),
+        "[base]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = secret\n");
+    write(
+        home.resolve(".aws/config"),
+        "[profile ops]\nrole_arn = " + ROLE + "\nsource_profile = base\nregion = us-east-1\n");
+    // EC2 must not take the long-term key: only the role's credentials list the fleet.
+    ec2.identities().add(new AwsIdentities.Identity("AKIDEXAMPLE", "secret", null, TEST_USER));
+    int assumed = assumeRoleCalls();
+    Run run = drift(env(home, "AWS_PROFILE", "ops"));
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("in sync"), run.out());
+    assertEquals("", run.err());
+    assertEquals(assumed + 1, assumeRoleCalls(), sts.requestLog().toString());
+  }
+
+  private int assumeRoleCalls() {
+    return (int)
+        sts.requestLog().stream()
+            .filter(r -> "AssumeRole".equals(r.get("Action")) && ROLE.equals(r.get("RoleArn")))
+            .count();
+  }
+
+  @Test
+  void driftWithNoCredentialsNamesEachSourceTried() throws Exception {
+    Run run = drift(env(tmp.resolve("drift-nothing")));
+    assertEquals(3, run.code(), run.err());
+    assertEquals("", run.out(), "nothing on stdout");
+    List<String> lines = run.err().lines().toList();
+    assertEquals(1, lines.size(), run.err());
+    for (String fragment :
+        List.of(
+            "gpugen: drift: cannot ask EC2: no AWS credentials found for EC2 DescribeInstances in"
+                + " us-east-1; tried",
+            "environment (AWS_ACCESS_KEY_ID is not set)",
+            "web identity (AWS_WEB_IDENTITY_TOKEN_FILE is not set)",
+            "profile default (",
+            "instance role (AWS_EC2_METADATA_DISABLED=true)",
+            "Set AWS_PROFILE")) {
+      assertTrue(run.err().contains(fragment), "want \"" + fragment + "\" in " + run.err());
+    }
+    assertFalse(run.err().contains("\tat "), "no stack trace");
   }
 
   /**

@@ -124,4 +124,22 @@ class ClusterPlanTest {
     assertEquals("0".repeat(64), other.actual());
     assertTrue(new ObjectMapper().readTree(facts).isObject());
   }
+
+  /** Spec words are written as the spec spells them: a renamed Java constant moves no bundle. */
+  @Test
+  void theCanonicalFormWritesSpecWordsAsSpelt() {
+    ClusterSpec spec =
+        TestSpecs.parse(
+            """
+            apiVersion: gpugen/v1
+            kind: GpuCluster
+            metadata: {name: demo}
+            cloud: {provider: aws, region: us-west-2}
+            pools: [{name: gpu, instanceType: p4d.24xlarge, market: spot}]
+            software: {driver: "570.195.03", cuda: "12.8"}
+            """);
+    String json = Canonical.json(spec, java.util.Set.of());
+    assertTrue(json.contains("\"market\":\"spot\""), json);
+    assertTrue(!json.contains("SPOT"), json);
+  }
 }

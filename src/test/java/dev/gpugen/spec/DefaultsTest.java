@@ -1,9 +1,11 @@
 package dev.gpugen.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.TestSpecs;
+import dev.gpugen.testing.Records;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,9 @@ class DefaultsTest {
       software: {driver: "570.195.03", cuda: "12.8"}
       """;
 
+  /** The model of {@link #MINIMAL}: every default. */
+  static final ClusterSpec DEFAULTS = TestSpecs.parse(MINIMAL);
+
   @Test
   void aMinimalSpecResolvesToACompleteModel() {
     ClusterSpec s = TestSpecs.parse(MINIMAL);
@@ -29,16 +34,21 @@ class DefaultsTest {
     assertEquals("cluster", s.network().placement());
     assertEquals("efa", s.network().fabric(), "p4d has EFA");
     assertTrue(s.network().sshIngressCidrs().isEmpty(), "no SSH unless asked: use SSM");
-    assertEquals(new ClusterSpec.Imds("required", 1), s.cloud().imds(), "IMDSv2, hop limit 1");
+    assertEquals("required", s.cloud().imds().httpTokens(), "IMDSv2");
+    assertEquals(1, s.cloud().imds().hopLimit(), "hop limit 1");
     ClusterSpec.Pool p = s.pools().get(0);
     assertEquals(1, p.count());
-    assertEquals("on-demand", p.market());
-    assertEquals(
-        new ClusterSpec.RootVolume("gp3", 200, Optional.empty(), Optional.empty(), true),
-        p.rootVolume());
+    assertEquals(Market.ON_DEMAND, p.market());
+    assertEquals("gp3", p.rootVolume().type());
+    assertEquals(200, p.rootVolume().sizeGiB());
+    assertEquals(Optional.empty(), p.rootVolume().iops());
+    assertEquals(Optional.empty(), p.rootVolume().throughput());
+    assertTrue(p.rootVolume().encrypted());
     assertEquals("1.17.8", p.software().containerToolkit());
     assertEquals("auto", p.software().kernelModules());
-    assertEquals(new ClusterSpec.GpuOperator("v25.3.0", true, false), p.software().gpuOperator());
+    assertEquals("v25.3.0", p.software().gpuOperator().version());
+    assertTrue(p.software().gpuOperator().dcgmExporter());
+    assertFalse(p.software().gpuOperator().migManager());
     assertEquals(1, p.software().devicePlugin().timeSlicingReplicas());
     assertTrue(s.kernel().blacklistNouveau());
     assertEquals(120, s.validation().gpuBurnSeconds());
@@ -60,7 +70,9 @@ class DefaultsTest {
     assertEquals("580.95.05", inf.driver());
     assertEquals("12.8", inf.cuda(), "inherited");
     assertEquals(
-        new ClusterSpec.GpuOperator("v25.3.0", false, false), inf.gpuOperator(), "deep merge");
+        Records.with(s.pools().get(0).software().gpuOperator(), "dcgmExporter", false),
+        inf.gpuOperator(),
+        "deep merge");
     assertEquals("570.195.03", s.pools().get(0).software().driver());
     assertEquals(
         "tcp", s.network().fabric(), "g6.12xlarge has no EFA, so the cluster falls back to tcp");
@@ -86,18 +98,14 @@ class DefaultsTest {
                   ncclAllReduce: {minBusBandwidthGBps: 200, maxBytes: 8G}
                 """);
     ClusterSpec s = TestSpecs.parse(yaml);
+    ClusterSpec.Validation cluster =
+        Records.with(DEFAULTS.validation(), "gpuBurnSeconds", 300, "minBusBandwidthGBps", 200.0);
+    assertEquals(cluster, s.validation(), "the cluster-wide block is unchanged");
+    assertEquals(cluster, s.pools().get(0).validation(), "no block: the cluster's values");
     assertEquals(
-        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8", "8G"),
-        s.pools().get(0).validation(),
-        "no block: the cluster's values");
-    assertEquals(
-        new ClusterSpec.Validation(300, 3, Optional.of(200.0), "8", "1G"),
+        Records.with(cluster, "dcgmDiagLevel", 3, "maxBytes", "1G"),
         s.pools().get(1).validation(),
         "its own level and size; burn-in time and threshold inherited (deep merge)");
-    assertEquals(
-        new ClusterSpec.Validation(300, 1, Optional.of(200.0), "8", "8G"),
-        s.validation(),
-        "the cluster-wide block is unchanged");
   }
 
   @Test
@@ -115,12 +123,12 @@ class DefaultsTest {
     try {
       java.nio.file.Files.writeString(file, yaml);
       ClusterSpec base = TestSpecs.read(file, Optional.empty());
-      assertEquals(
-          new ClusterSpec.Validation(120, 1, Optional.of(200.0), "8", "8G"),
-          base.pools().get(0).validation());
+      ClusterSpec.Validation cluster =
+          Records.with(DEFAULTS.validation(), "minBusBandwidthGBps", 200.0);
+      assertEquals(cluster, base.pools().get(0).validation());
       ClusterSpec prod = TestSpecs.read(file, Optional.of("prod"));
       assertEquals(
-          new ClusterSpec.Validation(600, 1, Optional.of(210.0), "8", "8G"),
+          Records.with(cluster, "gpuBurnSeconds", 600, "minBusBandwidthGBps", 210.0),
           prod.pools().get(0).validation());
       assertEquals(Optional.of(200.0), prod.validation().minBusBandwidthGBps());
     } finally {

@@ -21,16 +21,14 @@ class GitOpsSpecTest {
   @org.junit.jupiter.api.Test
   void defaultsFollowArgoCdAndTheRenderFolder() {
     ClusterSpec s = TestSpecs.parse(SPEC + "    repoURL: https://git.example.com/infra.git\n");
-    assertEquals(
-        new ClusterSpec.ArgoCd(
-            "https://git.example.com/infra.git",
-            "HEAD",
-            "roles-generated/demo/argocd",
-            "argocd",
-            "default",
-            "https://kubernetes.default.svc",
-            true),
-        s.gitops().orElseThrow().argocd());
+    ClusterSpec.ArgoCd a = s.gitops().orElseThrow().argocd();
+    assertEquals("https://git.example.com/infra.git", a.repoUrl());
+    assertEquals("HEAD", a.targetRevision());
+    assertEquals("roles-generated/demo/argocd", a.path());
+    assertEquals("argocd", a.namespace());
+    assertEquals("default", a.project());
+    assertEquals("https://kubernetes.default.svc", a.server());
+    assertTrue(a.automated());
     assertEquals(Optional.empty(), TestSpecs.parse(DefaultsTest.MINIMAL).gitops());
   }
 

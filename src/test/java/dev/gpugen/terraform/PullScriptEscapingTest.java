@@ -8,6 +8,7 @@ import dev.gpugen.TestSpecs;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,29 +36,17 @@ class PullScriptEscapingTest {
   void hostileGitValuesStayLiteralWordsAndTheScriptParses() throws Exception {
     ClusterSpec base =
         TestSpecs.read(Path.of("src/test/resources/golden/aws-pull/spec.yaml"), Optional.empty());
-    ClusterSpec.Ansible pull =
-        new ClusterSpec.Ansible(
-            10,
-            "pull",
-            new ClusterSpec.Pull(
-                "git", Optional.of(URL), Optional.of(REF), Optional.of(PATH_IN_REPO)));
     ClusterSpec hostile =
-        new ClusterSpec(
-            base.metadata(),
-            base.cloud(),
-            base.network(),
-            base.storage(),
-            base.pools(),
-            base.software(),
-            base.kernel(),
-            base.nccl(),
-            base.kubernetes(),
-            base.gitops(),
-            base.validation(),
-            pull,
-            base.lint(),
-            base.environments(),
-            base.selectedEnvironment());
+        Records.with(
+            base,
+            "ansible.pull.source",
+            "git",
+            "ansible.pull.gitUrl",
+            URL,
+            "ansible.pull.gitRef",
+            REF,
+            "ansible.pull.gitPath",
+            PATH_IN_REPO);
     Rendered r = Rendered.of("hostile-pull", hostile);
     String script = r.terraform().get("user-data-h100.sh");
     assertTrue(script.startsWith("#!/bin/bash\n"), script);

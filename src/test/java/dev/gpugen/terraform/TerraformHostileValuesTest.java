@@ -12,18 +12,10 @@ import dev.gpugen.render.Escape;
 import dev.gpugen.render.RenderException;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
-import dev.gpugen.spec.ClusterSpec.Cloud;
-import dev.gpugen.spec.ClusterSpec.DevicePlugin;
-import dev.gpugen.spec.ClusterSpec.GpuOperator;
-import dev.gpugen.spec.ClusterSpec.Lustre;
-import dev.gpugen.spec.ClusterSpec.Network;
-import dev.gpugen.spec.ClusterSpec.Pool;
-import dev.gpugen.spec.ClusterSpec.RootVolume;
-import dev.gpugen.spec.ClusterSpec.Software;
-import dev.gpugen.spec.ClusterSpec.Storage;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -176,74 +168,80 @@ class TerraformHostileValuesTest {
             "cidr")) {
       want.put(key, key + ": " + core);
     }
-    Software software =
-        new Software(
+    // Past the reader: a valid spec with every string that reaches Terraform made hostile.
+    ClusterSpec base =
+        Rendered.of(
+                "base",
+                ("apiVersion: gpugen/v1\nkind: GpuCluster\n"
+                        + String.join("\n", BASE.values())
+                            .replace(
+                                "storage: {}",
+                                "storage: {lustre: {capacityGiB: 1200, perUnitStorageThroughput:"
+                                    + " 125}, checkpointBucket: ckpt}")
+                        + "\n")
+                    .getBytes(StandardCharsets.UTF_8))
+            .spec();
+    ClusterSpec.Software software =
+        Records.with(
+            base.software(),
+            "os",
             "os: " + core,
+            "driver",
             want.get("gpu_driver_version"),
+            "cuda",
             want.get("gpu_cuda_version"),
+            "containerToolkit",
             "ctk: " + core,
+            // Explicit, so that the plan need not read the hostile driver as a version.
+            "kernelModules",
             "open",
-            new GpuOperator("op: " + core, true, false),
-            new DevicePlugin(1));
+            "gpuOperator.version",
+            "op: " + core);
     ClusterSpec hostile =
-        new ClusterSpec(
-            new ClusterSpec.Metadata(
-                want.get("cluster_name"), Optional.of(want.get("environment"))),
-            new Cloud(
-                "aws",
-                Optional.of(want.get("region")),
-                Optional.of(want.get("availability_zone")),
-                Optional.of(want.get("ssh_key_name")),
-                want.get("image"),
-                new ClusterSpec.Imds("required", 1),
-                Optional.empty(),
-                Optional.empty()),
-            new Network(
-                Optional.of(want.get("vpc_cidr")),
-                Optional.of(want.get("subnet_cidr")),
-                Optional.of(want.get("vpc_id")),
-                Optional.of(want.get("subnet_id")),
-                List.of(want.get("cidr")),
-                want.get("placement_strategy"),
-                want.get("fabric"),
-                "existing"),
-            new Storage(
-                Optional.of(
-                    new Lustre(
-                        1200,
-                        want.get("lustre_deployment_type"),
-                        Optional.of(125),
-                        want.get("lustre_mount_point"))),
-                Optional.of(want.get("checkpoint_bucket"))),
-            List.of(
-                new Pool(
-                    "gpu",
-                    want.get("gpu_instance_type"),
-                    1,
-                    "spot",
-                    new RootVolume(
-                        want.get("gpu_root_volume_type"),
-                        100,
-                        Optional.empty(),
-                        Optional.empty(),
-                        true),
-                    new TreeMap<>(),
-                    List.of(),
-                    software,
-                    new ClusterSpec.Validation(0, 1, Optional.empty(), "8", "8G"),
-                    Optional.empty(),
-                    List.of(),
-                    Optional.empty())),
+        Records.with(
+            base,
+            "metadata.name",
+            want.get("cluster_name"),
+            "metadata.environment",
+            want.get("environment"),
+            "cloud.region",
+            want.get("region"),
+            "cloud.availabilityZone",
+            want.get("availability_zone"),
+            "cloud.sshKeyName",
+            want.get("ssh_key_name"),
+            "cloud.image",
+            want.get("image"),
+            "network.vpcCidr",
+            want.get("vpc_cidr"),
+            "network.subnetCidr",
+            want.get("subnet_cidr"),
+            "network.vpcId",
+            want.get("vpc_id"),
+            "network.subnetId",
+            want.get("subnet_id"),
+            "network.sshIngressCidrs",
+            List.of(want.get("cidr")),
+            "network.placement",
+            want.get("placement_strategy"),
+            "network.fabric",
+            want.get("fabric"),
+            "storage.lustre.deploymentType",
+            want.get("lustre_deployment_type"),
+            "storage.lustre.mountPoint",
+            want.get("lustre_mount_point"),
+            "storage.checkpointBucket",
+            want.get("checkpoint_bucket"),
+            "pools[0].instanceType",
+            want.get("gpu_instance_type"),
+            "pools[0].market",
+            dev.gpugen.spec.Market.SPOT,
+            "pools[0].rootVolume.type",
+            want.get("gpu_root_volume_type"),
+            "pools[0].software",
             software,
-            new ClusterSpec.Kernel(true, new TreeMap<>()),
-            new ClusterSpec.Nccl(new TreeMap<>()),
-            Optional.empty(),
-            Optional.empty(),
-            new ClusterSpec.Validation(0, 1, Optional.empty(), "8", "8G"),
-            new ClusterSpec.Ansible(10),
-            new ClusterSpec.Lint(List.of(), new TreeMap<>()),
-            List.of(),
-            Optional.empty());
+            "software",
+            software);
     Rendered r = Rendered.of("hostile", hostile);
 
     JsonNode tfvars = r.tfvars();
@@ -280,37 +278,7 @@ class TerraformHostileValuesTest {
                           + "\n")
                       .getBytes(StandardCharsets.UTF_8))
               .spec();
-      Pool p = spec.pools().get(0);
-      ClusterSpec renamed =
-          new ClusterSpec(
-              spec.metadata(),
-              spec.cloud(),
-              spec.network(),
-              spec.storage(),
-              List.of(
-                  new Pool(
-                      name,
-                      p.instanceType(),
-                      p.count(),
-                      p.market(),
-                      p.rootVolume(),
-                      p.labels(),
-                      p.taints(),
-                      p.software(),
-                      p.validation(),
-                      p.gpu(),
-                      p.hosts(),
-                      p.autoscaling())),
-              spec.software(),
-              spec.kernel(),
-              spec.nccl(),
-              spec.kubernetes(),
-              spec.gitops(),
-              spec.validation(),
-              spec.ansible(),
-              spec.lint(),
-              spec.environments(),
-              spec.selectedEnvironment());
+      ClusterSpec renamed = Records.with(spec, "pools[0].name", name);
       assertThrows(
           RenderException.class,
           () ->

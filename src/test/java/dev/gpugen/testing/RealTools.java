@@ -35,6 +35,14 @@ public final class RealTools {
     }
   }
 
+  /**
+   * The environment of an Ansible run that reads a YAML inventory of the test's own (chroot hosts)
+   * from an AWS tree, whose ansible.cfg enables only the script plugin for gpugen-inventory: what
+   * the cfg tells a user with a YAML inventory to set.
+   */
+  public static final Map<String, String> YAML_INVENTORY =
+      Map.of("ANSIBLE_INVENTORY_ENABLED", "yaml");
+
   /** The repository root: Maven runs tests with the project base directory as working dir. */
   public static Path repoRoot() {
     Path dir = Path.of("").toAbsolutePath();

@@ -17,6 +17,8 @@ import dev.gpugen.spec.ClusterSpec.Software;
 import dev.gpugen.spec.ClusterSpec.Storage;
 import dev.gpugen.spec.ClusterSpec.Taint;
 import dev.gpugen.spec.ClusterSpec.Validation;
+import dev.gpugen.spec.Keyword;
+import dev.gpugen.spec.Market;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -234,7 +236,7 @@ final class SpecMapper {
         str(p, "name"),
         opt(p, "instanceType").orElse(""),
         count,
-        str(p, "market"),
+        Keyword.of(Market.class, str(p, "market")),
         root,
         stringMap(p, "labels"),
         taints,

@@ -1,5 +1,7 @@
 package dev.gpugen.spec.yaml;
 
+import dev.gpugen.spec.Keyword;
+import dev.gpugen.spec.Market;
 import dev.gpugen.spec.yaml.Shape.Bool;
 import dev.gpugen.spec.yaml.Shape.Enum;
 import dev.gpugen.spec.yaml.Shape.Field;
@@ -450,7 +452,11 @@ public final class SpecShape {
               new Int(0, 10000),
               1L,
               "Number of nodes (static: the number of hosts; gcp with autoscaling: ignored)."),
-          opt("market", new Enum(List.of("on-demand", "spot")), "on-demand", "Purchase option."),
+          opt(
+              "market",
+              new Enum(Keyword.spellings(Market.class)),
+              Market.ON_DEMAND.spelling(),
+              "Purchase option."),
           opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
           opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
           opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),

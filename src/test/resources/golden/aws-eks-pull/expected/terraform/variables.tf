@@ -315,115 +315,6 @@ variable "checkpoint_noncurrent_version_days" {
 }
 
 ################################################################################
-# EKS (kubernetes.distribution eks)
-################################################################################
-
-variable "kubernetes_version" {
-  description = "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS node image and the add-on versions."
-  type        = string
-
-  validation {
-    condition     = can(regex("^1\\.[0-9]{2}$", var.kubernetes_version))
-    error_message = "The kubernetes_version must be a Kubernetes minor like 1.33."
-  }
-}
-
-variable "eks_endpoint_public_access" {
-  description = "Whether the API server also has a public endpoint (kubernetes.endpointAccess public-and-private); the private endpoint is always on."
-  type        = bool
-  default     = false
-}
-
-variable "eks_public_access_cidrs" {
-  description = "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs)."
-  type        = list(string)
-  default     = []
-
-  validation {
-    condition     = alltrue([for c in var.eks_public_access_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
-    error_message = "Every eks_public_access_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
-  }
-}
-
-variable "eks_admin_arns" {
-  description = "IAM role or user ARNs given cluster-admin through EKS access entries (kubernetes.admins)."
-  type        = list(string)
-  default     = []
-
-  validation {
-    condition     = alltrue([for a in var.eks_admin_arns : can(regex("^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$", a))])
-    error_message = "Every eks_admin_arns entry must be an IAM role or user ARN, like arn:aws:iam::123456789012:role/platform-admin."
-  }
-}
-
-variable "eks_creator_admin" {
-  description = "Give the identity that creates the cluster (the one running terraform apply) cluster-admin, as EKS does by default. Changing it replaces the cluster."
-  type        = bool
-  default     = true
-}
-
-variable "eks_addon_versions" {
-  description = "Exact versions of the core add-ons (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an add-on not named gets EKS's default version for kubernetes_version."
-  type        = map(string)
-  default     = {}
-
-  validation {
-    condition     = alltrue([for k, v in var.eks_addon_versions : contains(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"], k) && can(regex("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$", v))])
-    error_message = "The eks_addon_versions keys must be coredns, eks-pod-identity-agent, kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."
-  }
-}
-
-variable "eks_log_retention_days" {
-  description = "Days CloudWatch keeps the control plane's logs (api, audit, authenticator, controllerManager, scheduler)."
-  type        = number
-  default     = 90
-
-  validation {
-    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.eks_log_retention_days)
-    error_message = "The eks_log_retention_days must be a CloudWatch Logs retention period (1, 3, 5, 7, 14, 30, 60, 90, ... 3653)."
-  }
-}
-
-variable "eks_service_cidr" {
-  description = "Range the cluster's Services get addresses from; it must not overlap the VPC or networks the nodes reach. null: 172.20.0.0/16 for a VPC in 10.0.0.0/8 (and an existing VPC), else 10.100.0.0/16."
-  type        = string
-  default     = null
-
-  validation {
-    condition     = var.eks_service_cidr == null ? true : can(cidrnetmask(var.eks_service_cidr)) && try(cidrsubnet(var.eks_service_cidr, 0, 0) == var.eks_service_cidr, false) && try(tonumber(split("/", var.eks_service_cidr)[1]) >= 12 && tonumber(split("/", var.eks_service_cidr)[1]) <= 24, false)
-    error_message = "The eks_service_cidr must be an IPv4 network address with a prefix from /12 to /24, like 172.20.0.0/16."
-  }
-}
-
-variable "eks_subnet_cidr" {
-  description = "CIDR of the second control-plane subnet gpugen creates in another zone (EKS needs two); null for the second-to-last /28 of vpc_cidr."
-  type        = string
-  default     = null
-
-  validation {
-    condition     = var.eks_subnet_cidr == null ? true : can(cidrnetmask(var.eks_subnet_cidr)) && try(cidrsubnet(var.eks_subnet_cidr, 0, 0) == var.eks_subnet_cidr, false)
-    error_message = "The eks_subnet_cidr must be an IPv4 network address with a prefix, like 10.42.255.224/28."
-  }
-}
-
-variable "eks_subnet_zone" {
-  description = "Availability zone of that second subnet; null for the first other zone of the region."
-  type        = string
-  default     = null
-}
-
-variable "eks_subnet_ids" {
-  description = "With an existing VPC: more subnets for the control plane, at least one in another zone than subnet_id."
-  type        = list(string)
-  default     = []
-
-  validation {
-    condition     = alltrue([for s in var.eks_subnet_ids : can(regex("^subnet-[0-9a-f]{8,17}$", s))])
-    error_message = "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."
-  }
-}
-
-################################################################################
 # Pool h100
 ################################################################################
 
@@ -521,41 +412,6 @@ variable "h100_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.h100_cuda_version))
     error_message = "The h100_cuda_version must look like 12.8."
-  }
-}
-
-variable "h100_node_labels" {
-  description = "Kubernetes labels kubelet registers the nodes of pool h100 with (EKS)."
-  type        = map(string)
-  default     = {}
-
-  # Kubernetes label syntax (which also keeps them safe in the join script), and no key in the
-  # kubernetes.io / k8s.io namespaces but the ones kubelet may set itself: kubelet refuses to
-  # start with any other (NodeRestriction,
-  # https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction).
-  validation {
-    condition     = alltrue([for k, v in var.h100_node_labels : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", k)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", v))])
-    error_message = "Every h100_node_labels entry must be a Kubernetes label (key like workload-type or example.com/tier, value of up to 63 letters, digits, '-', '_', '.')."
-  }
-
-  validation {
-    condition     = alltrue([for k, v in var.h100_node_labels : !can(regex("(^|[.])(kubernetes[.]io|k8s[.]io)/", k)) || can(regex("^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|[a-z0-9.-]*[.]node-restriction[.]kubernetes[.]io|node-restriction[.]kubernetes[.]io)/", k))])
-    error_message = "h100_node_labels: kubelet may not set labels in the kubernetes.io or k8s.io namespaces other than kubelet.kubernetes.io/, node.kubernetes.io/ and node-restriction.kubernetes.io/."
-  }
-}
-
-variable "h100_node_taints" {
-  description = "Kubernetes taints kubelet registers the nodes of pool h100 with (EKS)."
-  type = list(object({
-    key    = string
-    value  = string
-    effect = string
-  }))
-  default = []
-
-  validation {
-    condition     = alltrue([for t in var.h100_node_taints : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", t.key)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", t.value)) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect)])
-    error_message = "Every h100_node_taints entry needs a Kubernetes label key and value, and effect NoSchedule, PreferNoSchedule or NoExecute."
   }
 }
 
@@ -657,40 +513,5 @@ variable "l4_infer_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.l4_infer_cuda_version))
     error_message = "The l4_infer_cuda_version must look like 12.8."
-  }
-}
-
-variable "l4_infer_node_labels" {
-  description = "Kubernetes labels kubelet registers the nodes of pool l4-infer with (EKS)."
-  type        = map(string)
-  default     = {}
-
-  # Kubernetes label syntax (which also keeps them safe in the join script), and no key in the
-  # kubernetes.io / k8s.io namespaces but the ones kubelet may set itself: kubelet refuses to
-  # start with any other (NodeRestriction,
-  # https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction).
-  validation {
-    condition     = alltrue([for k, v in var.l4_infer_node_labels : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", k)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", v))])
-    error_message = "Every l4_infer_node_labels entry must be a Kubernetes label (key like workload-type or example.com/tier, value of up to 63 letters, digits, '-', '_', '.')."
-  }
-
-  validation {
-    condition     = alltrue([for k, v in var.l4_infer_node_labels : !can(regex("(^|[.])(kubernetes[.]io|k8s[.]io)/", k)) || can(regex("^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|[a-z0-9.-]*[.]node-restriction[.]kubernetes[.]io|node-restriction[.]kubernetes[.]io)/", k))])
-    error_message = "l4_infer_node_labels: kubelet may not set labels in the kubernetes.io or k8s.io namespaces other than kubelet.kubernetes.io/, node.kubernetes.io/ and node-restriction.kubernetes.io/."
-  }
-}
-
-variable "l4_infer_node_taints" {
-  description = "Kubernetes taints kubelet registers the nodes of pool l4-infer with (EKS)."
-  type = list(object({
-    key    = string
-    value  = string
-    effect = string
-  }))
-  default = []
-
-  validation {
-    condition     = alltrue([for t in var.l4_infer_node_taints : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", t.key)) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", t.value)) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect)])
-    error_message = "Every l4_infer_node_taints entry needs a Kubernetes label key and value, and effect NoSchedule, PreferNoSchedule or NoExecute."
   }
 }

@@ -98,9 +98,10 @@ if [ "$fresh_ansible" = true ]; then
   export ANSIBLE_COLLECTIONS_PATH="$bundle/collections"
 fi
 
-# The same plays as push mode, applied by this node to itself.
+# The same plays as push mode, applied by this node to itself. Its inventory is YAML; the bundle's
+# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory.
 rc=0
-(cd "$bundle" && ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+(cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
 echo "gpugen pull: ansible-playbook exited $rc"
 
 # A new driver loads at boot: the first failing run reboots once and runs again.

@@ -45,10 +45,13 @@ resource "google_container_node_pool" "h100" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "h100"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "h100"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.h100_accelerator_type
@@ -132,10 +135,13 @@ resource "google_container_node_pool" "a100_spot" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "a100-spot"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "a100-spot"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.a100_spot_accelerator_type
@@ -219,10 +225,13 @@ resource "google_container_node_pool" "l4_infer" {
       disable-legacy-endpoints = "true"
     }
 
-    resource_labels = {
-      gpugen-cluster = var.cluster_name
-      gpugen-pool    = "l4-infer"
-    }
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "l4-infer"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
 
     guest_accelerator {
       type  = var.l4_infer_accelerator_type

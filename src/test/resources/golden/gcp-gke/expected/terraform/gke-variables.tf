@@ -14,9 +14,14 @@ variable "cluster_name" {
 }
 
 variable "environment" {
-  description = "Environment (dev, prod, ...); null for none."
+  description = "Environment (dev, prod, ...): the gpugen-environment label; null for none."
   type        = string
   default     = null
+
+  validation {
+    condition     = var.environment == null ? true : can(regex("^[a-z][a-z0-9-]{0,30}$", var.environment))
+    error_message = "The environment must be 1-31 lower-case letters, digits and '-', starting with a letter."
+  }
 }
 
 variable "project" {

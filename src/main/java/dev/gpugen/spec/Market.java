@@ -1,0 +1,22 @@
+package dev.gpugen.spec;
+
+/**
+ * A pool's purchase option ({@code pools[].market}). The spelling is also EC2's instance lifecycle:
+ * {@code spot} for Spot Instances, none for On-Demand ones (DescribeInstances, InstanceLifecycle:
+ * https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_Instance.html).
+ */
+public enum Market implements Keyword {
+  ON_DEMAND("on-demand"),
+  SPOT("spot");
+
+  private final String spelling;
+
+  Market(String spelling) {
+    this.spelling = spelling;
+  }
+
+  @Override
+  public String spelling() {
+    return spelling;
+  }
+}
