@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Whole-process runs of gpugen on hostile input, each under a time bound (30 s) and a heap cap
-# (256 MiB, JAVA_TOOL_OPTIONS=-Xmx256m): every broken or hostile spec of the test corpus, the
-# generated giants (100,000-deep nesting, a 50 MB scalar), and the attacks of the README's
-# "Hostile input" table (tampered manifest, FIFO spec, host variables that run code, .inf, keys
-# with newlines and escapes, a security rule skipped without a reason). Each must exit with its
-# documented code, print no stack trace, and leave a sibling folder unchanged. Prints each time and
-# the slowest, beside a hello-world JVM in the same run.
+# Whole-process runs of gpugen on hostile input, each under a time bound (30 s, `timeout 30`) and a
+# heap cap (256 MiB, JAVA_TOOL_OPTIONS=-Xmx256m): every broken or hostile spec of the test corpus,
+# the generated giants (100,000-deep nesting, a 50 MB scalar), and every attack of the README's
+# "Hostile input" table: tampered manifests, links in and on the way to the folder, a 3 GiB
+# manifest, a user's file where the render puts its own, a file where a folder must go, two
+# renders racing into one folder, host variables that run code, .inf, keys with newlines and
+# escapes, security rules skipped with and without a reason, unknown rule ids, the internet in
+# pieces, hostile drift facts (escapes, 3 GiB, a pipe), and pull mode's bundle digest, report and
+# IAM scoping. Each must exit with its documented code, print no stack trace, never print what lies
+# outside the folder, and leave a sibling folder unchanged. Prints each time and the slowest,
+# beside a hello-world JVM in the same run.
 # Usage: bench/hostile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,9 +88,113 @@ run "--skip-rule nope" 2 ./gpugen validate --skip-rule nope $ex
 run "tampered manifest: render" 1 ./gpugen render $ex -o "$tmp/out"
 run "tampered manifest: render --force" 1 ./gpugen render $ex -o "$tmp/out" --force
 run "tampered manifest: render --check" 1 ./gpugen render $ex -o "$tmp/out" --check
+
+# check NAME CMD...: a property of a render or an output that is not an exit code.
+check() {
+  local name=$1
+  shift
+  if "$@"; then
+    printf '    ok            %s\n' "$name"
+  else
+    echo "FAIL: $name" >&2
+    exit 1
+  fi
+}
+# No raw ESC, carriage return or U+202E (its UTF-8 bytes) in what the run printed.
+no_raw_controls() {
+  ! LC_ALL=C grep -q -e $'\033' -e $'\r' -e $'\xe2\x80\xae' "$tmp/stdout" "$tmp/stderr"
+}
+
+# The writer: links, sizes, a user's file, a file where a folder goes, two renders at once.
+./gpugen render $ex -o "$tmp/out-link" >/dev/null 2>&1
+rm "$tmp/out-link/ansible/site.yml"
+ln -s "$tmp/victim/precious.txt" "$tmp/out-link/ansible/site.yml"
+run "a link planted in the folder" 1 ./gpugen render $ex -o "$tmp/out-link"
+check "the link's target unchanged" grep -qx 'AWS_SECRET=precious' "$tmp/victim/precious.txt"
+ln -s "$tmp/victim" "$tmp/linkdir"
+run "-o linkdir/sub, linkdir a link" 1 ./gpugen render $ex -o "$tmp/linkdir/sub"
+check "nothing written through the link" test ! -e "$tmp/victim/sub"
+./gpugen render $ex -o "$tmp/out-big" >/dev/null 2>&1
+truncate -s 3G "$tmp/out-big/.gpugen-manifest.json"
+run "a 3 GiB manifest" 3 ./gpugen render $ex -o "$tmp/out-big"
+check "one line: 3.0 GiB, more than the 16 MiB" grep -q '3.0 GiB, more than the 16 MiB' "$tmp/stderr"
+./gpugen render $ex -o "$tmp/out-user" >/dev/null 2>&1
+echo '# my own pull.tf' >"$tmp/out-user/terraform/pull.tf"
+sed 's|^ansible:$|ansible:\n  mode: pull|' $ex >"$tmp/pull-mode.yaml"
+run "your file where the render puts its own" 1 ./gpugen render "$tmp/pull-mode.yaml" -o "$tmp/out-user"
+check "your file kept" grep -qx '# my own pull.tf' "$tmp/out-user/terraform/pull.tf"
+./gpugen render $ex -o "$tmp/out-argo" >/dev/null 2>&1
+echo 'not a folder' >"$tmp/out-argo/argocd"
+argo_before=$(cd "$tmp/out-argo" && find . -type f -exec sha256sum {} + | sort)
+run "a file where argocd/ must go" 1 ./gpugen render src/test/resources/golden/aws-gitops/spec.yaml -o "$tmp/out-argo"
+check "the old tree exactly" test "$argo_before" = "$(cd "$tmp/out-argo" && find . -type f -exec sha256sum {} + | sort)"
+mkdir "$tmp/race"
+t0=$(date +%s%N)
+timeout 60 ./gpugen render $ex -o "$tmp/race/out" >"$tmp/race-a" 2>&1 & a=$!
+timeout 60 ./gpugen render $st -o "$tmp/race/out" >"$tmp/race-b" 2>&1 & b=$!
+timeout 60 ./gpugen render $ex -o "$tmp/race/sibling" >"$tmp/race-c" 2>&1 & c=$!
+rc=0
+wait $a || rc=1
+wait $b || rc=1
+wait $c || rc=1
+printf '%6d ms  exit %s  %s\n' $((($(date +%s%N) - t0) / 1000000)) $rc "three renders racing into one parent"
+check "all three succeeded" test $rc = 0
+check "no staging or lock left" test "$(ls -A "$tmp/race" | tr '\n' ' ')" = "out sibling "
+
+# The spec.
+sed 's|sshIngressCidrs: \[203.0.113.0/24\]|sshIngressCidrs: [0.0.0.0/1, 128.0.0.0/1]|' \
+  src/test/resources/diagnostics/sec-ssh-open-to-world/clean.yaml >"$tmp/internet-in-pieces.yaml"
+run "the internet in pieces" 1 ./gpugen validate --fail-on warning "$tmp/internet-in-pieces.yaml"
+check "judged by the union" grep -q 'together open SSH to the whole internet' "$tmp/stdout"
+run "--skip-rule spec-unknown-key" 2 ./gpugen validate --skip-rule spec-unknown-key $ex
+sed 's|^software:|lint:\n  skip: [sec-imdsv1-enabled]\n  reasons: {sec-imdsv1-enabled: "legacy AMI reads IMDSv1 until its agent is replaced"}\nsoftware:|' \
+  src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml >"$tmp/skip-with-reason.yaml"
+run "a security rule skipped with a reason (SARIF)" 0 ./gpugen validate --format sarif "$tmp/skip-with-reason.yaml"
+check "a suppression with its justification" grep -q '"justification" : "legacy AMI reads IMDSv1' "$tmp/stdout"
+run "the same with --no-spec-suppressions" 1 ./gpugen validate --no-spec-suppressions "$tmp/skip-with-reason.yaml"
+
+# Drift: hostile facts, bounded reads.
+mkdir "$tmp/facts" "$tmp/facts-big" "$tmp/facts-fifo"
+cat >"$tmp/facts/node$(printf '\033')[2J.json" <<'EOF'
+{"ansible_facts": {"ansible_local": {
+  "gpugen": {"gpugen_spec_sha256": "x", "cluster": "h100-training", "environment": "prod",
+             "pool": "h100", "driver": "1\u001b[2J\ndrift h100-training/prod: in sync\u202e",
+             "cuda": "12.8", "container_toolkit": "1.17.8", "nccl_env_sha256": "n"},
+  "gpugen_nccl": {"conf": "/etc/nccl.conf", "nccl_env_sha256": "n"}}}}
+EOF
+run "drift: escapes and newlines in facts" 1 ./gpugen drift $ex --no-cloud --facts "$tmp/facts"
+check "printed escaped, no forged line" no_raw_controls
+check "the hostile driver is shown, escaped" grep -qF 'found 1\x1b[2J\ndrift h100-training/prod: in sync\u202e' "$tmp/stdout"
+check "no forged in-sync line" bash -c "! grep -q '^drift h100-training/prod: in sync' '$tmp/stdout'"
+truncate -s 3G "$tmp/facts-big/node.json"
+run "drift: a 3 GiB facts file" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/facts-big"
+mkfifo "$tmp/facts-fifo/node.json"
+run "drift: a pipe as facts file" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/facts-fifo"
+
+# Pull mode: the bundle digest in the user data is what a node computes over the bundle (the
+# user data's own command, run here), and a changed file changes it; IAM as rendered.
+./gpugen render src/test/resources/golden/aws-pull/spec.yaml -o "$tmp/out-pull" >/dev/null 2>&1
+digest() {
+  (cd "$1" && find . -type f -printf '%P\n' | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } |
+    LC_ALL=C sort | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
+}
+baked=$(sed -n "s/^bundle_sha256='\?\([0-9a-f]\{64\}\)'\?$/\1/p" "$tmp/out-pull/terraform/user-data-h100.sh")
+check "the user data's bundle digest is the bundle's" test "$baked" = "$(digest "$tmp/out-pull/ansible")"
+check "the node's check is in the user data" grep -q 'the bundle is not the one this node was launched with' "$tmp/out-pull/terraform/user-data-h100.sh"
+echo 'gpugen_extra: x' >>"$tmp/out-pull/ansible/group_vars/all.yml"
+check "a changed bundle file changes the digest" test "$baked" != "$(digest "$tmp/out-pull/ansible")"
+check "bundles: an explicit Deny of writes" grep -q 'sid    = "BundlesAreReadOnly"' "$tmp/out-pull/terraform/pull.tf"
+check "reports: only the node's own" grep -qF '/${var.pull_reports_prefix}/$${aws:userid}.json' "$tmp/out-pull/terraform/pull.tf"
+check "SSM: no managed policy, no GetParameter" bash -c "! grep -q 'iam::aws:policy/\\|\"ssm:GetParameter' '$tmp/out-pull/terraform/iam.tf'"
+check "the report records the resolved commit" grep -q 'git_commit=$(git -C "$state/checkout" rev-parse HEAD)' "$tmp/out-pull/terraform/user-data-h100.sh"
+sed 's|    source: s3|    source: git\n    gitUrl: https://git.example.com/org/cluster-config.git\n    gitRef: main\n    gitPath: clusters/fleet/ansible|' \
+  src/test/resources/golden/aws-pull/spec.yaml >"$tmp/pull-branch.yaml"
+run "pull mode with gitRef: main" 1 ./gpugen validate --fail-on warning "$tmp/pull-branch.yaml"
+check "pull-unpinned-ref at the value" grep -q 'warning\[pull-unpinned-ref\]' "$tmp/stdout"
+
 if [ "$victim_before" != "$(cd "$tmp/victim" && find . -type f -exec sha256sum {} + | sort)" ]; then
   echo "FAIL: the folder beside the output changed" >&2
   exit 1
 fi
 [ ! -e PWNED ] || { echo "FAIL: a spec ran a command" >&2; exit 1; }
-echo "slowest: $worst, $max ms (every run exited as documented, no stack trace, victim unchanged)"
+echo "slowest: $worst, $max ms (bounds: 30 s and a 256 MiB heap each; every run exited as documented, no stack trace, victim unchanged)"

@@ -1,6 +1,6 @@
 #
-# The node role holds the least the nodes need: SSM Session Manager (AmazonSSMManagedInstanceCore)
-# and read access to the checkpoint bucket (write access only with checkpoint_write_access).
+# The node role holds the least the nodes need: SSM Session Manager and read access to the
+# checkpoint bucket (write access only with checkpoint_write_access).
 
 data "aws_partition" "current" {}
 
@@ -26,9 +26,28 @@ resource "aws_iam_role" "nodes" {
   force_detach_policies = true
 }
 
-resource "aws_iam_role_policy_attachment" "nodes_ssm" {
-  role       = aws_iam_role.nodes.name
-  policy_arn = "arn:${data.aws_partition.current.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"
+# Session Manager only, as AWS's minimal instance profile for it: not AmazonSSMManagedInstanceCore,
+# whose ssm:GetParameter* on every parameter would let any node read every SSM parameter (secrets
+# the operators keep there included).
+# https://docs.aws.amazon.com/systems-manager/latest/userguide/getting-started-create-iam-instance-profile.html
+data "aws_iam_policy_document" "nodes_session_manager" {
+  statement {
+    sid = "SessionManager"
+    actions = [
+      "ssm:UpdateInstanceInformation",
+      "ssmmessages:CreateControlChannel",
+      "ssmmessages:CreateDataChannel",
+      "ssmmessages:OpenControlChannel",
+      "ssmmessages:OpenDataChannel",
+    ]
+    resources = ["*"]
+  }
+}
+
+resource "aws_iam_role_policy" "nodes_session_manager" {
+  name   = "session-manager"
+  role   = aws_iam_role.nodes.id
+  policy = data.aws_iam_policy_document.nodes_session_manager.json
 }
 
 data "aws_iam_policy_document" "nodes_checkpoint" {

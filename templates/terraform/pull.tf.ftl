@@ -74,10 +74,13 @@ data "aws_iam_policy_document" "nodes_pull" {
 </#if>
 <#if terraform.pullReportsToS3>
 
+  # Only its own report: for an instance profile's credentials IAM resolves aws:userid to
+  # "<role id>:<instance id>", so no node can write or overwrite another node's report.
+  # https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html
   statement {
     sid       = "WriteReport"
     actions   = ["s3:PutObject"]
-    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"]
+    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"]
   }
 
   dynamic "statement" {

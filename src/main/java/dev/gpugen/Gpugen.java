@@ -44,10 +44,12 @@ public final class Gpugen {
       byte[] source,
       Optional<ClusterPlan> plan,
       SourceMap sources,
-      List<Diagnostic> diagnostics) {
+      List<Diagnostic> diagnostics,
+      List<Linter.Suppressed> suppressed) {
     public Checked {
       source = source.clone();
       diagnostics = List.copyOf(diagnostics);
+      suppressed = List.copyOf(suppressed);
     }
 
     /** The resolved spec, when it could be read. */
@@ -105,26 +107,38 @@ public final class Gpugen {
         new SpecReader(type -> compat.awsInstance(type).map(AwsInstanceType::efa).orElse(false))
             .read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
+    List<Linter.Suppressed> suppressed = new ArrayList<>();
     Optional<ClusterPlan> plan = r.spec().map(s -> ClusterPlan.of(s, compat));
     if (plan.isPresent()) {
       Linter linter = new Linter(Rules.all(), specSuppressions);
-      List<Diagnostic> base = linter.run(plan.get(), r.sources(), skipRules);
-      all.addAll(base);
+      Linter.Result base = linter.run(plan.get(), r.sources(), skipRules);
+      all.addAll(base.findings());
+      suppressed.addAll(base.suppressed());
       // Every environment is linted too; a finding the base already has is not repeated.
-      Set<Diagnostic> seen = new HashSet<>(base);
+      Set<Diagnostic> seen = new HashSet<>(base.findings());
+      base.suppressed().forEach(q -> seen.add(q.finding()));
       r.environments()
           .forEach(
               (name, resolved) -> {
                 ClusterPlan envPlan = ClusterPlan.of(resolved.spec(), compat);
-                for (Diagnostic d : linter.run(envPlan, resolved.sources(), skipRules)) {
+                Linter.Result inEnv = linter.run(envPlan, resolved.sources(), skipRules);
+                for (Diagnostic d : inEnv.findings()) {
                   if (seen.add(d)) {
                     all.add(SpecReader.inEnvironment(d, name));
+                  }
+                }
+                for (Linter.Suppressed q : inEnv.suppressed()) {
+                  if (seen.add(q.finding())) {
+                    suppressed.add(
+                        new Linter.Suppressed(
+                            SpecReader.inEnvironment(q.finding(), name), q.justification()));
                   }
                 }
               });
     }
     Collections.sort(all);
-    return new Checked(label, bytes, plan, r.sources(), all);
+    Collections.sort(suppressed);
+    return new Checked(label, bytes, plan, r.sources(), all, suppressed);
   }
 
   public RenderedTree render(ClusterPlan plan, Templates templates, String specLabel)

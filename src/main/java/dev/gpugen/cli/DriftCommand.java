@@ -12,6 +12,8 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.json.Json;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -129,9 +131,14 @@ public final class DriftCommand implements Callable<Integer> {
       }
       try {
         findings.addAll(Drift.nodes(checked.plan().orElseThrow(), facts));
+      } catch (SafeRead.Refused e) {
+        throw new GpugenException(
+            ExitCodes.ENVIRONMENT, "drift: " + Printable.text(e.getMessage()), e);
       } catch (IOException e) {
         throw new GpugenException(
-            ExitCodes.ENVIRONMENT, "drift: cannot read " + facts + ": " + e.getMessage(), e);
+            ExitCodes.ENVIRONMENT,
+            "drift: cannot read " + Printable.text(facts + ": " + e.getMessage()),
+            e);
       }
       looked.add("nodes: " + facts);
     }
@@ -164,26 +171,30 @@ public final class DriftCommand implements Callable<Integer> {
     return new InventoryConfigReader(env).read(Optional.empty());
   }
 
+  /**
+   * Every field comes from the cloud or the nodes (tags, host names, facts) and is hostile: control
+   * and bidi characters are printed escaped, so a value cannot forge a line such as "in sync".
+   */
   private static void text(
       PrintWriter out, String name, List<String> looked, List<Finding> findings) {
     out.println(
         "drift "
-            + name
+            + Printable.text(name)
             + " ("
-            + String.join("; ", looked)
+            + Printable.text(String.join("; ", looked))
             + "): "
             + (findings.isEmpty() ? "in sync" : findings.size() + " difference(s)"));
     for (Finding f : findings) {
       out.printf(
           "%-5s  %-12s  %-19s  %-15s  expected %s, found %s%n",
-          f.level(),
-          f.pool().isEmpty() ? "-" : f.pool(),
-          f.host().isEmpty() ? "-" : f.host(),
-          f.kind(),
-          f.expected(),
-          f.actual());
+          Printable.text(f.level()),
+          f.pool().isEmpty() ? "-" : Printable.text(f.pool()),
+          f.host().isEmpty() ? "-" : Printable.text(f.host()),
+          Printable.text(f.kind()),
+          Printable.text(f.expected()),
+          Printable.text(f.actual()));
       if (!f.fix().isEmpty()) {
-        out.println("       fix: " + f.fix());
+        out.println("       fix: " + Printable.text(f.fix()));
       }
     }
   }

@@ -8,7 +8,10 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.inventory.InventoryJson;
 import dev.gpugen.inventory.InventoryService;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -52,17 +55,34 @@ import picocli.CommandLine.Spec;
 public final class InventoryCommand implements Callable<Integer> {
   private static final String PREFIX = "gpugen inventory: ";
 
-  /** What the command reads from outside: injected so tests need no real AWS or environment. */
+  /**
+   * What the command reads from outside: injected so tests need no real AWS or environment.
+   *
+   * @param stdout the process's standard output as bytes, if the document may go there directly
+   *     instead of through the command's text writer (a 16,000-host list is 16 MB: decoding it to
+   *     text only to encode it again costs more than the rest of a cached run)
+   */
   public record Context(
       Map<String, String> env,
       Clock clock,
       InstanceSource.Factory sources,
-      Supplier<Optional<String>> profileRegion) {
+      Supplier<Optional<String>> profileRegion,
+      Optional<OutputStream> stdout) {
     public Context {
       env = Map.copyOf(env);
       Objects.requireNonNull(clock, "clock");
       Objects.requireNonNull(sources, "sources");
       Objects.requireNonNull(profileRegion, "profileRegion");
+      Objects.requireNonNull(stdout, "stdout");
+    }
+
+    /** A context that prints through the command's writer. */
+    public Context(
+        Map<String, String> env,
+        Clock clock,
+        InstanceSource.Factory sources,
+        Supplier<Optional<String>> profileRegion) {
+      this(env, clock, sources, profileRegion, Optional.empty());
     }
 
     /** The real process environment, clock, SDK credential chain and profile region. */
@@ -72,7 +92,8 @@ public final class InventoryCommand implements Callable<Integer> {
           System.getenv(),
           Clock.systemUTC(),
           config -> Ec2InstanceSource.withDefaultCredentials(config),
-          () -> Ec2InstanceSource.profileRegion());
+          () -> Ec2InstanceSource.profileRegion(),
+          Optional.of(new FileOutputStream(FileDescriptor.out)));
     }
   }
 
@@ -144,8 +165,21 @@ public final class InventoryCommand implements Callable<Integer> {
         err.println(PREFIX + "warning: " + warning);
       }
       err.flush();
-      out.write(new String(document, StandardCharsets.UTF_8));
-      out.flush();
+      if (context.stdout().isPresent()) {
+        out.flush();
+        try {
+          context.stdout().get().write(document);
+          context.stdout().get().flush();
+        } catch (IOException e) {
+          throw new InventoryException(
+              ExitCodes.ENVIRONMENT,
+              "cannot write the inventory to standard output: " + e.getMessage(),
+              e);
+        }
+      } else {
+        out.write(new String(document, StandardCharsets.UTF_8));
+        out.flush();
+      }
       return ExitCodes.OK;
     } catch (InventoryException e) {
       err.println(PREFIX + "error: " + e.getMessage());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.Gpugen;
+import dev.gpugen.lint.Linter;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.spec.Diagnostic;
@@ -65,6 +66,16 @@ final class SarifPrinter {
     for (Gpugen.Checked c : checked) {
       for (Diagnostic d : c.diagnostics()) {
         result(results.addObject(), d, index.get(d.ruleId()));
+      }
+      // What the spec's lint.skip switched off: reported, marked as suppressed in the source with
+      // the spec's written reason, so code scanning shows who turned what off and why.
+      for (Linter.Suppressed q : c.suppressed()) {
+        ObjectNode o = results.addObject();
+        result(o, q.finding(), index.get(q.finding().ruleId()));
+        ObjectNode suppression = o.putArray("suppressions").addObject();
+        suppression.put("kind", "inSource");
+        suppression.put("status", "accepted");
+        q.justification().ifPresent(j -> suppression.put("justification", j));
       }
     }
     out.println(root.toPrettyString());

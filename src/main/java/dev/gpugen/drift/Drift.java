@@ -8,9 +8,11 @@ import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,6 +106,12 @@ public final class Drift {
     return out;
   }
 
+  /**
+   * The most one host's facts file may hold: {@code ansible -m setup -a filter=ansible_local}
+   * writes a few KiB.
+   */
+  public static final long MAX_FACTS_BYTES = 16L << 20;
+
   private static Finding cloud(Pool p, HostFacts h, String kind, String expected, String actual) {
     return new Finding("cloud", p.name(), h.instanceId(), kind, expected, actual);
   }
@@ -112,13 +120,16 @@ public final class Drift {
    * Node level: every file in {@code dir}, as {@code ansible -m setup -a filter=ansible_local
    * --tree DIR} writes them: one per host, named after it ({@code .json} is dropped if present).
    *
-   * @throws IOException when the folder cannot be read or holds no file: no facts is not in sync
+   * @throws IOException when the folder cannot be read or holds no file (no facts is not in sync),
+   *     or {@link SafeRead.Refused} for a file that is not a regular one or more than {@link
+   *     #MAX_FACTS_BYTES}
    */
   public static List<Finding> nodes(ClusterPlan plan, Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> s = Files.list(dir)) {
+      // Folders are not facts; anything else (a pipe, a link, a device) is refused by SafeRead.
       files =
-          s.filter(Files::isRegularFile)
+          s.filter(f -> !Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS))
               .filter(f -> !f.getFileName().toString().startsWith("."))
               .sorted()
               .toList();
@@ -131,9 +142,15 @@ public final class Drift {
     for (Path f : files) {
       String name = f.getFileName().toString();
       String host = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+      byte[] bytes;
+      try {
+        bytes = SafeRead.read(f, MAX_FACTS_BYTES, false);
+      } catch (SafeRead.Refused e) {
+        throw new SafeRead.Refused(f + " " + e.getMessage());
+      }
       JsonNode root;
       try {
-        root = json.readTree(f.toFile());
+        root = json.readTree(bytes);
       } catch (IOException e) {
         out.add(new Finding("node", "", host, "facts", "JSON facts", "unreadable: " + f));
         continue;

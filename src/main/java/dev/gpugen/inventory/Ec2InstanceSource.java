@@ -5,14 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -25,11 +23,7 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 import software.amazon.awssdk.services.ec2.model.AvailabilityZone;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
-import software.amazon.awssdk.services.ec2.model.Instance;
-import software.amazon.awssdk.services.ec2.model.Reservation;
-import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
  * {@link InstanceSource} over EC2 DescribeInstances (AWS SDK v2): server-side tag and state
@@ -128,8 +122,8 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
     try (Ec2Client ec2 = client) {
       DescribeInstancesRequest request = request(List.of());
-      DescribeInstancesResponse first = ec2.describeInstances(request);
-      if (more(first)) {
+      InstancePages.Page first = page(ec2, region, request);
+      if (first.nextToken() != null) {
         Optional<List<String>> zones = zones(ec2);
         if (zones.isPresent() && zones.get().size() > 1) {
           return byZone(ec2, region, zones.get());
@@ -139,6 +133,17 @@ public final class Ec2InstanceSource implements InstanceSource {
     } catch (SdkException | CredentialChain.MissingCredentialsException e) {
       throw Ec2Failures.describe(e, config, region);
     }
+  }
+
+  /** One page of {@code request}, read by {@link InstancePages} as it arrives. */
+  private static InstancePages.Page page(
+      Ec2Client ec2, String region, DescribeInstancesRequest request) {
+    InstancePages.Page page = new InstancePages.Page(region);
+    ec2.describeInstances(
+        request.toBuilder()
+            .overrideConfiguration(c -> c.putExecutionAttribute(InstancePages.PAGE, page))
+            .build());
+    return page;
   }
 
   private DescribeInstancesRequest request(List<Filter> extra) {
@@ -184,7 +189,7 @@ public final class Ec2InstanceSource implements InstanceSource {
                 () -> {
                   Filter inZone = Filter.builder().name("availability-zone").values(zone).build();
                   DescribeInstancesRequest request = request(List.of(inZone));
-                  return chain(ec2, region, request, ec2.describeInstances(request));
+                  return chain(ec2, region, request, page(ec2, region, request));
                 }));
       }
       List<HostFacts> all = new ArrayList<>();
@@ -224,22 +229,15 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
   }
 
-  private static boolean more(DescribeInstancesResponse page) {
-    return page.nextToken() != null && !page.nextToken().isEmpty();
-  }
-
   /** {@code first} and the pages after it, at most {@link #MAX_PAGES}. */
   private List<HostFacts> chain(
-      Ec2Client ec2,
-      String region,
-      DescribeInstancesRequest request,
-      DescribeInstancesResponse first)
+      Ec2Client ec2, String region, DescribeInstancesRequest request, InstancePages.Page first)
       throws InventoryException {
     List<HostFacts> hosts = new ArrayList<>();
     Set<String> tokens = new HashSet<>();
-    DescribeInstancesResponse page = first;
+    InstancePages.Page page = first;
     collect(region, page, hosts, tokens);
-    for (int n = 1; more(page); n++) {
+    for (int n = 1; page.nextToken() != null; n++) {
       if (n >= MAX_PAGES) {
         throw new InventoryException(
             ExitCodes.ENVIRONMENT,
@@ -254,31 +252,29 @@ public final class Ec2InstanceSource implements InstanceSource {
       if (Thread.currentThread().isInterrupted()) {
         throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2");
       }
-      page = ec2.describeInstances(request.toBuilder().nextToken(page.nextToken()).build());
+      page = page(ec2, region, request.toBuilder().nextToken(page.nextToken()).build());
       collect(region, page, hosts, tokens);
     }
     return hosts;
   }
 
   private void collect(
-      String region, DescribeInstancesResponse page, List<HostFacts> hosts, Set<String> tokens)
+      String region, InstancePages.Page page, List<HostFacts> hosts, Set<String> tokens)
       throws InventoryException {
-    for (Reservation reservation : page.reservations()) {
-      for (Instance instance : reservation.instances()) {
-        if (instance.instanceId() == null || instance.instanceId().isEmpty()) {
-          throw new InventoryException(
-              ExitCodes.ENVIRONMENT,
-              "EC2 DescribeInstances in "
-                  + region
-                  + " returned an instance without an id; is "
-                  + Ec2Failures.endpointName(config, region)
-                  + " really EC2?");
-        }
-        hosts.add(facts(region, instance));
+    for (HostFacts host : page.hosts()) {
+      if (host.instanceId().isEmpty()) {
+        throw new InventoryException(
+            ExitCodes.ENVIRONMENT,
+            "EC2 DescribeInstances in "
+                + region
+                + " returned an instance without an id; is "
+                + Ec2Failures.endpointName(config, region)
+                + " really EC2?");
       }
+      hosts.add(host);
     }
     String next = page.nextToken();
-    if (next != null && !next.isEmpty() && !tokens.add(next)) {
+    if (next != null && !tokens.add(next)) {
       throw new InventoryException(
           ExitCodes.ENVIRONMENT,
           "EC2 DescribeInstances in "
@@ -298,6 +294,8 @@ public final class Ec2InstanceSource implements InstanceSource {
                     .build())
             .apiCallTimeout(config.apiCallTimeout())
             .apiCallAttemptTimeout(config.attemptTimeout())
+            // Response hooks run last-added first: the limit wraps the body the pages read.
+            .addExecutionInterceptor(new InstancePages())
             .addExecutionInterceptor(new ResponseLimit(MAX_RESPONSE_BYTES))
             .build();
     Ec2ClientBuilder builder =
@@ -317,33 +315,5 @@ public final class Ec2InstanceSource implements InstanceSource {
   private Duration connectTimeout() {
     Duration five = Duration.ofSeconds(5);
     return config.attemptTimeout().compareTo(five) < 0 ? config.attemptTimeout() : five;
-  }
-
-  static HostFacts facts(String region, Instance instance) {
-    Map<String, String> tags =
-        instance.tags().stream()
-            .filter(t -> t.key() != null)
-            .collect(
-                Collectors.toMap(Tag::key, t -> t.value() == null ? "" : t.value(), (a, b) -> a));
-    return new HostFacts(
-        instance.instanceId(),
-        region,
-        nonEmpty(instance.instanceTypeAsString()).orElse("unknown"),
-        Optional.ofNullable(instance.placement()).flatMap(p -> nonEmpty(p.availabilityZone())),
-        Optional.ofNullable(instance.state())
-            .flatMap(s -> nonEmpty(s.nameAsString()))
-            .orElse("unknown"),
-        nonEmpty(instance.instanceLifecycleAsString()),
-        nonEmpty(instance.privateIpAddress()),
-        nonEmpty(instance.publicIpAddress()),
-        nonEmpty(instance.privateDnsName()),
-        Optional.ofNullable(instance.launchTime()),
-        tags,
-        nonEmpty(instance.imageId()),
-        Optional.ofNullable(instance.placement()).flatMap(p -> nonEmpty(p.groupName())));
-  }
-
-  private static Optional<String> nonEmpty(String value) {
-    return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
   }
 }

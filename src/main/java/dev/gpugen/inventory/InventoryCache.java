@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -24,12 +25,12 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -37,21 +38,26 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The {@code --list} document of one configuration, kept in a file for {@code cacheTtlSeconds}.
  *
- * <p>The file is one header line (JSON: format, the configuration's key, when it was written, the
- * body's length, its HMAC-SHA256, the warnings) and then the exact bytes {@code --list} printed. A
- * hit copies those bytes out unparsed, which keeps a cached run well under half a second at 16,000
- * hosts.
+ * <p>Two files per configuration: {@code inventory-KEY.json} holds the exact bytes {@code --list}
+ * printed, and {@code inventory-KEY.meta} one JSON header (format, the configuration's key, when it
+ * was written, the body's length, the warnings, the body file's identity and an HMAC-SHA256 of all
+ * of these). A hit copies the body out unparsed, which keeps a cached run fast at 16,000 hosts.
  *
  * <p>The cache is never trusted more than EC2 itself: the folder and every file in it must belong
  * to the current user and be writable by nobody else, or they are not used (a warning says why),
- * and the body is authenticated with a key in the folder that only the user can read, so a file
- * another user planted (or a damaged one) is a miss. A file for another configuration or identity,
- * an expired one, a symbolic link, a FIFO and an oversized file are misses too. Writes go to a
- * temporary file in the same directory that is then renamed over the old one, so a reader sees the
- * old file or the new one, never half.
+ * and the body file is authenticated with a key in the folder that only the user can read. The MAC
+ * covers the body file's identity (device, inode, size, modification and status-change times)
+ * instead of its 12 MB of bytes: the kernel moves the status-change time on every write, truncate,
+ * rename or mode change and no unprivileged call can set it back (POSIX, sys/stat.h: st_ctime;
+ * https://man7.org/linux/man-pages/man7/inode.7.html), so a body another writer replaced or edited,
+ * or a copy of the folder, no longer matches, and a hit does not pay for hashing the body (HMAC of
+ * 12 MB was most of a cached run). A file for another configuration or identity, an expired one, a
+ * symbolic link, a FIFO and an oversized file are misses too. Each file is written to a temporary
+ * file in the same directory and renamed over the old one, so a reader sees the old file or the new
+ * one, never half; a header that does not match the body it finds is a miss.
  */
 public final class InventoryCache {
-  static final int FORMAT = 2;
+  static final int FORMAT = 3;
 
   /** A 16,000-host document is about 12 MB; far more is not one of ours. */
   static final long MAX_FILE_BYTES = 256L << 20;
@@ -78,6 +84,8 @@ public final class InventoryCache {
           "AWS_CONFIG_FILE",
           "AWS_SHARED_CREDENTIALS_FILE");
 
+  private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
+
   private static final Set<PosixFilePermission> OTHERS_WRITE =
       Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
@@ -94,6 +102,7 @@ public final class InventoryCache {
       String key,
       long writtenAtMillis,
       long length,
+      String identity,
       String mac,
       List<String> warnings) {
     byte[] toJson() throws IOException {
@@ -104,6 +113,7 @@ public final class InventoryCache {
             json.writeStringField("key", key);
             json.writeNumberField("writtenAtMillis", writtenAtMillis);
             json.writeNumberField("length", length);
+            json.writeStringField("identity", identity);
             json.writeStringField("mac", mac);
             strings(json, "warnings", warnings);
             json.writeEndObject();
@@ -122,19 +132,34 @@ public final class InventoryCache {
           (String) map.get("key"),
           (Long) map.get("writtenAtMillis"),
           (Long) map.get("length"),
+          (String) map.get("identity"),
           (String) map.get("mac"),
           warnings);
     }
 
-    /** What the MAC covers besides the body: everything a reader acts on. */
+    /** What the MAC covers: everything a reader acts on, and the body file it vouches for. */
     byte[] signed() {
-      return (format + "\n" + key + "\n" + writtenAtMillis + "\n" + length + "\n" + warnings)
+      return (format
+              + "\n"
+              + key
+              + "\n"
+              + writtenAtMillis
+              + "\n"
+              + length
+              + "\n"
+              + identity
+              + "\n"
+              + warnings)
           .getBytes(StandardCharsets.UTF_8);
     }
   }
 
+  /** A header is a few hundred bytes plus the warnings. */
+  static final long MAX_HEADER_BYTES = 1 << 20;
+
   private final Path dir;
   private final Path file;
+  private final Path meta;
   private final String key;
   private final Clock clock;
 
@@ -146,13 +171,19 @@ public final class InventoryCache {
   public InventoryCache(Path dir, String key, Clock clock) {
     this.dir = dir;
     this.file = dir.resolve("inventory-" + key.substring(0, 16) + ".json");
+    this.meta = dir.resolve("inventory-" + key.substring(0, 16) + ".meta");
     this.key = key;
     this.clock = clock;
   }
 
-  /** The cache file. */
+  /** The cache file: the {@code --list} bytes. */
   public Path file() {
     return file;
+  }
+
+  /** The header beside it. */
+  Path meta() {
+    return meta;
   }
 
   /**
@@ -295,39 +326,34 @@ public final class InventoryCache {
    * @param why receives the reason for a miss (for {@code --verbose})
    */
   public Optional<Entry> read(long ttlSeconds, Consumer<String> why) {
-    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+        || !Files.exists(meta, LinkOption.NOFOLLOW_LINKS)) {
       why.accept("no cache file " + file);
       return Optional.empty();
     }
-    Optional<String> unsafe = unsafe(file, false);
+    Optional<String> unsafe = unsafe(meta, false).or(() -> unsafe(file, false));
     if (unsafe.isPresent()) {
       why.accept("not using cache file: " + unsafe.get());
       return Optional.empty();
     }
-    byte[] bytes;
+    Header header;
     byte[] secret;
     try {
-      bytes = BoundedFiles.read(file, MAX_FILE_BYTES, "cache file", LinkOption.NOFOLLOW_LINKS);
+      byte[] head = BoundedFiles.read(meta, MAX_HEADER_BYTES, "cache header", NOFOLLOW);
       Optional<byte[]> k = readKey();
       if (k.isEmpty()) {
         why.accept("no usable cache key " + dir.resolve(KEY_FILE) + "; ignoring " + file);
         return Optional.empty();
       }
       secret = k.get();
+      try {
+        header = Header.of(Json.parse(head));
+      } catch (IOException | RuntimeException e) {
+        why.accept("cache file " + meta + " is damaged; ignoring it");
+        return Optional.empty();
+      }
     } catch (IOException e) {
-      why.accept("cannot read cache file " + file + ": " + e.getMessage());
-      return Optional.empty();
-    }
-    int newline = indexOf(bytes, (byte) '\n');
-    if (newline < 0) {
-      why.accept("cache file " + file + " has no header; ignoring it");
-      return Optional.empty();
-    }
-    Header header;
-    try {
-      header = Header.of(Json.parse(Arrays.copyOf(bytes, newline)));
-    } catch (IOException | RuntimeException e) {
-      why.accept("cache file " + file + " has a damaged header; ignoring it");
+      why.accept("cannot read cache file " + meta + ": " + e.getMessage());
       return Optional.empty();
     }
     if (header.format() != FORMAT || !key.equals(header.key())) {
@@ -340,24 +366,31 @@ public final class InventoryCache {
           "cache file " + file + " is " + (age / 1000) + " s old (ttl " + ttlSeconds + " s)");
       return Optional.empty();
     }
-    int start = newline + 1;
-    int length = bytes.length - start;
-    if (header.length() != length
-        || header.mac() == null
-        || !MessageDigest.isEqual(
-            HexFormat.of()
-                .formatHex(mac(secret, header, bytes, start, length))
-                .getBytes(StandardCharsets.US_ASCII),
-            header.mac().getBytes(StandardCharsets.US_ASCII))) {
-      why.accept("cache file " + file + " is damaged or not written by gpugen; ignoring it");
+    String forged = "cache file " + file + " was changed or not written by gpugen; ignoring it";
+    try {
+      String before = identity(file);
+      if (header.mac() == null
+          || !before.equals(header.identity())
+          || !MessageDigest.isEqual(
+              HexFormat.of().formatHex(mac(secret, header)).getBytes(StandardCharsets.US_ASCII),
+              header.mac().getBytes(StandardCharsets.US_ASCII))) {
+        why.accept(forged);
+        return Optional.empty();
+      }
+      byte[] body = BoundedFiles.read(file, MAX_FILE_BYTES, "cache file", NOFOLLOW);
+      // The same inode, unchanged while it was read: the bytes are the ones the MAC vouches for.
+      if (body.length != header.length() || !before.equals(identity(file))) {
+        why.accept(forged);
+        return Optional.empty();
+      }
+      return Optional.of(new Entry(body, header.warnings()));
+    } catch (IOException e) {
+      why.accept("cannot read cache file " + file + ": " + e.getMessage());
       return Optional.empty();
     }
-    byte[] body = new byte[length];
-    System.arraycopy(bytes, start, body, 0, length);
-    return Optional.of(new Entry(body, header.warnings()));
   }
 
-  /** Replaces the cache file atomically with {@code body}. */
+  /** Replaces the cache files atomically with {@code body}. */
   public void write(byte[] body, List<String> warnings) throws IOException {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       Files.createDirectories(
@@ -371,35 +404,59 @@ public final class InventoryCache {
     if (secret == null) {
       secret = createKey();
     }
-    Header unsigned = new Header(FORMAT, key, clock.millis(), body.length, "", warnings);
+    replace(file, body);
+    Header unsigned =
+        new Header(FORMAT, key, clock.millis(), body.length, identity(file), "", warnings);
     Header header =
         new Header(
             FORMAT,
             key,
             unsigned.writtenAtMillis(),
             body.length,
-            HexFormat.of().formatHex(mac(secret, unsigned, body, 0, body.length)),
+            unsigned.identity(),
+            HexFormat.of().formatHex(mac(secret, unsigned)),
             warnings);
-    byte[] head = header.toJson();
+    replace(meta, header.toJson());
+  }
+
+  /** Writes {@code bytes} to a temporary file beside {@code target} and renames it over it. */
+  private void replace(Path target, byte[] bytes) throws IOException {
     // createTempFile makes the file readable by its owner only.
     Path tmp = Files.createTempFile(dir, ".inventory-", ".tmp");
     try {
       try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE);
           OutputStream out = Channels.newOutputStream(channel)) {
-        out.write(head);
-        out.write('\n');
-        out.write(body);
+        out.write(bytes);
         out.flush();
         channel.force(true);
       }
       try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * Which file {@code path} is, and in which state: device, inode, size, and the modification and
+   * status-change times to the nanosecond.
+   */
+  static String identity(Path path) throws IOException {
+    Map<String, Object> a =
+        Files.readAttributes(path, "unix:dev,ino,size,lastModifiedTime,ctime", NOFOLLOW);
+    return a.get("dev")
+        + ":"
+        + a.get("ino")
+        + ":"
+        + a.get("size")
+        + ":"
+        + ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS)
+        + ":"
+        + ((FileTime) a.get("ctime")).to(TimeUnit.NANOSECONDS);
   }
 
   /** The folder's key if it is there, the user's own and readable by nobody else. */
@@ -436,24 +493,13 @@ public final class InventoryCache {
     return secret;
   }
 
-  private static byte[] mac(byte[] secret, Header header, byte[] body, int offset, int length) {
+  private static byte[] mac(byte[] secret, Header header) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      mac.update(header.signed());
-      mac.update(body, offset, length);
-      return mac.doFinal();
+      return mac.doFinal(header.signed());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("every JVM has HmacSHA256", e);
     }
-  }
-
-  private static int indexOf(byte[] bytes, byte b) {
-    for (int i = 0; i < bytes.length; i++) {
-      if (bytes[i] == b) {
-        return i;
-      }
-    }
-    return -1;
   }
 }

@@ -67,60 +67,11 @@ public final class InventoryConfigReader {
   private static final Pattern REGION = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)+");
   private static final Pattern LIST_SEPARATOR = Pattern.compile("[,\\s]+");
 
-  private static final List<String> FIELDS =
-      List.of(
-          "cluster",
-          "environment",
-          "regions",
-          "pools",
-          "hostname",
-          "ansibleHost",
-          "states",
-          "cacheTtlSeconds",
-          "cacheDir",
-          "endpoint",
-          "apiCallTimeoutSeconds",
-          "maxAttempts",
-          "hostnames",
-          "keyedGroups",
-          "filters",
-          "assumeRoleArn",
-          "assumeRoleExternalId",
-          "assumeRoleSessionName",
-          "deadlineSeconds");
-  private static final List<String> POOL_FIELDS =
-      List.of("instanceType", "driver", "cuda", "containerToolkit");
+  private static final List<String> FIELDS = InventoryFile.fields();
+  private static final List<String> POOL_FIELDS = InventoryFile.Pool.fields();
 
-  /** The file as written; every field may be absent. */
-  record FileConfig(
-      String cluster,
-      String environment,
-      List<String> regions,
-      Map<String, PoolFile> pools,
-      String hostname,
-      String ansibleHost,
-      List<String> states,
-      Long cacheTtlSeconds,
-      String cacheDir,
-      String endpoint,
-      Long apiCallTimeoutSeconds,
-      Integer maxAttempts,
-      List<String> hostnames,
-      Object keyedGroups,
-      Object filters,
-      String assumeRoleArn,
-      String assumeRoleExternalId,
-      String assumeRoleSessionName,
-      Long deadlineSeconds) {
-    static FileConfig empty() {
-      return new FileConfig(
-          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, null, null, null);
-    }
-  }
-
-  /** One pool as written. */
-  record PoolFile(String instanceType, String driver, String cuda, String containerToolkit) {}
+  /** The {@code hostname} setting that names hosts by their Name tag (the default). */
+  static final String NAME_TAG = "name-tag";
 
   private final Map<String, String> env;
 
@@ -153,12 +104,12 @@ public final class InventoryConfigReader {
     // Every problem of the file and of the values, one line: the structural ones (duplicate keys,
     // unknown fields, wrong types) do not hide the value checks.
     List<String> errors = new ArrayList<>();
-    FileConfig raw = file.isPresent() ? parse(file.get(), errors) : FileConfig.empty();
+    InventoryFile raw = file.isPresent() ? parse(file.get(), errors) : InventoryFile.empty();
     Path base = file.map(f -> f.toAbsolutePath().getParent()).orElse(Path.of("").toAbsolutePath());
     return resolve(raw, base, file.map(Path::toString).orElse("the environment"), errors);
   }
 
-  private static FileConfig parse(Path file, List<String> errors) throws InventoryException {
+  private static InventoryFile parse(Path file, List<String> errors) throws InventoryException {
     byte[] bytes;
     try {
       bytes = BoundedFiles.read(file, MAX_CONFIG_BYTES, "inventory settings");
@@ -188,24 +139,24 @@ public final class InventoryConfigReader {
     return fileConfig(root, errors);
   }
 
-  /** Maps the parsed file onto {@link FileConfig}, collecting every type error. */
-  private static FileConfig fileConfig(Object root, List<String> errors) {
+  /** Maps the parsed file onto {@link InventoryFile}, collecting every type error. */
+  private static InventoryFile fileConfig(Object root, List<String> errors) {
     if (!(root instanceof Map<?, ?> map)) {
       errors.add("expected a JSON object of settings");
-      return FileConfig.empty();
+      return InventoryFile.empty();
     }
     for (Object key : map.keySet()) {
       if (!FIELDS.contains(key)) {
         errors.add("unknown field \"" + key + "\"");
       }
     }
-    Map<String, PoolFile> pools = null;
+    Map<String, InventoryFile.Pool> pools = null;
     Object rawPools = map.get("pools");
     if (rawPools != null) {
       pools = pools("\"pools\"", rawPools, errors);
     }
     Long attempts = integer("maxAttempts", map.get("maxAttempts"), errors);
-    return new FileConfig(
+    return new InventoryFile(
         string("cluster", map.get("cluster"), errors),
         string("environment", map.get("environment"), errors),
         strings("regions", map.get("regions"), errors),
@@ -229,7 +180,8 @@ public final class InventoryConfigReader {
         integer("deadlineSeconds", map.get("deadlineSeconds"), errors));
   }
 
-  private static Map<String, PoolFile> pools(String what, Object raw, List<String> errors) {
+  private static Map<String, InventoryFile.Pool> pools(
+      String what, Object raw, List<String> errors) {
     if (!(raw instanceof Map<?, ?> map)) {
       errors.add(
           what
@@ -237,12 +189,12 @@ public final class InventoryConfigReader {
               + " containerToolkit}");
       return null;
     }
-    Map<String, PoolFile> pools = new TreeMap<>();
+    Map<String, InventoryFile.Pool> pools = new TreeMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       String name = String.valueOf(entry.getKey());
       String field = "pools." + name;
       if (entry.getValue() == null) {
-        pools.put(name, new PoolFile(null, null, null, null));
+        pools.put(name, new InventoryFile.Pool(null, null, null, null));
         continue;
       }
       if (!(entry.getValue() instanceof Map<?, ?> pool)) {
@@ -256,7 +208,7 @@ public final class InventoryConfigReader {
       }
       pools.put(
           name,
-          new PoolFile(
+          new InventoryFile.Pool(
               string(field + ".instanceType", pool.get("instanceType"), errors),
               string(field + ".driver", pool.get("driver"), errors),
               string(field + ".cuda", pool.get("cuda"), errors),
@@ -305,7 +257,7 @@ public final class InventoryConfigReader {
     return newline < 0 ? text : text.substring(0, newline);
   }
 
-  private InventoryConfig resolve(FileConfig raw, Path base, String source, List<String> errors)
+  private InventoryConfig resolve(InventoryFile raw, Path base, String source, List<String> errors)
       throws InventoryException {
     String cluster = env("GPUGEN_CLUSTER").orElse(raw.cluster());
     if (cluster == null || cluster.isBlank()) {
@@ -330,7 +282,7 @@ public final class InventoryConfigReader {
       }
     }
 
-    Map<String, PoolFile> rawPools = raw.pools();
+    Map<String, InventoryFile.Pool> rawPools = raw.pools();
     Optional<String> poolsEnv = env("GPUGEN_POOLS");
     if (poolsEnv.isPresent()) {
       try {
@@ -346,14 +298,16 @@ public final class InventoryConfigReader {
     }
     TreeMap<String, PoolSoftware> pools = new TreeMap<>();
     if (rawPools != null) {
-      for (Map.Entry<String, PoolFile> pool : rawPools.entrySet()) {
+      for (Map.Entry<String, InventoryFile.Pool> pool : rawPools.entrySet()) {
         String name = pool.getKey();
         if (name.isBlank()) {
           errors.add("\"pools\" has an empty pool name");
           continue;
         }
-        PoolFile p =
-            pool.getValue() == null ? new PoolFile(null, null, null, null) : pool.getValue();
+        InventoryFile.Pool p =
+            pool.getValue() == null
+                ? new InventoryFile.Pool(null, null, null, null)
+                : pool.getValue();
         pools.put(
             name,
             new PoolSoftware(
@@ -478,7 +432,7 @@ public final class InventoryConfigReader {
   }
 
   /** {@code hostnames}, or the older {@code hostname} ({@code name-tag}/{@code instance-id}). */
-  private List<HostnameSource> hostnames(FileConfig raw, List<String> errors) {
+  private List<HostnameSource> hostnames(InventoryFile raw, List<String> errors) {
     // A variable wins over the file; within one of them, the two forms are exclusive.
     List<String> list = env("GPUGEN_HOSTNAMES").map(InventoryConfigReader::split).orElse(null);
     String single = env("GPUGEN_HOSTNAME").orElse(null);
@@ -491,7 +445,7 @@ public final class InventoryConfigReader {
       return HostnameSource.NAME_TAG_THEN_ID;
     }
     if (list == null) {
-      if (single == null || single.equals("name-tag")) {
+      if (single == null || single.equals(NAME_TAG)) {
         return HostnameSource.NAME_TAG_THEN_ID;
       }
       if (single.equals("instance-id")) {
@@ -643,7 +597,7 @@ public final class InventoryConfigReader {
     return filters;
   }
 
-  private Optional<AssumeRole> assumeRole(FileConfig raw, List<String> errors) {
+  private Optional<AssumeRole> assumeRole(InventoryFile raw, List<String> errors) {
     Optional<String> arn =
         env("GPUGEN_ASSUME_ROLE_ARN").or(() -> Optional.ofNullable(raw.assumeRoleArn()));
     Optional<String> externalId =

@@ -1,6 +1,7 @@
 package dev.gpugen.render;
 
 import dev.gpugen.inventory.InventoryBuilder;
+import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
@@ -120,28 +121,25 @@ public final class AnsibleView {
    * Empty (no file) for clusters that are not on EC2.
    */
   public Map<String, Object> inventoryConfig() {
-    Map<String, Object> c = new TreeMap<>();
-    if (!spec.cloud().provider().equals("aws")) {
-      return c;
+    if (!plan.aws()) {
+      return Map.of();
     }
-    c.put("cluster", spec.metadata().name());
-    spec.metadata().environment().ifPresent(e -> c.put("environment", e));
-    c.put("regions", List.of(spec.cloud().region().orElseThrow()));
-    Map<String, Object> pools = new TreeMap<>();
+    TreeMap<String, InventoryFile.Pool> pools = new TreeMap<>();
     for (Pool p : spec.pools()) {
-      Map<String, Object> expected = new TreeMap<>();
-      expected.put("instanceType", p.instanceType());
-      expected.put("driver", p.software().driver());
-      expected.put("cuda", p.software().cuda());
-      expected.put("containerToolkit", p.software().containerToolkit());
-      pools.put(p.name(), expected);
+      pools.put(
+          p.name(),
+          new InventoryFile.Pool(
+              p.instanceType(),
+              p.software().driver(),
+              p.software().cuda(),
+              p.software().containerToolkit()));
     }
-    c.put("pools", pools);
-    c.put("hostname", "name-tag");
-    c.put("ansibleHost", "private-ip");
-    c.put("states", List.of("running"));
-    c.put("cacheTtlSeconds", 300);
-    return c;
+    return InventoryFile.rendered(
+            spec.metadata().name(),
+            spec.metadata().environment(),
+            spec.cloud().region().orElseThrow(),
+            pools)
+        .toJson();
   }
 
   /** A static host as inventory.yml lists it: its name and its variables, sorted. */

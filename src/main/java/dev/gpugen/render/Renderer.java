@@ -6,7 +6,9 @@ import freemarker.template.TemplateException;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,7 +30,19 @@ public final class Renderer {
   public RenderedTree render(ClusterPlan plan, String specLabel) throws RenderException {
     Map<String, Object> base = Views.model(plan, specLabel);
     Map<String, RenderedTree.File> out = new TreeMap<>();
+    // The bundle (ansible/) first: the other files may name its digest (pull mode's user data).
+    List<RenderPlan.Output> outputs = new ArrayList<>();
+    List<RenderPlan.Output> rest = new ArrayList<>();
     for (RenderPlan.Output o : RenderPlan.of(plan, templates)) {
+      (o.path().startsWith(BundleDigest.FOLDER) ? outputs : rest).add(o);
+    }
+    int bundleFiles = outputs.size();
+    outputs.addAll(rest);
+    for (int i = 0; i < outputs.size(); i++) {
+      RenderPlan.Output o = outputs.get(i);
+      if (i == bundleFiles) {
+        base.put("bundleSha256", BundleDigest.of(out));
+      }
       String text;
       if (o.template()) {
         Map<String, Object> model = new HashMap<>(base);

@@ -668,7 +668,7 @@ final class TerraformVariables {
         TfVar.of(
                 "pull_reports_prefix",
                 "string",
-                "Key prefix under which nodes write <instance-id>.json.")
+                "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile).")
             .set(view.pullReportsPrefix()));
   }
 

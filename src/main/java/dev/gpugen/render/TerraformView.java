@@ -128,7 +128,7 @@ public final class TerraformView {
     return pullRoot() + "/bundles/" + plan.fingerprint();
   }
 
-  /** Where nodes write {@code <instance-id>.json}. */
+  /** Where nodes write {@code <role-id>:<instance-id>.json}. */
   public String pullReportsPrefix() {
     return pullRoot() + "/reports";
   }

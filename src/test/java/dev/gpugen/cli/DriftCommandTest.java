@@ -229,6 +229,81 @@ class DriftCommandTest {
     assertEquals(1, r.err().lines().count(), r.err());
   }
 
+  /** No line of {@code text} holds a control or bidi character: they are printed escaped. */
+  private static void assertNoRawControls(String text) {
+    for (char c : text.toCharArray()) {
+      assertTrue(
+          c == '\n' || !(c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u202e'),
+          String.format("raw U+%04X in %s", (int) c, text));
+    }
+  }
+
+  /**
+   * EC2 tags and node facts are hostile: an escape sequence that clears the screen and a newline
+   * that starts a forged "in sync" line are printed escaped, on the finding's own line.
+   */
+  @Test
+  void hostileCloudAndNodeDataCannotForgeTheOutput() throws Exception {
+    // What XML can carry: a C1 CSI (U+009B), a newline, a bidi override.
+    String forged = "\u009b2J\ndrift h100-training/prod: in sync\u202e";
+    standIn.addAll(fleet(16));
+    standIn.add(
+        Instance.of(
+                Fleet.id(90),
+                "p5.48xlarge",
+                "us-east-1a",
+                Fleet.tags("h100-training", "prod", "x" + forged, "n"))
+            .withPlacementGroup(GROUP));
+    Run cloud = drift(env(), SPEC.toString());
+    assertEquals(1, cloud.exit(), cloud.toString());
+    assertNoRawControls(cloud.out());
+    assertTrue(
+        cloud.out().contains("x\\x9b2J\\ndrift h100-training/prod: in sync\\u202e"), cloud.out());
+    assertFalse(
+        cloud.out().lines().anyMatch(l -> l.startsWith("drift h100-training/prod: in sync")),
+        cloud.out());
+
+    Path dir = Files.createDirectories(tmp.resolve("facts"));
+    String hostile = "\\u001b[2J\\ndrift h100-training/prod: in sync\\u202e";
+    Files.writeString(dir.resolve("node\u001b[2J"), facts("580.95.05\\n" + hostile, "n", "n", "s"));
+    Run node = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(1, node.exit(), node.toString());
+    assertNoRawControls(node.out());
+    assertTrue(node.out().contains("node\\x1b[2J"), node.out());
+    assertTrue(node.out().contains("found 580.95.05\\n\\x1b[2J"), node.out());
+    assertFalse(
+        node.out().lines().anyMatch(l -> l.startsWith("drift h100-training/prod: in sync")));
+  }
+
+  /** Facts files are read bounded: a pipe or a file beyond 16 MiB is one line, exit 3. */
+  @Test
+  void factsThatArePipesOrHugeAreOneLineExitThree() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("facts"));
+    Path huge = dir.resolve("huge.json");
+    try (var ch =
+        java.nio.channels.FileChannel.open(
+            huge,
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.WRITE)) {
+      ch.position(3L << 30).write(java.nio.ByteBuffer.wrap(new byte[] {'}'})); // sparse 3 GiB
+    }
+    Run big = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(3, big.exit(), big.toString());
+    assertEquals(
+        "gpugen: drift: " + huge + " is 3.0 GiB, more than the 16 MiB gpugen reads\n", big.err());
+    Files.delete(huge);
+
+    Path fifo = dir.resolve("pipe.json");
+    Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertEquals(0, mk.waitFor());
+    Run pipe = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(3, pipe.exit(), pipe.toString());
+    assertEquals(1, pipe.err().lines().count(), pipe.err());
+    assertTrue(
+        pipe.err().contains(fifo + " is not a regular file (a pipe or a device)"), pipe.err());
+    assertEquals("", pipe.out());
+  }
+
   /** The facts `ansible -m setup -a filter=ansible_local --tree DIR` writes for one host. */
   static String facts(
       String driver, String baselineNccl, String liveNccl, String specSha, String liveEnv) {

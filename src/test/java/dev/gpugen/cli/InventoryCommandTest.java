@@ -246,9 +246,12 @@ class InventoryCommandTest {
       file =
           files
               .filter(p -> p.getFileName().toString().startsWith("inventory-"))
+              .filter(p -> p.getFileName().toString().endsWith(".json"))
               .findFirst()
               .orElseThrow();
     }
+    Path meta = file.resolveSibling(file.getFileName().toString().replace(".json", ".meta"));
+    assertTrue(Files.isRegularFile(meta), "the header beside the body");
     String text = Files.readString(file, StandardCharsets.UTF_8);
     Files.writeString(file, text.replace("demo-a100-train-0", "demo-a100-train-X"));
     int requests = standIn.requests();
@@ -257,11 +260,22 @@ class InventoryCommandTest {
     assertEquals(first.out(), second.out());
     assertEquals(requests + 1, standIn.requests(), "damaged body: a miss");
 
-    Files.writeString(file, "not json at all");
+    Files.writeString(meta, "not json at all");
     assertEquals(first.out(), list().out());
-    assertEquals(requests + 2, standIn.requests());
+    assertEquals(requests + 2, standIn.requests(), "damaged header: a miss");
     assertEquals(first.out(), list().out());
     assertEquals(requests + 2, standIn.requests(), "rewritten, so the next run hits");
+
+    // A copy with the same bytes, times and modes (cp -p, a restored backup) is another file.
+    Path copy = tmp.resolve("copy.json");
+    Files.copy(file, copy, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+    Files.move(
+        copy,
+        file,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    assertEquals(first.out(), list().out());
+    assertEquals(requests + 3, standIn.requests(), "same bytes, another file: a miss");
   }
 
   @Test

@@ -244,20 +244,21 @@ class InventoryHardeningTest {
       file =
           files
               .filter(f -> f.getFileName().toString().startsWith("inventory-"))
+              .filter(f -> f.getFileName().toString().endsWith(".json"))
               .findFirst()
               .orElseThrow();
     }
-    // Another writer keeps the header (key, time, length) but swaps the body.
-    String text = Files.readString(file, StandardCharsets.UTF_8);
-    String header = text.substring(0, text.indexOf('\n'));
-    String body = text.substring(text.indexOf('\n') + 1);
+    // Another writer keeps the header (key, time, length, MAC) but swaps the body, same length.
+    String body = Files.readString(file, StandardCharsets.UTF_8);
     String evil =
-        body.replace(
-            "\"ansible_host\": \"10.0.",
-            "\"ansible_ssh_common_args\": \"-o ProxyCommand=touch /tmp/pwned\",\n"
-                + "        \"ansible_host\": \"10.0.");
+        body.replaceFirst(
+            "\"ansible_host\": \"10\\.0\\.[0-9.]+\"",
+            "\"ansible_ssh_common_args\": \"-o ProxyCommand=touch /tmp/pwned\"");
     assertTrue(evil.contains("ProxyCommand"), "the test plants something");
-    Files.writeString(file, header + "\n" + evil, StandardCharsets.UTF_8);
+    evil = evil.substring(0, Math.min(evil.length(), body.length()));
+    evil = evil + " ".repeat(body.length() - evil.length());
+    assertEquals(body.length(), evil.length());
+    Files.writeString(file, evil, StandardCharsets.UTF_8);
     int before = standIn.requests();
     Run second = list();
     assertEquals(0, second.code(), second.err());

@@ -1,6 +1,7 @@
 package dev.gpugen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
@@ -20,7 +21,8 @@ class LauncherTest {
   @Test
   void withoutJavaOnThePathItSaysWhatToInstall() throws Exception {
     Path bin = Files.createDirectories(tmp.resolve("bin"));
-    Files.createSymbolicLink(bin.resolve("dirname"), Path.of("/usr/bin/dirname"));
+    Path dirname = Files.copy(Path.of("/usr/bin/dirname"), bin.resolve("dirname"));
+    assertTrue(dirname.toFile().setExecutable(true));
     RealTools.Result r =
         RealTools.run(
             tmp,

@@ -41,7 +41,7 @@ class Ec2InstanceSourceTest {
   }
 
   @Test
-  void theSdkParsesEveryFieldTheInventoryUses() throws Exception {
+  void everyFieldTheInventoryUsesIsRead() throws Exception {
     standIn.add(
         Ec2StandIn.Instance.of(
                 "i-0123456789abcdef0",

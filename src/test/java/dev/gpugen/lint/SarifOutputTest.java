@@ -2,6 +2,7 @@ package dev.gpugen.lint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,10 +15,14 @@ import com.networknt.schema.SpecificationVersion;
 import dev.gpugen.Cli;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -97,6 +102,66 @@ class SarifOutputTest {
       assertTrue(r.path("message").path("text").asText().startsWith(d.path("message").asText()));
       assertFalse(r.path("partialFingerprints").isEmpty(), r.toString());
     }
+  }
+
+  /**
+   * A security rule the spec skips with a written reason: the run passes, and SARIF still reports
+   * the finding, as suppressed in the source with the reason as its justification; CI's
+   * --no-spec-suppressions makes it an error again, with no suppression.
+   */
+  @Test
+  void aSecurityRuleTheSpecSkipsIsASuppressionWithItsReason(@TempDir Path tmp) throws IOException {
+    String reason = "legacy AMI reads IMDSv1 until its agent is replaced";
+    Path spec = tmp.resolve("cluster.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(Path.of("src/test/resources/diagnostics/sec-imdsv1-enabled/fires.yaml"))
+            .replaceFirst(
+                "(?m)^software:",
+                "lint:\n  skip: [sec-imdsv1-enabled]\n  reasons: {sec-imdsv1-enabled: \""
+                    + reason
+                    + "\"}\nsoftware:"));
+    Cli ci = Cli.run("validate", "--format", "json", "--no-spec-suppressions", spec.toString());
+    assertEquals(1, ci.exit(), ci.toString());
+    JsonNode finding = null;
+    for (JsonNode d : JSON.readTree(ci.out()).path("diagnostics")) {
+      if (d.path("rule").asText().equals("sec-imdsv1-enabled")) {
+        finding = d;
+      }
+    }
+    assertNotNull(finding, ci.out());
+
+    Cli sarif = Cli.run("validate", "--format", "sarif", spec.toString());
+    assertEquals(0, sarif.exit(), sarif.toString());
+    JsonNode log = JSON.readTree(sarif.out());
+    assertEquals(List.of(), schema.validate(log), sarif.out());
+    List<JsonNode> suppressed = new java.util.ArrayList<>();
+    for (JsonNode r : log.path("runs").path(0).path("results")) {
+      if (r.has("suppressions")) {
+        suppressed.add(r);
+      }
+    }
+    assertEquals(1, suppressed.size(), sarif.out());
+    JsonNode r = suppressed.get(0);
+    assertEquals("sec-imdsv1-enabled", r.path("ruleId").asText());
+    assertEquals("error", r.path("level").asText());
+    assertEquals(
+        finding.path("line").asInt(),
+        r.path("locations")
+            .path(0)
+            .path("physicalLocation")
+            .path("region")
+            .path("startLine")
+            .asInt());
+    JsonNode s = r.path("suppressions").path(0);
+    assertEquals("inSource", s.path("kind").asText());
+    assertEquals(reason, s.path("justification").asText());
+
+    Cli strict =
+        Cli.run("validate", "--format", "sarif", "--no-spec-suppressions", spec.toString());
+    assertEquals(1, strict.exit(), strict.toString());
+    assertFalse(strict.out().contains("\"suppressions\""), strict.out());
+    assertTrue(strict.out().contains("\"ruleId\" : \"sec-imdsv1-enabled\""), strict.out());
   }
 
   @ParameterizedTest

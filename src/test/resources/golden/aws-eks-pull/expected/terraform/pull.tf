@@ -20,7 +20,7 @@ variable "pull_bundle_prefix" {
 }
 
 variable "pull_reports_prefix" {
-  description = "Key prefix under which nodes write <instance-id>.json."
+  description = "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile)."
   type        = string
 }
 
@@ -85,10 +85,13 @@ data "aws_iam_policy_document" "nodes_pull" {
     resources = ["${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"]
   }
 
+  # Only its own report: for an instance profile's credentials IAM resolves aws:userid to
+  # "<role id>:<instance id>", so no node can write or overwrite another node's report.
+  # https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html
   statement {
     sid       = "WriteReport"
     actions   = ["s3:PutObject"]
-    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"]
+    resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"]
   }
 
   dynamic "statement" {

@@ -5,7 +5,7 @@
 # it at first boot; it copies itself to the per-boot scripts and runs at every boot until the node
 # has reported once. It installs Ansible when the image has none, fetches the rendered ansible/
 # folder (the same roles and plays as push mode), applies site.yml to this node with -c local,
-# and reports the validation result: s3://BUCKET/gpugen/fleet/reports/<instance-id>.json
+# and reports the validation result: s3://BUCKET/gpugen/fleet/reports/<role-id>:<instance-id>.json
 # (when the spec names a bucket) and the EC2 tag gpugen:validation=passed|failed on itself.
 # Skipped on the node: kubernetes,helm,reboot (the chart and the Kubernetes API calls stay with
 # the controller or GitOps; this script reboots instead of Ansible's reboot module).
@@ -24,6 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='9b8c29051de4198203101b1e57eb1ba1c3cb079261d718381ca037e5f314fcaf'
+bundle_sha256='a841ee9468e3bf35e285f98c6485c5357dcb441ad5521e4a5ddcd64742c6348c'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
@@ -79,6 +80,7 @@ fi
 
 # The bundle: this spec version's rendered ansible/ folder, fetched afresh each boot.
 rm -rf "$bundle" "$state/checkout"
+git_commit=
 if [ "$source" = s3 ]; then
   aws s3 cp --recursive --only-show-errors --region "$region" \
     "s3://$bucket/$bundle_prefix/" "$bundle/"
@@ -86,6 +88,8 @@ else
   git init -q "$state/checkout"
   git -C "$state/checkout" fetch -q --depth 1 -- "$git_url" "$git_ref"
   git -C "$state/checkout" checkout -q --detach FETCH_HEAD
+  # The commit the ref named at this boot: the report records what ran.
+  git_commit=$(git -C "$state/checkout" rev-parse HEAD)
   mv "$state/checkout/$git_path" "$bundle"
   rm -rf "$state/checkout"
 fi
@@ -93,19 +97,35 @@ fi
   echo "gpugen pull: the bundle has no site.yml or $inventory" >&2
   exit 1
 }
-if [ "$fresh_ansible" = true ]; then
+
+# Every booting node runs the bundle as root: it must be, file for file, the one rendered with this
+# user data, whoever could write to the bucket or push to the branch since. The digest is the
+# SHA-256 of its sha256sum listing (sorted in byte order; dotfiles and reports/ are not uploaded).
+bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' \
+  | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } | LC_ALL=C sort \
+  | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
+bundle_ok=true
+if [ "$bundle_actual" != "$bundle_sha256" ] || [ -n "$(find "$bundle" ! -type d ! -type f -print -quit)" ]; then
+  echo "gpugen pull: the bundle is not the one this node was launched with (SHA-256 of its file list $bundle_actual, expected $bundle_sha256); not running it" >&2
+  bundle_ok=false
+fi
+
+if [ "$fresh_ansible" = true ] && [ "$bundle_ok" = true ]; then
   ansible-galaxy collection install -r "$bundle/requirements.yml" -p "$bundle/collections"
   export ANSIBLE_COLLECTIONS_PATH="$bundle/collections"
 fi
 
 # The same plays as push mode, applied by this node to itself. Its inventory is YAML; the bundle's
 # ansible.cfg enables only the script plugin, for the controller's gpugen-inventory.
-rc=0
-(cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
-echo "gpugen pull: ansible-playbook exited $rc"
+rc=3
+if [ "$bundle_ok" = true ]; then
+  rc=0
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+  echo "gpugen pull: ansible-playbook exited $rc"
+fi
 
 # A new driver loads at boot: the first failing run reboots once and runs again.
-if [ "$rc" -ne 0 ] || [ -f /var/run/reboot-required ]; then
+if [ "$bundle_ok" = true ] && { [ "$rc" -ne 0 ] || [ -f /var/run/reboot-required ]; }; then
   if [ ! -e "$state/rebooted-$spec_sha256" ]; then
     touch "$state/rebooted-$spec_sha256"
     echo "gpugen pull: rebooting once, then running again"
@@ -115,9 +135,10 @@ if [ "$rc" -ne 0 ] || [ -f /var/run/reboot-required ]; then
 fi
 
 # The report: play 05's result on this node, or the run's failure.
-python3 - "$state/report.json" "$rc" "$instance_id" "$cluster" "$pool" "$spec_sha256" <<'PY'
+python3 - "$state/report.json" "$rc" "$instance_id" "$cluster" "$pool" "$spec_sha256" \
+  "$bundle_sha256" "$bundle_ok" "$git_commit" <<'PY'
 import json, sys
-out, rc, instance_id, cluster, pool, spec = sys.argv[1:7]
+out, rc, instance_id, cluster, pool, spec, bundle, bundle_ok, commit = sys.argv[1:10]
 try:
     with open("/var/lib/gpugen/validation-report.json") as f:
         node = json.load(f)
@@ -127,9 +148,12 @@ checks = (node or {}).get("checks", {})
 passed = rc == "0" and node is not None and node.get("passed") is True
 report = {
     "bandwidth_gbps": checks.get("nccl_all_reduce", {}).get("busbw_gbps"),
+    "bundle_sha256": bundle,
+    "bundle_verified": bundle_ok == "true",
     "cluster": cluster,
     "driver": checks.get("driver_version", {}).get("measured"),
     "exit_code": int(rc),
+    "git_commit": commit or None,
     "instance_id": instance_id,
     "pool": pool,
     "spec_sha256": spec,
@@ -143,8 +167,16 @@ print(report["status"])
 PY
 status=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["status"])' "$state/report.json")
 if [ -n "$bucket" ]; then
+  # A node may write only its own report: the role allows the key ${aws:userid}.json, which IAM
+  # resolves to "<role id>:<instance id>" for an instance profile's credentials.
+  # https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html
+  caller=$(aws sts get-caller-identity --region "$region" --query UserId --output text)
+  case "$caller" in
+    AROA*:"$instance_id") ;;
+    *) echo "gpugen pull: unexpected caller identity $caller" >&2; exit 1 ;;
+  esac
   aws s3 cp --only-show-errors --region "$region" --content-type application/json \
-    "$state/report.json" "s3://$bucket/$reports_prefix/$instance_id.json"
+    "$state/report.json" "s3://$bucket/$reports_prefix/$caller.json"
 fi
 aws ec2 create-tags --region "$region" --resources "$instance_id" \
   --tags "Key=gpugen:validation,Value=$status"

@@ -1,4 +1,4 @@
-package dev.gpugen.ansible;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

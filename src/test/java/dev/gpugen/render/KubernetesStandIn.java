@@ -1,4 +1,4 @@
-package dev.gpugen.ansible;
+package dev.gpugen.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -234,12 +234,57 @@ class TerraformSecurityTest {
     assertTrue(
         everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
 
-    // IAM: SSM core plus the checkpoint bucket, no wildcard grants.
+    // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
+    // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
+    // wildcard grants.
+    // With EKS (eks.tf only), exactly the managed policies AWS requires of an EKS cluster role and
+    // of an EKS node role (https://docs.aws.amazon.com/eks/latest/userguide/cluster-iam-role.html ,
+    // https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html).
+    String nodeFiles =
+        String.join(
+            "\n",
+            r.tf().entrySet().stream()
+                .filter(e -> !e.getKey().equals("eks.tf"))
+                .map(java.util.Map.Entry::getValue)
+                .toList());
+    assertFalse(nodeFiles.contains("iam::aws:policy/"), "no AWS managed policy");
+    assertFalse(nodeFiles.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    if (r.tf().containsKey("eks.tf")) {
+      assertEquals(
+          java.util.Set.of("eks_cluster", "nodes_eks"),
+          parsed
+              .get("eks.tf")
+              .path("resource")
+              .path("aws_iam_role_policy_attachment")
+              .properties()
+              .stream()
+              .map(java.util.Map.Entry::getKey)
+              .collect(java.util.stream.Collectors.toSet()),
+          "eks.tf attaches managed policies to the cluster role and the node role only");
+      String eks = r.tf().get("eks.tf");
+      assertTrue(
+          eks.contains("iam::aws:policy/AmazonEKSClusterPolicy\"")
+              && eks.contains(
+                  "[\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","
+                      + " \"AmazonEKS_CNI_Policy\"]"),
+          "the cluster role gets AmazonEKSClusterPolicy, the node role the three EKS node policies");
+      assertEquals(2, eks.split("iam::aws:policy/", -1).length - 1, "no other managed policy");
+    }
+    JsonNode session =
+        resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
+    assertEquals(1, session.size(), session.toString());
     assertEquals(
-        "arn:${data.aws_partition.current.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore",
-        resource(parsed, "aws_iam_role_policy_attachment", "nodes_ssm")
-            .path("policy_arn")
-            .asText());
+        List.of(
+            "ssm:UpdateInstanceInformation",
+            "ssmmessages:CreateControlChannel",
+            "ssmmessages:CreateDataChannel",
+            "ssmmessages:OpenControlChannel",
+            "ssmmessages:OpenDataChannel"),
+        texts(session.path(0).path("actions")));
+    assertFalse(everything.contains("\"ssm:GetParameter"), "nodes read no SSM parameter");
+    assertEquals(
+        "${data.aws_iam_policy_document.nodes_session_manager.json}",
+        resource(parsed, "aws_iam_role_policy", "nodes_session_manager").path("policy").asText());
     for (JsonNode st :
         resourceData(parsed, "aws_iam_policy_document", "nodes_checkpoint").path("statement")) {
       for (JsonNode action : st.path("actions")) {
@@ -298,7 +343,8 @@ class TerraformSecurityTest {
     if (!r.tfvars().path("checkpoint_bucket").isNull()) {
       assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
       assertEquals(
-          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/*"),
+          List.of(
+              "${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
           texts(bySid.get("WriteReport").path("resources")));
     }
     JsonNode tag = bySid.get("TagSelf");

@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.TestSpecs;
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
-import dev.gpugen.render.RenderedTree;
-import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;

@@ -1,4 +1,4 @@
-package dev.gpugen.ansible;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +35,7 @@ class AnsibleRenderTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @FieldSource("dev.gpugen.ansible.RenderedCase#CASES")
+  @FieldSource("dev.gpugen.render.RenderedCase#CASES")
   void everyFileStartsWithTheGeneratedHeader(String name) throws Exception {
     for (Map.Entry<String, byte[]> e : RenderedCase.render(name, tmp).files().entrySet()) {
       String text = new String(e.getValue(), StandardCharsets.UTF_8);

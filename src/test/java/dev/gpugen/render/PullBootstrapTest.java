@@ -1,4 +1,4 @@
-package dev.gpugen.ansible;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,6 +41,9 @@ class PullBootstrapTest {
   private static final Path STAND_INS = Golden.repo().resolve("src/test/resources/pull-stand-ins");
   private static final String BUCKET = "fleet-ckpt-example";
   private static final String INSTANCE = "i-0123456789abcdef0";
+
+  /** IAM's aws:userid of the instance profile's session, as the aws stand-in reports it. */
+  private static final String CALLER = "AROAEXAMPLEROLEID12345:" + INSTANCE;
 
   @TempDir Path tmp;
 
@@ -101,7 +104,7 @@ class PullBootstrapTest {
 
       // The report object, where the node policy lets it write.
       JsonNode report =
-          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + INSTANCE + ".json"));
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
       assertEquals("passed", report.get("status").asText(), report::toString);
       assertEquals(INSTANCE, report.get("instance_id").asText());
       assertEquals("h100", report.get("pool").asText());
@@ -110,6 +113,8 @@ class PullBootstrapTest {
       assertEquals(0, report.get("exit_code").asInt());
       assertTrue(report.get("validation").get("passed").asBoolean(), report::toString);
       assertTrue(report.has("driver") && report.has("bandwidth_gbps"), report::toString);
+      assertTrue(report.get("bundle_verified").asBoolean(), report::toString);
+      assertTrue(report.get("git_commit").isNull(), report::toString);
 
       // Reported once: no per-boot copy left to run again.
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
@@ -140,7 +145,7 @@ class PullBootstrapTest {
       RealTools.Result r = boot(root, out.resolve("terraform/user-data-l4_infer.sh"));
       assertNotEquals(0, r.exitCode(), r.output());
       JsonNode report =
-          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + INSTANCE + ".json"));
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
       assertEquals("failed", report.get("status").asText(), report::toString);
       assertEquals("l4-infer", report.get("pool").asText());
       assertEquals(2, report.get("exit_code").asInt());
@@ -151,6 +156,51 @@ class PullBootstrapTest {
               + " --tags Key=gpugen:validation,Value=failed",
           calls.get(calls.size() - 1));
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
+   * A bundle changed after the render (a node with write access to the bucket, anyone who can push
+   * to the branch): the node runs nothing of it, does not reboot, and reports the refusal.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aBundleChangedAfterTheRenderIsNeverRun() throws Exception {
+    RealTools.requireRoot();
+    RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
+    Path out = rendered.ansible().getParent();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      String prefix =
+          json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
+      Path bundle = root.resolve("stub-s3/" + BUCKET + "/" + prefix);
+      upload(rendered.ansible(), bundle);
+      Files.writeString(
+          bundle.resolve("group_vars/all.yml"),
+          "gpugen_extra: touch /PWNED\n",
+          java.nio.file.StandardOpenOption.APPEND);
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      assertNotEquals(0, r.exitCode(), r.output());
+      assertTrue(
+          log(root).contains("the bundle is not the one this node was launched with"), log(root));
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertTrue(calls.stream().noneMatch(c -> c.startsWith("ansible-playbook")), calls::toString);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
+      assertEquals("failed", report.get("status").asText(), report::toString);
+      assertFalse(report.get("bundle_verified").asBoolean(), report::toString);
+      assertEquals(
+          prefix.substring(prefix.lastIndexOf('/') + 1),
+          report.get("spec_sha256").asText(),
+          report::toString);
+      assertFalse(
+          Files.exists(
+              root.resolve(
+                  "var/lib/gpugen/pull/rebooted-" + prefix.substring(prefix.lastIndexOf('/') + 1))),
+          "no reboot for a refused bundle");
     } finally {
       RealTools.deleteTestRoot(root);
     }
@@ -196,7 +246,7 @@ class PullBootstrapTest {
           calls::toString);
       assertTrue(calls.stream().noneMatch(c -> c.contains("--recursive")), calls::toString);
       JsonNode report =
-          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + INSTANCE + ".json"));
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
       assertEquals("passed", report.get("status").asText(), report::toString);
       assertEquals(
           "aws ec2 create-tags --region us-east-1 --resources "
@@ -205,6 +255,23 @@ class PullBootstrapTest {
           calls.get(calls.size() - 1));
       assertEquals(
           "h100", json(root.resolve("etc/ansible/facts.d/gpugen.fact")).get("pool").asText());
+      // The commit the tag named, as the node resolved it (a branch would move; the report says
+      // what ran).
+      String tagged =
+          RealTools.run(
+                  Path.of("/"),
+                  Duration.ofMinutes(1),
+                  Map.of(),
+                  "git",
+                  "-C",
+                  repo.toString(),
+                  "rev-parse",
+                  "v1.0.0^{commit}")
+              .assertOk()
+              .output()
+              .strip();
+      assertEquals(tagged, report.get("git_commit").asText(), report::toString);
+      assertTrue(report.get("bundle_verified").asBoolean(), report::toString);
     } finally {
       RealTools.deleteTestRoot(root);
     }

@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import java.util.ArrayList;
 import java.util.List;

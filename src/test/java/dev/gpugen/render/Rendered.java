@@ -1,4 +1,4 @@
-package dev.gpugen.terraform;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Gpugen;
 import dev.gpugen.compat.CompatTable;
-import dev.gpugen.render.RenderException;
-import dev.gpugen.render.RenderedTree;
-import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;

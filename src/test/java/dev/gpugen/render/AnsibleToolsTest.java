@@ -1,4 +1,4 @@
-package dev.gpugen.ansible;
+package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,7 +60,7 @@ class AnsibleToolsTest {
   }
 
   @ParameterizedTest
-  @FieldSource("dev.gpugen.ansible.RenderedCase#CASES")
+  @FieldSource("dev.gpugen.render.RenderedCase#CASES")
   void everyPlaybookPassesTheSyntaxCheck(String name) throws Exception {
     Path dir = CASES.get(name).ansible();
     // GKE renders only the cluster-level plays 03-05 (GkeAnsibleTest runs them); no node upgrade.
@@ -84,7 +84,7 @@ class AnsibleToolsTest {
   }
 
   @ParameterizedTest
-  @FieldSource("dev.gpugen.ansible.RenderedCase#CASES")
+  @FieldSource("dev.gpugen.render.RenderedCase#CASES")
   void productionLintFindsNoViolation(String name) throws Exception {
     long start = System.nanoTime();
     RealTools.Result r =
