@@ -207,7 +207,7 @@ resource "aws_instance" "[=id(pool.var)]" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, {
+  tags = merge(local.tags, local.ssm_bucket_tag, {
     Name          = "${var.cluster_name}-[=id(pool.name)]-${count.index}"
     "gpugen:pool" = [=hcl(pool.name)]
   })

@@ -174,7 +174,7 @@ resource "aws_instance" "h100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, {
+  tags = merge(local.tags, local.ssm_bucket_tag, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
   })

@@ -209,6 +209,63 @@ resource "aws_route" "nodes_internet" {
 }
 
 ################################################################################
+# Interface endpoints (vpc_interface_endpoints: internet none)
+################################################################################
+
+# Without a NAT gateway the nodes reach AWS APIs only through interface endpoints with private
+# DNS: Session Manager needs ssm, ssmmessages and ec2messages
+# (https://docs.aws.amazon.com/systems-manager/latest/userguide/setup-create-vpc.html); S3 comes
+# through the gateway endpoint above.
+resource "aws_security_group" "endpoints" {
+  count = length(var.vpc_interface_endpoints) > 0 ? 1 : 0
+
+  name        = "${local.name}-endpoints"
+  description = "gpugen VPC interface endpoints: HTTPS from the nodes"
+  vpc_id      = local.vpc_id
+
+  tags = {
+    Name = "${local.name}-endpoints"
+  }
+}
+
+resource "aws_vpc_security_group_ingress_rule" "endpoints_from_nodes" {
+  count = length(var.vpc_interface_endpoints) > 0 ? 1 : 0
+
+  security_group_id            = aws_security_group.endpoints[0].id
+  referenced_security_group_id = aws_security_group.nodes.id
+  ip_protocol                  = "tcp"
+  from_port                    = 443
+  to_port                      = 443
+  description                  = "HTTPS from the nodes"
+}
+
+resource "aws_vpc_security_group_egress_rule" "nodes_to_endpoints" {
+  count = length(var.vpc_interface_endpoints) > 0 && !var.allow_web_egress ? 1 : 0
+
+  security_group_id            = aws_security_group.nodes.id
+  referenced_security_group_id = aws_security_group.endpoints[0].id
+  ip_protocol                  = "tcp"
+  from_port                    = 443
+  to_port                      = 443
+  description                  = "HTTPS to the VPC interface endpoints"
+}
+
+resource "aws_vpc_endpoint" "interface" {
+  for_each = toset(var.vpc_interface_endpoints)
+
+  vpc_id              = local.vpc_id
+  service_name        = "${data.aws_partition.current.reverse_dns_prefix}.${var.region}.${each.key}"
+  vpc_endpoint_type   = "Interface"
+  subnet_ids          = [local.subnet_id]
+  security_group_ids  = [aws_security_group.endpoints[0].id]
+  private_dns_enabled = true
+
+  tags = {
+    Name = "${local.name}-${each.key}"
+  }
+}
+
+################################################################################
 # Existing VPC and subnet (vpc_id, subnet_id)
 ################################################################################
 

@@ -72,6 +72,11 @@ final class RenderCommand implements Callable<Integer> {
   @Option(names = "--one-line-invalid", hidden = true)
   boolean oneLineInvalid;
 
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "Print only the one-line summary, not the next steps.")
+  boolean quiet;
+
   @Mixin SpecOptions options;
 
   @Override
@@ -87,20 +92,77 @@ final class RenderCommand implements Callable<Integer> {
           spec.commandLine(), "--all-envs and --env NAME exclude each other");
     }
     Gpugen gpugen = Knowledge.gpugen();
-    int result = ExitCodes.OK;
+    List<Target> targets = new ArrayList<>();
     for (Path file : files) {
       Gpugen.Checked base = options.check(gpugen, file, options.env());
-      List<Gpugen.Checked> targets = new ArrayList<>(List.of(base));
+      targets.add(new Target(file, base));
       if (allEnvs && !options.fails(base)) {
         for (String env : base.spec().orElseThrow().environments()) {
-          targets.add(options.check(gpugen, file, Optional.of(env)));
+          targets.add(new Target(file, options.check(gpugen, file, Optional.of(env))));
         }
       }
-      for (Gpugen.Checked checked : targets) {
-        result = Math.max(result, renderOne(gpugen, file, checked));
-      }
+    }
+    sharedFolders(targets);
+    int result = ExitCodes.OK;
+    for (Target t : targets) {
+      result = Math.max(result, renderOne(gpugen, t.file(), t.checked()));
+    }
+    if (result == ExitCodes.OK && !check && !quiet && targets.size() == 1) {
+      Target t = targets.get(0);
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(NextSteps.of(t.checked().plan().orElseThrow(), t.file(), folder(t.checked())));
+      out.flush();
     }
     return result;
+  }
+
+  /** One spec file in one environment. */
+  private record Target(Path file, Gpugen.Checked checked) {}
+
+  /**
+   * Two renders into one folder would delete each other's files (the second render removes what the
+   * first wrote and it does not make): refused before anything is written, naming both.
+   */
+  private void sharedFolders(List<Target> targets) throws GpugenException {
+    java.util.Map<Path, Target> byFolder = new java.util.HashMap<>();
+    for (Target t : targets) {
+      if (options.fails(t.checked())) {
+        continue;
+      }
+      Path dir = folder(t.checked()).toAbsolutePath().normalize();
+      Target other = byFolder.putIfAbsent(dir, t);
+      // The same spec named twice renders the same files twice: harmless.
+      if (other != null && !same(other, t)) {
+        throw new GpugenException(
+            ExitCodes.USAGE,
+            describe(other)
+                + " and "
+                + describe(t)
+                + " both render into "
+                + folder(t.checked())
+                + ": give them different metadata.name (or environments), or render each with"
+                + " its own -o DIR",
+            null);
+      }
+    }
+  }
+
+  private static boolean same(Target a, Target b) {
+    return a.file().toAbsolutePath().normalize().equals(b.file().toAbsolutePath().normalize())
+        && describe(a).equals(describe(b));
+  }
+
+  private static String describe(Target t) {
+    return t.file()
+        + t.checked()
+            .spec()
+            .flatMap(ClusterSpec::selectedEnvironment)
+            .map(e -> " --env " + e)
+            .orElse("");
+  }
+
+  private Path folder(Gpugen.Checked checked) {
+    return output != null ? output : defaultDir(checked.spec().orElseThrow());
   }
 
   /** Loaded on first use: an invalid spec never pays for FreeMarker's start-up. */
@@ -141,7 +203,7 @@ final class RenderCommand implements Callable<Integer> {
       return ExitCodes.INVALID;
     }
     ClusterSpec cluster = checked.spec().orElseThrow();
-    Path dir = output != null ? output : defaultDir(cluster);
+    Path dir = folder(checked);
     String label =
         dir.toAbsolutePath()
             .normalize()

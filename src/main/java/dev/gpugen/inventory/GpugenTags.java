@@ -11,5 +11,8 @@ public final class GpugenTags {
   public static final String POOL = "gpugen:pool";
   public static final String NAME = "Name";
 
+  /** The S3 bucket the SSM connection moves files through (connection ssm). */
+  public static final String SSM_BUCKET = "gpugen:ssm-bucket";
+
   private GpugenTags() {}
 }

@@ -324,6 +324,7 @@ public final class InventoryBuilder {
     SortedMap<String, String> vars(InventoryConfig config) {
       SortedMap<String, String> vars = new TreeMap<>();
       ansibleHost(config.ansibleHost()).ifPresent(a -> vars.put("ansible_host", a));
+      connectionVars(config.connection(), vars);
       vars.put("gpugen_cluster", config.cluster());
       config.environment().ifPresent(e -> vars.put("gpugen_environment", e));
       vars.put("gpugen_instance_id", host.instanceId());
@@ -350,6 +351,45 @@ public final class InventoryBuilder {
             }
           });
       return vars;
+    }
+
+    /**
+     * The connection variables of this host. ssm: community.aws.aws_ssm with the instance id, the
+     * region it was found in and the cluster's transfer bucket from the node's tag, with
+     * virtual-hosted S3 addressing (the plugin's documented fix for buckets outside us-east-1
+     * answering path-style requests with a 307 redirect,
+     * https://docs.ansible.com/ansible/latest/collections/community/aws/aws_ssm_connection.html).
+     * ssh with a jump host: ProxyJump.
+     */
+    private void connectionVars(NodeConnection connection, SortedMap<String, String> vars) {
+      if (connection.ssm()) {
+        vars.put("ansible_connection", NodeConnection.SSM_PLUGIN);
+        vars.put("ansible_aws_ssm_instance_id", host.instanceId());
+        vars.put("ansible_aws_ssm_region", host.region());
+        vars.put("ansible_aws_ssm_s3_addressing_style", "virtual");
+        Optional<String> bucket = host.tag(GpugenTags.SSM_BUCKET);
+        if (bucket.isPresent() && connection.ownBucket(bucket.get())) {
+          vars.put("ansible_aws_ssm_bucket_name", bucket.get());
+        } else if (bucket.isEmpty()) {
+          warnings.add(
+              host.instanceId()
+                  + " has no tag "
+                  + GpugenTags.SSM_BUCKET
+                  + ": the SSM connection has no bucket to move files through (terraform apply"
+                  + " tags every node with it)");
+        } else {
+          warn(
+              "tag " + GpugenTags.SSM_BUCKET,
+              "it is not a bucket name starting with "
+                  + connection.ssmBucketPrefix().orElse("")
+                  + ": "
+                  + show(bucket.get()));
+        }
+      } else {
+        connection
+            .proxyJump()
+            .ifPresent(j -> vars.put("ansible_ssh_common_args", "-o ProxyJump=" + j));
+      }
     }
 
     private static void expect(SortedMap<String, String> vars, String key, Optional<String> value) {

@@ -221,6 +221,10 @@ public final class InventoryCache {
                     "hostnames",
                     config.hostnames().stream().map(HostnameSource::setting).toList());
                 json.writeStringField("ansibleHost", config.ansibleHost().setting());
+                json.writeStringField("connection", config.connection().method());
+                json.writeStringField(
+                    "ssmBucketPrefix", config.connection().ssmBucketPrefix().orElse(null));
+                json.writeStringField("proxyJump", config.connection().proxyJump().orElse(null));
                 strings(json, "states", config.states());
                 json.writeArrayFieldStart("keyedGroups");
                 for (KeyedGroup g : config.keyedGroups()) {

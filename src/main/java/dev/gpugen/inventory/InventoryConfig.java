@@ -36,6 +36,7 @@ import java.util.TreeMap;
  * @param filters extra server-side DescribeInstances filters, name to values
  * @param assumeRole a role to assume with the default chain's credentials
  * @param deadline the bound on the whole listing, every region and page
+ * @param connection how Ansible reaches the hosts (their connection variables)
  */
 public record InventoryConfig(
     String cluster,
@@ -54,7 +55,8 @@ public record InventoryConfig(
     List<KeyedGroup> keyedGroups,
     SortedMap<String, List<String>> filters,
     Optional<AssumeRole> assumeRole,
-    Duration deadline) {
+    Duration deadline,
+    NodeConnection connection) {
 
   /** The EC2 instance states DescribeInstances knows. */
   public static final List<String> EC2_STATES =
@@ -78,6 +80,7 @@ public record InventoryConfig(
     filters = Collections.unmodifiableSortedMap(f);
     Objects.requireNonNull(assumeRole, "assumeRole");
     Objects.requireNonNull(deadline, "deadline");
+    Objects.requireNonNull(connection, "connection");
   }
 
   @Override
@@ -104,7 +107,8 @@ public record InventoryConfig(
         keyedGroups,
         filters,
         assumeRole,
-        deadline);
+        deadline,
+        connection);
   }
 
   /**

@@ -177,7 +177,10 @@ public final class InventoryConfigReader {
         string("assumeRoleArn", map.get("assumeRoleArn"), errors),
         string("assumeRoleExternalId", map.get("assumeRoleExternalId"), errors),
         string("assumeRoleSessionName", map.get("assumeRoleSessionName"), errors),
-        integer("deadlineSeconds", map.get("deadlineSeconds"), errors));
+        integer("deadlineSeconds", map.get("deadlineSeconds"), errors),
+        string("connection", map.get("connection"), errors),
+        string("ssmBucketPrefix", map.get("ssmBucketPrefix"), errors),
+        string("proxyJump", map.get("proxyJump"), errors));
   }
 
   private static Map<String, InventoryFile.Pool> pools(
@@ -405,6 +408,7 @@ public final class InventoryConfigReader {
     TreeMap<String, List<String>> filters =
         filters(jsonSetting("GPUGEN_FILTERS", raw.filters(), errors), errors);
     Optional<AssumeRole> assumeRole = assumeRole(raw, errors);
+    NodeConnection connection = connection(raw, errors);
 
     if (!errors.isEmpty()) {
       throw new InventoryException(
@@ -428,7 +432,48 @@ public final class InventoryConfigReader {
         keyedGroups,
         filters,
         assumeRole,
-        Duration.ofSeconds(deadline));
+        Duration.ofSeconds(deadline),
+        connection);
+  }
+
+  /**
+   * {@code connection} (ssm or ssh; ssh when absent), with {@code ssmBucketPrefix} for ssm and an
+   * optional {@code proxyJump} for ssh. The values reach every host's connection variables, so each
+   * is checked against its format: no spaces, quotes or options can ride along.
+   */
+  private NodeConnection connection(InventoryFile raw, List<String> errors) {
+    String method = env("GPUGEN_CONNECTION").orElse(raw.connection());
+    String prefix = env("GPUGEN_SSM_BUCKET_PREFIX").orElse(raw.ssmBucketPrefix());
+    String jump = env("GPUGEN_PROXY_JUMP").orElse(raw.proxyJump());
+    if (method == null) {
+      method = "ssh";
+    }
+    if (!List.of("ssm", "ssh").contains(method)) {
+      errors.add("\"connection\" must be ssm or ssh, got " + quote(method));
+      return NodeConnection.SSH;
+    }
+    if (method.equals("ssm")) {
+      if (prefix == null || !NodeConnection.BUCKET_PREFIX.matcher(prefix).matches()) {
+        errors.add(
+            "connection ssm needs \"ssmBucketPrefix\", the start of the transfer bucket's name"
+                + " (up to 37 of a-z, 0-9, '.', '-'), got "
+                + quote(prefix));
+      }
+      if (jump != null) {
+        errors.add("\"proxyJump\" is for connection ssh; Session Manager needs no jump host");
+      }
+    } else {
+      if (prefix != null) {
+        errors.add("\"ssmBucketPrefix\" is for connection ssm");
+      }
+      if (jump != null && !NodeConnection.PROXY_JUMP.matcher(jump).matches()) {
+        errors.add(
+            "\"proxyJump\" must be user@host or user@host:port (a login name, a DNS name or"
+                + " IPv4 address), got "
+                + quote(jump));
+      }
+    }
+    return new NodeConnection(method, Optional.ofNullable(prefix), Optional.ofNullable(jump));
   }
 
   /** {@code hostnames}, or the older {@code hostname} ({@code name-tag}/{@code instance-id}). */

@@ -33,7 +33,10 @@ public record InventoryFile(
     String assumeRoleArn,
     String assumeRoleExternalId,
     String assumeRoleSessionName,
-    Long deadlineSeconds) {
+    Long deadlineSeconds,
+    String connection,
+    String ssmBucketPrefix,
+    String proxyJump) {
 
   /** What one pool's nodes are expected to run; see {@link PoolSoftware}. */
   public record Pool(String instanceType, String driver, String cuda, String containerToolkit) {
@@ -51,17 +54,24 @@ public record InventoryFile(
   static InventoryFile empty() {
     return new InventoryFile(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   /**
    * The file the render writes for a cluster on EC2: which instances to list (the cluster's tags in
    * one region) and what each pool is expected to run. Hosts are named by their Name tag and
    * reached at their private address; only running instances are listed, cached for the reader's
-   * default time.
+   * default time. {@code connection} (ssm or ssh) decides each host's connection variables, with
+   * the SSM transfer bucket's name prefix or the SSH jump host.
    */
   public static InventoryFile rendered(
-      String cluster, Optional<String> environment, String region, SortedMap<String, Pool> pools) {
+      String cluster,
+      Optional<String> environment,
+      String region,
+      SortedMap<String, Pool> pools,
+      String connection,
+      Optional<String> ssmBucketPrefix,
+      Optional<String> proxyJump) {
     return new InventoryFile(
         cluster,
         environment.orElse(null),
@@ -81,7 +91,10 @@ public record InventoryFile(
         null,
         null,
         null,
-        null);
+        null,
+        connection,
+        ssmBucketPrefix.orElse(null),
+        proxyJump.orElse(null));
   }
 
   /** The file's JSON data: the fields that are set, pools as objects of their set fields. */

@@ -2,6 +2,9 @@ package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
+import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
+import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
+import dev.gpugen.lint.rules.conn.ConnSshUnreachable;
 import dev.gpugen.lint.rules.ctk.CtkKnownIssue;
 import dev.gpugen.lint.rules.ctk.CtkVulnerableVersion;
 import dev.gpugen.lint.rules.drv.DrvBranchEndOfLife;
@@ -68,6 +71,7 @@ import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
+import dev.gpugen.lint.rules.tf.TfBackendIgnored;
 import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
@@ -140,6 +144,11 @@ public final class Rules {
           new NetFabricNotOffered(),
           new NetInternetMismatch(),
           new NetAirGappedNoSource(),
+          // How Ansible reaches the nodes; where Terraform keeps its state
+          new ConnBastionWithSsm(),
+          new ConnSshUnreachable(),
+          new ConnSettingIgnored(),
+          new TfBackendIgnored(),
           new EfaUnsupportedInstance(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),

@@ -41,7 +41,7 @@ public record ClusterPlan(
 
   /** Spec components that configure nothing deployed, so they stay out of the fingerprint. */
   private static final Set<String> NOT_DEPLOYED =
-      Set.of("lint", "environments", "selectedEnvironment");
+      Set.of("lint", "environments", "selectedEnvironment", "connection", "terraform");
 
   public ClusterPlan {
     pools = List.copyOf(pools);
@@ -121,6 +121,44 @@ public record ClusterPlan(
   /** Whether nodes configure themselves at boot (ansible.mode pull; AWS only). */
   public boolean pullMode() {
     return aws() && spec.ansible().pullMode();
+  }
+
+  /**
+   * Whether Ansible reaches the EC2 nodes through SSM Session Manager (then Terraform creates the
+   * transfer bucket and the inventory sets the aws_ssm connection variables).
+   */
+  public boolean ssmConnection() {
+    return aws() && spec.connection().ssm();
+  }
+
+  /**
+   * The start of the SSM transfer bucket's name: Terraform's {@code bucket_prefix} (at most 37
+   * characters; a generated suffix makes the name unique in S3's global namespace) and the prefix
+   * the inventory accepts in the nodes' {@code gpugen:ssm-bucket} tag. Empty without SSM.
+   */
+  public Optional<String> ssmBucketPrefix() {
+    if (!ssmConnection()) {
+      return Optional.empty();
+    }
+    String name = qualifiedName.length() > 28 ? qualifiedName.substring(0, 28) : qualifiedName;
+    return Optional.of(name + "-ssm-");
+  }
+
+  /**
+   * The AWS services Terraform gives interface endpoints, sorted. In an air-gapped VPC that gpugen
+   * creates they are the nodes' only way to the APIs they call: Session Manager's ssm, ssmmessages
+   * and ec2messages
+   * (https://docs.aws.amazon.com/systems-manager/latest/userguide/setup-create-vpc.html), and in
+   * pull mode ec2, for the node's tag with its validation result. Empty otherwise.
+   */
+  public List<String> vpcInterfaceEndpoints() {
+    ClusterSpec.Network n = spec.network();
+    if (!aws() || !n.createsVpc() || !n.internet().equals("none")) {
+      return List.of();
+    }
+    return pullMode()
+        ? List.of("ec2", "ec2messages", "ssm", "ssmmessages")
+        : List.of("ec2messages", "ssm", "ssmmessages");
   }
 
   /** Whether the GPU Operator installs the driver on GKE (else GKE's own driver and plugin). */

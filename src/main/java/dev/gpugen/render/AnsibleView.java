@@ -138,8 +138,19 @@ public final class AnsibleView {
             spec.metadata().name(),
             spec.metadata().environment(),
             spec.cloud().region().orElseThrow(),
-            pools)
+            pools,
+            spec.connection().method(),
+            plan.ssmBucketPrefix(),
+            spec.connection()
+                .bastion()
+                .filter(b -> !spec.connection().ssm())
+                .map(ClusterSpec.Bastion::proxyJump))
         .toJson();
+  }
+
+  /** Whether the controller reaches the nodes through SSM (community.aws.aws_ssm). */
+  public boolean ssmConnection() {
+    return plan.ssmConnection();
   }
 
   /** A static host as inventory.yml lists it: its name and its variables, sorted. */

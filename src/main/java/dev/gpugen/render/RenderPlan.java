@@ -68,6 +68,7 @@ final class RenderPlan {
             "outputs.tf",
             "placement.tf",
             "providers.tf",
+            "ssm.tf",
             "storage.tf",
             "terraform.tfvars.json",
             "variables.tf",
@@ -77,6 +78,7 @@ final class RenderPlan {
     if (new TerraformView(plan).eks()) {
       b.file("terraform/eks.tf");
     }
+    backend(b, plan);
     if (plan.pullMode()) {
       b.file("terraform/pull.tf");
       b.perPool("terraform/user-data-{pool}.sh");
@@ -96,9 +98,16 @@ final class RenderPlan {
             "terraform.tfvars.json")) {
       b.file("terraform/" + f);
     }
+    backend(b, plan);
     // With GitOps, ArgoCD owns the NCCL ConfigMap and DaemonSet (argocd/manifests/nccl-config/).
     if (plan.spec().gitops().isEmpty()) {
       b.file("terraform/gke-nccl.tf");
+    }
+  }
+
+  private static void backend(Builder b, ClusterPlan plan) {
+    if (plan.spec().terraform().s3Backend().isPresent()) {
+      b.file("terraform/backend.tf");
     }
   }
 

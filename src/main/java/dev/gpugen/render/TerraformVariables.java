@@ -221,6 +221,30 @@ final class TerraformVariables {
                         "The public_subnet_cidr must be an IPv4 network address with a prefix from"
                             + " /16 to /28."),
                 TfVar.of(
+                        "vpc_interface_endpoints",
+                        "list(string)",
+                        "AWS services the nodes reach through VPC interface endpoints with private"
+                            + " DNS (ssm, ssmmessages, ec2messages for Session Manager without a"
+                            + " NAT gateway; ec2 for pull mode's self-tagging).")
+                    .defaultTo(List.of())
+                    .validation(
+                        "alltrue([for s in {var} : contains([\"ssm\", \"ssmmessages\","
+                            + " \"ec2messages\", \"ec2\"], s)])",
+                        "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages and"
+                            + " ec2.")
+                    .set(plan.vpcInterfaceEndpoints()),
+                TfVar.of(
+                        "ssm_bucket_prefix",
+                        "string",
+                        "Start of the name of the S3 bucket the SSM connection moves files through"
+                            + " (connection ssm); null for no bucket.")
+                    .defaultTo(null)
+                    .validation(
+                        "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",
+                        "The ssm_bucket_prefix must be up to 37 characters of a-z, 0-9, '.' and"
+                            + " '-'.")
+                    .set(plan.ssmBucketPrefix().orElse(null)),
+                TfVar.of(
                         "allow_web_egress",
                         "bool",
                         "Let the nodes open HTTPS and HTTP connections to any address (package"

@@ -294,6 +294,14 @@ public final class TerraformView {
   }
 
   /**
+   * The S3 state backend of backend.tf. Backend blocks take no variables, so these values are
+   * written into HCL through {@code hcl()}; the grammar already limits them to safe characters.
+   */
+  public ClusterSpec.S3Backend s3Backend() {
+    return spec.terraform().s3Backend().orElseThrow();
+  }
+
+  /**
    * The variables of variables.tf (gke-variables.tf on GKE), in sections; see {@link
    * TerraformVariables}.
    */

@@ -21,6 +21,8 @@ import java.util.SortedMap;
  * @param gitops the GitOps hand-off, when the spec turns it on
  * @param validation cluster-wide validation thresholds (each pool carries its own resolved copy)
  * @param ansible Ansible settings
+ * @param connection how Ansible reaches the nodes (the controller's side: not deployed to them)
+ * @param terraform Terraform settings (where the state lives)
  * @param lint linter settings
  * @param environments the names of the overlays the spec declares, sorted
  * @param selectedEnvironment the overlay applied, if any
@@ -38,6 +40,8 @@ public record ClusterSpec(
     Optional<GitOps> gitops,
     Validation validation,
     Ansible ansible,
+    Connection connection,
+    Terraform terraform,
     Lint lint,
     List<String> environments,
     Optional<String> selectedEnvironment) {
@@ -55,6 +59,8 @@ public record ClusterSpec(
     Objects.requireNonNull(gitops);
     Objects.requireNonNull(validation);
     Objects.requireNonNull(ansible);
+    Objects.requireNonNull(connection);
+    Objects.requireNonNull(terraform);
     Objects.requireNonNull(lint);
     environments = List.copyOf(environments);
     Objects.requireNonNull(selectedEnvironment);
@@ -489,6 +495,57 @@ public record ClusterSpec(
       Objects.requireNonNull(gitUrl);
       Objects.requireNonNull(gitRef);
       Objects.requireNonNull(gitPath);
+    }
+  }
+
+  /**
+   * How Ansible reaches the nodes ({@code ansible.connection}, {@code ansible.bastion}).
+   *
+   * @param method ssm (AWS Systems Manager Session Manager, the community.aws.aws_ssm connection)
+   *     or ssh; ssm by default when no CIDR may reach SSH, else ssh
+   * @param bastion an SSH jump host every node is reached through (ssh only)
+   */
+  public record Connection(String method, Optional<Bastion> bastion) {
+    public Connection {
+      Objects.requireNonNull(method);
+      Objects.requireNonNull(bastion);
+    }
+
+    public boolean ssm() {
+      return method.equals("ssm");
+    }
+  }
+
+  /** An SSH jump host: {@code ssh -J user@host:port}. */
+  public record Bastion(String host, String user, int port) {
+    public Bastion {
+      Objects.requireNonNull(host);
+      Objects.requireNonNull(user);
+    }
+
+    /** The ProxyJump destination, {@code user@host} plus {@code :port} when not 22. */
+    public String proxyJump() {
+      return user + "@" + host + (port == 22 ? "" : ":" + port);
+    }
+  }
+
+  /** Terraform settings: the state backend, when the spec names one (else local state). */
+  public record Terraform(Optional<S3Backend> s3Backend) {
+    public Terraform {
+      Objects.requireNonNull(s3Backend);
+    }
+  }
+
+  /**
+   * Terraform state in S3 with S3-native locking.
+   *
+   * @param region the bucket's region (default: cloud.region)
+   */
+  public record S3Backend(String bucket, String key, String region) {
+    public S3Backend {
+      Objects.requireNonNull(bucket);
+      Objects.requireNonNull(key);
+      Objects.requireNonNull(region);
     }
   }
 

@@ -27,7 +27,9 @@ class CliTest {
     assertEquals(0, v.exit());
     assertTrue(v.out().matches("gpugen \\d+\\.\\d+\\.\\d+\\s*"), v.out());
     for (String cmd :
-        new String[] {"validate", "render", "schema", "explain", "init", "generate-completion"}) {
+        new String[] {
+          "validate", "render", "schema", "explain", "init", "generate-completion", "up", "down"
+        }) {
       Cli h = Cli.run(cmd, "--help");
       assertEquals(0, h.exit(), cmd + "\n" + h);
       assertTrue(h.out().contains("Usage: gpugen " + cmd), h.out());

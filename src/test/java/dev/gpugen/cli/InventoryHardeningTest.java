@@ -274,6 +274,34 @@ class InventoryHardeningTest {
     assertTrue(standIn.requests() > before, "a group-writable file is a miss");
   }
 
+  /** A 3 GiB cache file (sparse) is never read into memory: a miss, EC2 is asked, no error. */
+  @Test
+  void aThreeGibCacheFileIsAMissNotAnOutOfMemoryError() throws Exception {
+    standIn.addAll(StandIns.smallFleet());
+    Run first = list("GPUGEN_CACHE_TTL_SECONDS", "3600");
+    assertEquals(0, first.code(), first.err());
+    Path file;
+    try (Stream<Path> files = Files.list(cache)) {
+      file =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("inventory-"))
+              .filter(f -> f.getFileName().toString().endsWith(".json"))
+              .findFirst()
+              .orElseThrow();
+    }
+    try (var ch =
+        java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.position(3L << 30).write(java.nio.ByteBuffer.wrap(new byte[] {'}'}));
+    }
+    int before = standIn.requests();
+    Run second = list("GPUGEN_CACHE_TTL_SECONDS", "3600");
+    assertEquals(0, second.code(), second.err());
+    assertSafe(second);
+    assertFalse(second.err().contains("OutOfMemoryError"), second.err());
+    assertEquals(first.out(), second.out());
+    assertTrue(standIn.requests() > before, "an oversized cache is a miss: EC2 was asked");
+  }
+
   @Test
   void aFifoOrDeviceAsConfigOrCacheNeverHangs() throws Exception {
     Path fifo = tmp.resolve("fifo.json");

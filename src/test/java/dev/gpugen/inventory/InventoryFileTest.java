@@ -24,7 +24,15 @@ class InventoryFileTest {
   void whatTheRenderWritesTheReaderReadsBack() throws Exception {
     TreeMap<String, InventoryFile.Pool> pools = new TreeMap<>();
     pools.put("h100", new InventoryFile.Pool("p5.48xlarge", "580.95.05", "12.8", "1.17.8"));
-    InventoryFile written = InventoryFile.rendered("demo", Optional.of("prod"), "us-east-1", pools);
+    InventoryFile written =
+        InventoryFile.rendered(
+            "demo",
+            Optional.of("prod"),
+            "us-east-1",
+            pools,
+            "ssm",
+            Optional.of("demo-prod-ssm-"),
+            Optional.empty());
     Path file = tmp.resolve("gpugen-inventory.json");
     Files.writeString(file, Json.write(written.toJson()));
     InventoryConfig read =
@@ -43,16 +51,35 @@ class InventoryFileTest {
     assertEquals(AnsibleHostSource.PRIVATE_IP, read.ansibleHost());
     assertEquals(List.of("running"), read.states());
     assertEquals(InventoryConfigReader.DEFAULT_CACHE_TTL_SECONDS, read.cacheTtlSeconds());
+    assertEquals(
+        new NodeConnection("ssm", Optional.of("demo-prod-ssm-"), Optional.empty()),
+        read.connection());
   }
 
   @Test
   void theJsonHoldsOnlyTheSetFieldsUnderTheRecordsNames() {
     Map<String, Object> json =
-        InventoryFile.rendered("demo", Optional.empty(), "us-east-1", new TreeMap<>()).toJson();
+        InventoryFile.rendered(
+                "demo",
+                Optional.empty(),
+                "us-east-1",
+                new TreeMap<>(),
+                "ssh",
+                Optional.empty(),
+                Optional.of("ec2-user@bastion.example.com"))
+            .toJson();
     assertTrue(InventoryFile.fields().containsAll(json.keySet()), json.keySet().toString());
     assertEquals(
         List.of(
-            "ansibleHost", "cacheTtlSeconds", "cluster", "hostname", "pools", "regions", "states"),
+            "ansibleHost",
+            "cacheTtlSeconds",
+            "cluster",
+            "connection",
+            "hostname",
+            "pools",
+            "proxyJump",
+            "regions",
+            "states"),
         List.copyOf(json.keySet()));
   }
 

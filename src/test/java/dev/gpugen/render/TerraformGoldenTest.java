@@ -51,6 +51,7 @@ class TerraformGoldenTest {
                 "outputs.tf",
                 "placement.tf",
                 "providers.tf",
+                "ssm.tf",
                 "storage.tf",
                 "terraform.tfvars.json",
                 "variables.tf",

@@ -302,6 +302,7 @@ class TerraformPlanTest {
             "internet: " + net.internet() + ": no NAT gateway and no default route");
       }
       spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).ifPresent(k -> a.eks(spec, k));
+      a.connection(spec);
       // The version gate's check block warns (a plan still succeeds) for an instance type the
       // table does not know; terraform test counts a failed check as a failure unless expected.
       for (ClusterSpec.Pool pool : spec.pools()) {
@@ -444,6 +445,59 @@ class TerraformPlanTest {
 
     private static String hclList(List<String> values) {
       return "[" + String.join(", ", values.stream().map(TerraformPlan::hclString).toList()) + "]";
+    }
+
+    /**
+     * connection ssm: the transfer bucket exists, refuses public access, expires its objects, and
+     * every node carries its name as gpugen:ssm-bucket; else there is no bucket. An air-gapped VPC
+     * gpugen creates gets Session Manager's interface endpoints with private DNS; other VPCs none.
+     */
+    private void connection(ClusterSpec spec) {
+      if (spec.connection().ssm()) {
+        check(
+            "length(aws_s3_bucket.ssm) == 1 && aws_s3_bucket.ssm[0].force_destroy == true",
+            "connection ssm: one transfer bucket, emptied by terraform destroy");
+        check(
+            "alltrue([for k in [\"block_public_acls\", \"block_public_policy\","
+                + " \"ignore_public_acls\", \"restrict_public_buckets\"] :"
+                + " aws_s3_bucket_public_access_block.ssm[0][k] == true])",
+            "connection ssm: the transfer bucket blocks every kind of public access");
+        check(
+            "aws_s3_bucket_lifecycle_configuration.ssm[0].rule[0].status == \"Enabled\" &&"
+                + " aws_s3_bucket_lifecycle_configuration.ssm[0].rule[0].expiration[0].days == 1",
+            "connection ssm: the transfer bucket's objects expire after a day");
+        check(
+            "length(aws_s3_bucket_server_side_encryption_configuration.ssm[0].rule) == 1 &&"
+                + " alltrue([for r in aws_s3_bucket_server_side_encryption_configuration.ssm[0].rule :"
+                + " length(r.apply_server_side_encryption_by_default) == 1 && alltrue([for d in"
+                + " r.apply_server_side_encryption_by_default : contains([\"AES256\","
+                + " \"aws:kms\"], d.sse_algorithm)])])",
+            "connection ssm: the transfer bucket encrypts at rest");
+        for (ClusterSpec.Pool pool : spec.pools()) {
+          check(
+              "alltrue([for i in aws_instance."
+                  + pool.name().replace('-', '_')
+                  + " : contains(keys(i.tags), \"gpugen:ssm-bucket\")])",
+              "pool " + pool.name() + ": every node is tagged with the transfer bucket");
+        }
+      } else {
+        check("length(aws_s3_bucket.ssm) == 0", "connection ssh: no SSM transfer bucket");
+      }
+      ClusterSpec.Network net = spec.network();
+      if (net.vpcId().isEmpty() && net.internet().equals("none")) {
+        check(
+            "alltrue([for s in [\"ssm\", \"ssmmessages\", \"ec2messages\"] :"
+                + " contains(keys(aws_vpc_endpoint.interface), s)])"
+                + " && alltrue([for e in values(aws_vpc_endpoint.interface) :"
+                + " e.private_dns_enabled == true && e.vpc_endpoint_type == \"Interface\"])",
+            "internet: none: Session Manager's interface endpoints, with private DNS");
+        check(
+            "length(aws_vpc_endpoint.s3) == 1", "internet: none: S3 through the gateway endpoint");
+      } else {
+        check(
+            "length(aws_vpc_endpoint.interface) == 0",
+            "internet: " + net.internet() + ": no interface endpoints");
+      }
     }
 
     private static String interfaces(List<String> types) {

@@ -140,6 +140,25 @@ final class SpecMapper {
                 opt(pull, "gitUrl"),
                 opt(pull, "gitRef"),
                 opt(pull, "gitPath")));
+    Map<String, Object> bastion = map(an, "bastion");
+    ClusterSpec.Connection connection =
+        new ClusterSpec.Connection(
+            opt(an, "connection").orElse(network.sshIngressCidrs().isEmpty() ? "ssm" : "ssh"),
+            bastion.containsKey("host")
+                ? Optional.of(
+                    new ClusterSpec.Bastion(
+                        str(bastion, "host"), str(bastion, "user"), integer(bastion, "port")))
+                : Optional.empty());
+    Map<String, Object> s3 = map(map(map(root, "terraform"), "backend"), "s3");
+    ClusterSpec.Terraform terraform =
+        new ClusterSpec.Terraform(
+            s3.containsKey("bucket")
+                ? Optional.of(
+                    new ClusterSpec.S3Backend(
+                        str(s3, "bucket"),
+                        str(s3, "key"),
+                        opt(s3, "region").or(() -> region).orElse("")))
+                : Optional.empty());
     Map<String, Object> li = map(root, "lint");
     Lint lint = new Lint(strings(li, "skip"), stringMap(li, "severity"), stringMap(li, "reasons"));
 
@@ -156,6 +175,8 @@ final class SpecMapper {
         gitops,
         validation,
         ansible,
+        connection,
+        terraform,
         lint,
         envNames(root),
         env);

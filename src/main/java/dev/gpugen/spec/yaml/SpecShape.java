@@ -259,6 +259,16 @@ public final class SpecShape {
           "a Kubernetes API server URL like https://kubernetes.default.svc",
           255);
 
+  // A Linux login name (useradd's default NAME_REGEX, lower case) for the bastion.
+  static final Str LOGIN_USER =
+      str("^[a-z_][a-z0-9_-]{0,31}$", "a login name like ec2-user or ubuntu", 32);
+  // An S3 object key for the Terraform state: relative, no '..' or empty segments; safe in HCL.
+  static final Str STATE_KEY =
+      str(
+          "^(?!.*(^|/)\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$",
+          "an S3 key like gpu/atlas.tfstate (letters, digits, '.', '_', '-', '/'; no '..')",
+          1024);
+
   // Kubernetes minors as the distributions name them (1.33), not patch releases.
   static final Str K8S_MINOR = str("^1\\.[0-9]{2}$", "a Kubernetes minor like \"1.33\"", 4);
   // An IAM role or user ARN (aws, aws-cn, aws-us-gov partitions), as EKS access entries take them.
@@ -719,9 +729,47 @@ public final class SpecShape {
                                   null,
                                   "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
                           null,
-                          "Pull mode settings.")),
+                          "Pull mode settings."),
+                      opt(
+                          "connection",
+                          new Enum(List.of("ssm", "ssh")),
+                          null,
+                          "How Ansible reaches the nodes (aws): ssm = AWS Systems Manager Session Manager (no open port; default when network.sshIngressCidrs is empty), ssh = SSH as the image's login user (default otherwise)."),
+                      opt(
+                          "bastion",
+                          obj(
+                              req("host", HOST_NAME, "The jump host's DNS name or IPv4 address."),
+                              req("user", LOGIN_USER, "The login name on the jump host."),
+                              opt("port", new Int(1, 65535), 22L, "The jump host's SSH port.")),
+                          null,
+                          "An SSH jump host every node is reached through (ProxyJump; connection ssh only).")),
                   null,
                   "Ansible settings."),
+              opt(
+                  "terraform",
+                  obj(
+                      opt(
+                          "backend",
+                          obj(
+                              opt(
+                                  "s3",
+                                  obj(
+                                      req(
+                                          "bucket",
+                                          BUCKET,
+                                          "The existing bucket holding the state."),
+                                      req("key", STATE_KEY, "The state's object key."),
+                                      opt(
+                                          "region",
+                                          REGION,
+                                          null,
+                                          "The bucket's region (default: cloud.region).")),
+                                  null,
+                                  "State in S3 with S3-native locking (use_lockfile, Terraform 1.10 or newer); renders terraform/backend.tf.")),
+                          null,
+                          "Where Terraform keeps its state (default: terraform.tfstate in the terraform/ folder).")),
+                  null,
+                  "Terraform settings (aws, gcp)."),
               opt(
                   "lint",
                   obj(

@@ -190,7 +190,7 @@ resource "aws_instance" "h100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, {
+  tags = merge(local.tags, local.ssm_bucket_tag, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
   })
@@ -340,7 +340,7 @@ resource "aws_instance" "l4_infer" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, {
+  tags = merge(local.tags, local.ssm_bucket_tag, {
     Name          = "${var.cluster_name}-l4-infer-${count.index}"
     "gpugen:pool" = "l4-infer"
   })

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='e3262b6c049930637953ffd8891f7e4d1d7df5914a06db6eb61add1265618f10'
-bundle_sha256='edfe60cb1e76c4bcebd544530a6de38a8b85dd7a5136f60bc3940caabd7f6b3d'
+bundle_sha256='6e24f6dc7ad5412911aeaef76a09f58a139742efafd0192d778f2679e85e5ba7'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -204,6 +204,28 @@ variable "public_subnet_cidr" {
   }
 }
 
+variable "vpc_interface_endpoints" {
+  description = "AWS services the nodes reach through VPC interface endpoints with private DNS (ssm, ssmmessages, ec2messages for Session Manager without a NAT gateway; ec2 for pull mode's self-tagging)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for s in var.vpc_interface_endpoints : contains(["ssm", "ssmmessages", "ec2messages", "ec2"], s)])
+    error_message = "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages and ec2."
+  }
+}
+
+variable "ssm_bucket_prefix" {
+  description = "Start of the name of the S3 bucket the SSM connection moves files through (connection ssm); null for no bucket."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.ssm_bucket_prefix == null ? true : can(regex("^[a-z0-9][a-z0-9.-]{0,36}$", var.ssm_bucket_prefix))
+    error_message = "The ssm_bucket_prefix must be up to 37 characters of a-z, 0-9, '.' and '-'."
+  }
+}
+
 variable "allow_web_egress" {
   description = "Let the nodes open HTTPS and HTTP connections to any address (package repositories, NGC, SSM, S3). false limits them to each other, the Lustre file system and S3 through the VPC endpoint."
   type        = bool

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='9b8c29051de4198203101b1e57eb1ba1c3cb079261d718381ca037e5f314fcaf'
-bundle_sha256='a841ee9468e3bf35e285f98c6485c5357dcb441ad5521e4a5ddcd64742c6348c'
+bundle_sha256='d944e607761eca448261d4630338762951e0dad88a22f0012c6be462a253d06c'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -169,7 +169,7 @@ resource "aws_instance" "dev" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, {
+  tags = merge(local.tags, local.ssm_bucket_tag, {
     Name          = "${var.cluster_name}-dev-${count.index}"
     "gpugen:pool" = "dev"
   })

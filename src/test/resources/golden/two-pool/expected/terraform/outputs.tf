@@ -77,3 +77,8 @@ output "checkpoint_bucket" {
   description = "Name of the checkpoint bucket; null without one."
   value       = one(aws_s3_bucket.checkpoint[*].id)
 }
+
+output "ssm_bucket" {
+  description = "The bucket the SSM connection moves files through (gpugen:ssm-bucket on every node); null without connection ssm."
+  value       = one(aws_s3_bucket.ssm[*].bucket)
+}

@@ -1,0 +1,97 @@
+package dev.gpugen.cli;
+
+import dev.gpugen.ExitCodes;
+import dev.gpugen.Gpugen;
+import dev.gpugen.plan.ClusterPlan;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code gpugen down SPEC}: terraform destroy in the render's folder, with Terraform's prompt. */
+@Command(
+    name = "down",
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    description = {
+      "Destroy what gpugen up created: terraform init and destroy in the render's terraform/"
+          + " folder, each printed before it runs. Terraform lists what it will destroy and asks"
+          + " for yes unless --auto-approve. The folder is not re-rendered."
+    },
+    footer = {
+      "",
+      "Exit codes: 0 destroyed; a failed step's own exit code; 1 invalid spec; 2 usage (static"
+          + " hosts have nothing to destroy); 3 no render, or terraform missing; 4 internal."
+    })
+final class DownCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
+  Path file;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "DIR",
+      description = "The render's folder (default: roles-generated/<name>[-<env>]).")
+  Path output;
+
+  @Option(names = "--auto-approve", description = "Destroy without Terraform's prompt.")
+  boolean autoApprove;
+
+  @Mixin SpecOptions options;
+
+  private final Deploy.Context context;
+
+  DownCommand() {
+    this(Deploy.Context.system());
+  }
+
+  DownCommand(Deploy.Context context) {
+    this.context = Objects.requireNonNull(context, "context");
+  }
+
+  @Override
+  public Integer call() throws GpugenException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
+    if (checked.plan().isEmpty()) {
+      DiagnosticPrinter.text(err, checked);
+      err.println(file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing run");
+      err.flush();
+      return ExitCodes.INVALID;
+    }
+    ClusterPlan plan = checked.plan().get();
+    if (plan.staticHosts()) {
+      throw new GpugenException(
+          ExitCodes.USAGE,
+          "gpugen down: " + file + " lists static hosts; gpugen created nothing to destroy",
+          null);
+    }
+    Path folder = output != null ? output : Path.of(plan.spec().outputFolder());
+    if (!Files.isDirectory(folder.resolve("terraform"))) {
+      throw new GpugenException(
+          ExitCodes.ENVIRONMENT,
+          "gpugen down: no render at "
+              + folder.resolve("terraform")
+              + " (its Terraform state is what down destroys); pass -o DIR if it is elsewhere",
+          null);
+    }
+    List<Deploy.Step> steps = Deploy.down(folder, autoApprove);
+    Map<String, Path> tools = Deploy.tools(steps, context, "gpugen down");
+    int code = Deploy.run("gpugen down", steps, tools, plan, folder, context, out, err);
+    if (code == ExitCodes.OK) {
+      err.println("gpugen down: done");
+      err.flush();
+    }
+    return code;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.gpugen.inventory;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How Ansible reaches the nodes, as the inventory tells it per host.
+ *
+ * <p>{@code ssm}: through AWS Systems Manager Session Manager with community.aws's {@code aws_ssm}
+ * connection plugin, which moves files through an S3 bucket. The bucket is the one the Terraform
+ * render creates with a generated name; it tags every node with it ({@link GpugenTags#SSM_BUCKET}),
+ * and the inventory accepts the tag only when it is a bucket name starting with {@code
+ * ssmBucketPrefix}, so a stray tag cannot send module payloads to some other bucket. {@code ssh}:
+ * plain SSH, through {@code proxyJump} when a bastion is set.
+ *
+ * @param method ssm or ssh
+ * @param ssmBucketPrefix the prefix of the transfer bucket's name (ssm)
+ * @param proxyJump {@code user@host[:port]} of the SSH jump host (ssh)
+ */
+public record NodeConnection(
+    String method, Optional<String> ssmBucketPrefix, Optional<String> proxyJump) {
+
+  /** The connection plugin, by its fully qualified collection name. */
+  public static final String SSM_PLUGIN = "community.aws.aws_ssm";
+
+  /** What a spec without connection settings gets: SSH, no jump host. */
+  public static final NodeConnection SSH =
+      new NodeConnection("ssh", Optional.empty(), Optional.empty());
+
+  // S3 bucket names: 3-63 characters of a-z, 0-9, '.', '-', starting and ending with a letter or
+  // digit (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
+  static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  // Terraform's bucket_prefix is at most 37 characters.
+  static final Pattern BUCKET_PREFIX = Pattern.compile("[a-z0-9][a-z0-9.-]{0,36}");
+  // ssh -J [user@]host[:port]: a login name, a DNS name or IPv4 address, a port.
+  static final Pattern PROXY_JUMP =
+      Pattern.compile(
+          "[a-z_][a-z0-9_-]{0,31}@[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:[1-9][0-9]{0,4})?");
+
+  public NodeConnection {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(ssmBucketPrefix, "ssmBucketPrefix");
+    Objects.requireNonNull(proxyJump, "proxyJump");
+  }
+
+  public boolean ssm() {
+    return method.equals("ssm");
+  }
+
+  /** Whether {@code bucket} (a tag value, untrusted) names this cluster's transfer bucket. */
+  boolean ownBucket(String bucket) {
+    return BUCKET.matcher(bucket).matches()
+        && ssmBucketPrefix.filter(bucket::startsWith).isPresent();
+  }
+}

@@ -1,0 +1,120 @@
+package dev.gpugen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * gpugen render ends with this spec's next steps (credentials, Terraform in the render's folder,
+ * the collections, the playbook), --quiet keeps the one-line summary, and two renders into one
+ * folder are refused before anything is written.
+ */
+class RenderNextStepsTest {
+  @TempDir Path tmp;
+
+  private static void inOrder(String text, String... parts) {
+    int at = -1;
+    for (String p : parts) {
+      int i = text.indexOf(p, at + 1);
+      assertTrue(i > at, "\"" + p + "\" after position " + at + " in:\n" + text);
+      at = i;
+    }
+  }
+
+  @Test
+  void anAwsRenderPrintsTheStepsInTheOrderToRunThem() {
+    Path out = tmp.resolve("h100");
+    Cli r = Cli.run("render", "examples/aws-h100/cluster.yaml", "-o", out.toString());
+    assertEquals(0, r.exit(), r.toString());
+    inOrder(
+        r.out(),
+        "rendered " + out + ": ",
+        "Next steps:",
+        "AWS credentials for us-east-1",
+        "terraform -chdir=" + out.resolve("terraform") + " init",
+        "terraform -chdir=" + out.resolve("terraform") + " apply",
+        "cd "
+            + out.resolve("ansible")
+            + " && ansible-galaxy collection install -r requirements.yml",
+        "ansible-playbook -i gpugen-inventory site.yml",
+        "connection ssh: the private key of key pair",
+        "gpugen up examples/aws-h100/cluster.yaml");
+  }
+
+  @Test
+  void theSsmConnectionNamesWhatTheControllerNeeds() {
+    Cli r =
+        Cli.run(
+            "render",
+            "examples/aws-dev-prod/cluster.yaml",
+            "--env",
+            "dev",
+            "-o",
+            tmp.resolve("dev").toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        r.out().contains("connection ssm: the AWS CLI, AWS's session-manager-plugin"), r.out());
+    assertTrue(r.out().contains("gpugen up examples/aws-dev-prod/cluster.yaml --env dev"), r.out());
+  }
+
+  @Test
+  void staticHostsGetNoTerraformSteps() {
+    Cli r =
+        Cli.run(
+            "render",
+            "examples/static-baremetal/cluster.yaml",
+            "-o",
+            tmp.resolve("metal").toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertFalse(r.out().contains("terraform"), r.out());
+    inOrder(
+        r.out(), "Next steps:", "ansible-galaxy collection install", "ansible-playbook site.yml");
+  }
+
+  @Test
+  void quietKeepsTheOneLineSummary() {
+    for (String flag : List.of("--quiet", "-q")) {
+      Path out = tmp.resolve("quiet" + flag.length());
+      Cli r = Cli.run("render", "examples/aws-h100/cluster.yaml", "-o", out.toString(), flag);
+      assertEquals(0, r.exit(), r.toString());
+      assertTrue(
+          r.out()
+              .matches(
+                  "rendered "
+                      + java.util.regex.Pattern.quote(out.toString())
+                      + ": \\d+ written, 0 unchanged, 0 deleted\n"),
+          r.out());
+    }
+  }
+
+  @Test
+  void severalRendersInOneRunPrintNoSteps() {
+    Cli r = Cli.run("render", "--check", "--all-envs", "examples/aws-h100/cluster.yaml");
+    assertFalse(r.out().contains("Next steps"), r.out());
+  }
+
+  @Test
+  void twoSpecsIntoOneFolderAreRefusedNamingBothBeforeAnythingIsWritten() throws Exception {
+    String spec =
+        Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
+            .replace("name: h100-training", "name: fd-shared-folder-test");
+    assertTrue(spec.contains("fd-shared-folder-test"), "the example names its cluster");
+    Path a = Files.writeString(tmp.resolve("a.yaml"), spec);
+    Path b = Files.writeString(tmp.resolve("b.yaml"), spec.replace("count: 16", "count: 8"));
+    Cli r = Cli.run("render", a.toString(), b.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(
+        r.err()
+            .contains(a + " and " + b + " both render into roles-generated/fd-shared-folder-test"),
+        r.err());
+    assertFalse(Files.exists(Path.of("roles-generated/fd-shared-folder-test")), "nothing written");
+    assertEquals("", r.out());
+  }
+}
