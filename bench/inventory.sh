@@ -37,8 +37,10 @@ if ! command -v ansible-inventory >/dev/null || ! /usr/bin/python3 -c 'import bo
   have_aws_ec2=no
 fi
 
-echo "bench: building (mvn -DskipTests package)..." >&2
+echo "bench: building (mvn -DskipTests package, then the launcher's class-data-sharing archive)..." >&2
 mvn -B -q -DskipTests package >&2
+# The launcher records target/gpugen.jsa for the fresh jar; the rendered script uses it.
+./gpugen --version >/dev/null
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench-classpath.txt >&2
 jar="$root/target/gpugen.jar"
@@ -73,6 +75,11 @@ export GPUGEN_CACHE_DIR="$work/cache"
 
 export GPUGEN_JAR="$jar"
 launcher="java -jar target/gpugen.jar inventory (via GPUGEN_JAR)"
+if [ -f target/gpugen.jsa ] && [ target/gpugen.jsa -nt target/gpugen.jar ]; then
+  launcher="$launcher, with the class-data-sharing archive target/gpugen.jsa"
+else
+  launcher="$launcher, WITHOUT a class-data-sharing archive"
+fi
 
 # Baseline 1: the JVM alone.
 cat > "$work/Hello.java" <<'EOF'
