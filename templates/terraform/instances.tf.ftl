@@ -5,11 +5,22 @@
 ################################################################################
 
 locals {
+<#if terraform.eks>
+  # EKS: Canonical's Ubuntu EKS images for the cluster's Kubernetes minor (kubelet, containerd and
+  # /etc/eks/bootstrap.sh preinstalled; https://cloud-images.ubuntu.com/aws-eks/). Canonical builds
+  # 22.04 images for EKS 1.29 and later, 24.04 images for 1.31 and later
+  # (https://documentation.ubuntu.com/aws/aws-how-to/kubernetes/deploy-ubuntu-cluster-with-eks-ami/).
+  ubuntu_ami_names = {
+    "ubuntu-22.04" = "ubuntu-eks/k8s_${var.kubernetes_version}/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
+    "ubuntu-24.04" = "ubuntu-eks/k8s_${var.kubernetes_version}/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
+  }
+<#else>
   # Canonical's image names for the OS names the spec accepts (hvm-ssd and hvm-ssd-gp3 builds).
   ubuntu_ami_names = {
     "ubuntu-22.04" = "ubuntu/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
     "ubuntu-24.04" = "ubuntu/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
   }
+</#if>
 
   ami_id = startswith(var.image, "ami-") ? var.image : one(data.aws_ami.ubuntu[*].id)
 }
@@ -72,7 +83,29 @@ resource "aws_launch_template" "[=id(pool.var)]" {
   name_prefix            = "${local.name}-[=id(pool.name)]-"
   description            = [=hcl("gpugen pool " + pool.name + ": network interfaces and metadata options of its nodes")]
   update_default_version = true
-<#if terraform.pull>
+<#if terraform.eks && terraform.pull>
+  # EKS and pull mode: cloud-init runs both scripts in order (a MIME multi-part user data,
+  # https://cloudinit.readthedocs.io/en/latest/explanation/format.html#mime-multi-part-archive):
+  # the join, then the node's own configuration (gpugen renders the script; no credentials).
+  user_data = base64encode(join("\r\n", [
+    "Content-Type: multipart/mixed; boundary=\"${local.user_data_boundary}\"",
+    "MIME-Version: 1.0",
+    "",
+    "--${local.user_data_boundary}",
+    "Content-Type: text/x-shellscript; charset=\"us-ascii\"",
+    "",
+    local.eks_join[[=hcl(pool.var)]],
+    "--${local.user_data_boundary}",
+    "Content-Type: text/x-shellscript; charset=\"us-ascii\"",
+    "",
+    file("${path.module}/user-data-[=id(pool.var)].sh"),
+    "--${local.user_data_boundary}--",
+    "",
+  ]))
+<#elseif terraform.eks>
+  # EKS: the node joins the cluster at first boot, with the pool's labels and taints (eks.tf).
+  user_data = base64encode(local.eks_join[[=hcl(pool.var)]])
+<#elseif terraform.pull>
   # Pull mode: the node configures itself at boot (gpugen renders the script; no credentials).
   user_data = filebase64("${path.module}/user-data-[=id(pool.var)].sh")
 </#if>

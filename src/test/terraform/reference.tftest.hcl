@@ -12,6 +12,12 @@ mock_provider "aws" {
   mock_data "aws_iam_policy_document" {
     defaults = { json = "{}" }
   }
+  mock_data "aws_availability_zones" {
+    defaults = { names = ["us-east-1a", "us-east-1b"] }
+  }
+  mock_data "aws_eks_addon_version" {
+    defaults = { version = "v1.0.0-eksbuild.1" }
+  }
 }
 
 run "reference_plans" {
@@ -141,6 +147,7 @@ run "existing_vpc" {
     vpc_id             = "vpc-0123456789abcdef0"
     subnet_id          = "subnet-0123456789abcdef0"
     enable_nat_gateway = false
+    eks_subnet_ids     = ["subnet-0123456789abcdef1"]
   }
   expect_failures = [data.aws_subnet.existing]
 }
@@ -179,4 +186,64 @@ run "spread_limit" {
     placement_strategy = "spread"
   }
   expect_failures = [aws_placement_group.h100]
+}
+
+# kubernetes.distribution eks (the example's): the second control-plane subnet, the endpoint
+# rules and the labels kubelet may register.
+run "eks_control_plane_subnet" {
+  command = plan
+  assert {
+    condition     = aws_subnet.eks_control_plane[0].cidr_block == "10.42.255.224/28" && aws_subnet.eks_control_plane[0].availability_zone == "us-east-1b"
+    error_message = "the second-to-last /28 of the VPC, in the first other zone"
+  }
+  assert {
+    condition     = aws_eks_cluster.this.kubernetes_network_config[0].service_ipv4_cidr == "172.20.0.0/16"
+    error_message = "a VPC in 10.0.0.0/8 gets Services from 172.20.0.0/16"
+  }
+}
+
+run "eks_subnet_overlaps_nodes" {
+  command = plan
+  variables {
+    eks_subnet_cidr = "10.42.0.16/28"
+  }
+  expect_failures = [aws_subnet.eks_control_plane]
+}
+
+run "eks_public_endpoint_without_cidrs" {
+  command = plan
+  variables {
+    eks_endpoint_public_access = true
+    eks_public_access_cidrs    = []
+  }
+  expect_failures = [aws_eks_cluster.this]
+}
+
+run "eks_public_endpoint_open_to_all" {
+  command = plan
+  variables {
+    eks_endpoint_public_access = true
+    eks_public_access_cidrs    = ["0.0.0.0/0"]
+  }
+  expect_failures = [aws_eks_cluster.this]
+}
+
+run "eks_label_kubelet_may_not_set" {
+  command = plan
+  variables {
+    h100_node_labels = { "node-role.kubernetes.io/gpu" = "" }
+  }
+  expect_failures = [var.h100_node_labels]
+}
+
+run "eks_existing_vpc_without_second_subnet" {
+  command = plan
+  variables {
+    vpc_cidr           = null
+    subnet_cidr        = null
+    vpc_id             = "vpc-0123456789abcdef0"
+    subnet_id          = "subnet-0123456789abcdef0"
+    enable_nat_gateway = false
+  }
+  expect_failures = [data.aws_subnet.existing, check.eks_subnets]
 }

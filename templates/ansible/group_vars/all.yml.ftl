@@ -35,8 +35,20 @@ container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
 # Kubernetes (kubernetes:): the cluster the GPU nodes are workers of; plays 03 and 05 check it.
 kubernetes_checks_distribution: [=unsafe(ansible.kubernetes.distribution)]
 kubernetes_checks_version: [=unsafe(ansible.kubernetes.version)]
+<#if ansible.kubernetes.distribution == "eks">
+# EKS: the kubeconfig `aws eks update-kubeconfig` writes into the ignored state folder (the
+# Terraform output kubeconfig_command prints the command), and the node names kubelet registers on
+# EKS: the instance's private DNS name (gpugen-inventory's gpugen_private_dns).
+kubernetes_checks_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
+kubernetes_checks_kubeconfig_hint: >-
+  create it with the command `terraform output -raw kubeconfig_command` prints in ../terraform
+  (aws eks update-kubeconfig; needs the AWS CLI and an identity with access to the cluster)
+gpu_operator_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
+kubernetes_node_name: "{{ gpugen_private_dns | default(ansible_facts['fqdn']) }}"
+<#else>
 # The host's node name in Kubernetes: kubelet registers the host name unless told otherwise.
 kubernetes_node_name: "{{ ansible_facts['nodename'] }}"
+</#if>
 
 </#if>
 # 03 GPU operator

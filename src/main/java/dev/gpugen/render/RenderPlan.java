@@ -75,6 +75,9 @@ final class RenderPlan {
             "versions.tf")) {
       b.file("terraform/" + f);
     }
+    if (new TerraformView(plan).eks()) {
+      b.file("terraform/eks.tf");
+    }
     backend(b, plan);
     if (plan.pullMode()) {
       b.file("terraform/pull.tf");

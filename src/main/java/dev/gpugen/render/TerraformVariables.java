@@ -468,6 +468,214 @@ final class TerraformVariables {
             .set(p.fabric()));
   }
 
+  /** A Kubernetes label key (apimachinery's syntax, the spec's LABEL_KEY). */
+  private static final String LABEL_KEY =
+      "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+
+  /** A Kubernetes label value. */
+  private static final String LABEL_VALUE = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";
+
+  private static final List<String> EKS_ADDONS =
+      List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni");
+
+  /**
+   * kubernetes.distribution eks (eks.tf): the control plane's settings, then per pool the labels
+   * and taints kubelet registers the nodes with.
+   */
+  static List<Section> eks(ClusterPlan plan) {
+    ClusterSpec.Kubernetes k = plan.spec().kubernetes().orElseThrow();
+    List<Section> out = new ArrayList<>();
+    out.add(
+        new Section(
+            "EKS (kubernetes.distribution eks)",
+            List.of(
+                TfVar.of(
+                        "kubernetes_version",
+                        "string",
+                        "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS"
+                            + " node image and the add-on versions.")
+                    .validation(
+                        "can(regex(\"^1\\\\.[0-9]{2}$\", {var}))",
+                        "The kubernetes_version must be a Kubernetes minor like 1.33.")
+                    .set(k.version()),
+                TfVar.of(
+                        "eks_endpoint_public_access",
+                        "bool",
+                        "Whether the API server also has a public endpoint (kubernetes.endpointAccess"
+                            + " public-and-private); the private endpoint is always on.")
+                    .defaultTo(false)
+                    .set(k.publicEndpoint()),
+                TfVar.of(
+                        "eks_public_access_cidrs",
+                        "list(string)",
+                        "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs).")
+                    .defaultTo(List.of())
+                    .validation(
+                        "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
+                            + " == c, false)])",
+                        "Every eks_public_access_cidrs entry must be an IPv4 network address with a"
+                            + " prefix, like 203.0.113.0/24.")
+                    .set(k.publicEndpoint() ? k.publicCidrs() : List.of()),
+                TfVar.of(
+                        "eks_admin_arns",
+                        "list(string)",
+                        "IAM role or user ARNs given cluster-admin through EKS access entries"
+                            + " (kubernetes.admins).")
+                    .defaultTo(List.of())
+                    .validation(
+                        "alltrue([for a in {var} :"
+                            + " can(regex(\"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$\","
+                            + " a))])",
+                        "Every eks_admin_arns entry must be an IAM role or user ARN, like"
+                            + " arn:aws:iam::123456789012:role/platform-admin.")
+                    .set(k.admins()),
+                TfVar.of(
+                        "eks_creator_admin",
+                        "bool",
+                        "Give the identity that creates the cluster (the one running terraform"
+                            + " apply) cluster-admin, as EKS does by default. Changing it replaces"
+                            + " the cluster.")
+                    .defaultTo(true),
+                TfVar.of(
+                        "eks_addon_versions",
+                        "map(string)",
+                        "Exact versions of the core add-ons (coredns, eks-pod-identity-agent,"
+                            + " kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an"
+                            + " add-on not named gets EKS's default version for kubernetes_version.")
+                    .defaultTo(Map.of())
+                    .validation(
+                        "alltrue([for k, v in {var} : contains("
+                            + hclList(EKS_ADDONS)
+                            + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
+                            + " v))])",
+                        "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
+                            + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
+                TfVar.of(
+                        "eks_log_retention_days",
+                        "number",
+                        "Days CloudWatch keeps the control plane's logs (api, audit, authenticator,"
+                            + " controllerManager, scheduler).")
+                    .defaultTo(90)
+                    .validation(
+                        "contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,"
+                            + " 1096, 1827, 2192, 2557, 2922, 3288, 3653], {var})",
+                        "The eks_log_retention_days must be a CloudWatch Logs retention period (1,"
+                            + " 3, 5, 7, 14, 30, 60, 90, ... 3653)."),
+                TfVar.of(
+                        "eks_service_cidr",
+                        "string",
+                        "Range the cluster's Services get addresses from; it must not overlap the"
+                            + " VPC or networks the nodes reach. null: 172.20.0.0/16 for a VPC in"
+                            + " 10.0.0.0/8 (and an existing VPC), else 10.100.0.0/16.")
+                    .defaultTo(null)
+                    .validation(
+                        "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
+                            + " 0) == {var}, false) && try(tonumber(split(\"/\", {var})[1]) >= 12 &&"
+                            + " tonumber(split(\"/\", {var})[1]) <= 24, false)",
+                        "The eks_service_cidr must be an IPv4 network address with a prefix from /12"
+                            + " to /24, like 172.20.0.0/16."),
+                TfVar.of(
+                        "eks_subnet_cidr",
+                        "string",
+                        "CIDR of the second control-plane subnet gpugen creates in another zone (EKS"
+                            + " needs two); null for the second-to-last /28 of vpc_cidr.")
+                    .defaultTo(null)
+                    .validation(
+                        "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
+                            + " 0) == {var}, false)",
+                        "The eks_subnet_cidr must be an IPv4 network address with a prefix, like"
+                            + " 10.42.255.224/28."),
+                TfVar.of(
+                        "eks_subnet_zone",
+                        "string",
+                        "Availability zone of that second subnet; null for the first other zone of"
+                            + " the region.")
+                    .defaultTo(null)
+                    .validation(
+                        "{var} == null ? true :"
+                            + " can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$\","
+                            + " {var}))",
+                        "The eks_subnet_zone must look like us-east-1b."),
+                TfVar.of(
+                        "eks_subnet_ids",
+                        "list(string)",
+                        "With an existing VPC: more subnets for the control plane, at least one in"
+                            + " another zone than subnet_id.")
+                    .defaultTo(List.of())
+                    .validation(
+                        "alltrue([for s in {var} : can(regex(\"^subnet-[0-9a-f]{8,17}$\", s))])",
+                        "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."))));
+    for (PoolPlan pp : plan.pools()) {
+      out.add(new Section("EKS: pool " + pp.name(), eksPool(pp)));
+    }
+    return out;
+  }
+
+  private static List<TfVar> eksPool(PoolPlan pp) {
+    ClusterSpec.Pool p = pp.pool();
+    String v = pp.tfPrefix();
+    List<Map<String, String>> taints = new ArrayList<>();
+    for (ClusterSpec.Taint t : p.taints()) {
+      Map<String, String> taint = new TreeMap<>();
+      taint.put("key", t.key());
+      taint.put("value", t.value().orElse(""));
+      taint.put("effect", t.effect());
+      taints.add(taint);
+    }
+    return List.of(
+        TfVar.of(
+                v + "_node_labels",
+                "map(string)",
+                "Kubernetes labels kubelet registers the nodes of pool " + pp.name() + " with.")
+            .defaultTo(Map.of())
+            // Kubernetes label syntax, which also keeps them plain in the join script.
+            .validation(
+                "alltrue([for k, v in {var} : can(regex(\""
+                    + LABEL_KEY
+                    + "\", k)) && can(regex(\""
+                    + LABEL_VALUE
+                    + "\", v))])",
+                "Every "
+                    + v
+                    + "_node_labels entry must be a Kubernetes label (key like workload-type or"
+                    + " example.com/tier, value of up to 63 letters, digits, '-', '_', '.').")
+            // kubelet refuses to start with a label in the kubernetes.io or k8s.io namespaces
+            // other than these (NodeRestriction,
+            // https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction).
+            .validation(
+                "alltrue([for k, v in {var} : !can(regex(\"(^|[.])(kubernetes[.]io|k8s[.]io)/\","
+                    + " k)) ||"
+                    + " can(regex(\"^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|([a-z0-9.-]*[.])?node-restriction[.]kubernetes[.]io)/\","
+                    + " k))])",
+                v
+                    + "_node_labels: kubelet may not set labels in the kubernetes.io or k8s.io"
+                    + " namespaces other than kubelet.kubernetes.io/, node.kubernetes.io/ and"
+                    + " node-restriction.kubernetes.io/.")
+            .set(new TreeMap<>(p.labels())),
+        TfVar.of(
+                v + "_node_taints",
+                "list(object({ key = string, value = string, effect = string }))",
+                "Kubernetes taints kubelet registers the nodes of pool " + pp.name() + " with.")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for t in {var} : can(regex(\""
+                    + LABEL_KEY
+                    + "\", t.key)) && can(regex(\""
+                    + LABEL_VALUE
+                    + "\", t.value)) && contains([\"NoSchedule\", \"PreferNoSchedule\","
+                    + " \"NoExecute\"], t.effect)])",
+                "Every "
+                    + v
+                    + "_node_taints entry needs a Kubernetes label key and value, and effect"
+                    + " NoSchedule, PreferNoSchedule or NoExecute.")
+            .set(taints));
+  }
+
+  private static String hclList(List<String> values) {
+    return "[" + String.join(", ", values.stream().map(Escape::hcl).toList()) + "]";
+  }
+
   /** Pull mode's variables (pull.tf): where nodes fetch the bundle and write their reports. */
   static List<TfVar> pull(ClusterPlan plan, TerraformView view) {
     return List.of(

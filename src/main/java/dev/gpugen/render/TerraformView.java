@@ -95,6 +95,11 @@ public final class TerraformView {
     return aws() || gcp();
   }
 
+  /** Whether Terraform creates an EKS control plane the nodes join at boot (distribution eks). */
+  public boolean eks() {
+    return aws() && spec.kubernetes().map(ClusterSpec.Kubernetes::eks).orElse(false);
+  }
+
   /** Whether the nodes configure themselves at boot (ansible.mode pull, on AWS). */
   public boolean pull() {
     return plan.pullMode();
@@ -310,6 +315,13 @@ public final class TerraformView {
   }
 
   /**
+   * The variables eks.tf declares, in sections (the cluster's, then one per pool); none without.
+   */
+  public List<TfVar.Section> eksVariables() {
+    return eks() ? TerraformVariables.eks(plan) : List.of();
+  }
+
+  /**
    * Every value of terraform.tfvars.json, sorted by name: the value of each variable gpugen sets,
    * null where the spec leaves it unset.
    */
@@ -317,6 +329,7 @@ public final class TerraformView {
     Map<String, Object> v = new TreeMap<>();
     List<TfVar> all = new ArrayList<>(pullVariables());
     variables().forEach(s -> all.addAll(s.variables()));
+    eksVariables().forEach(s -> all.addAll(s.variables()));
     TreeSet<String> names = new TreeSet<>();
     for (TfVar t : all) {
       if (!names.add(t.name())) {

@@ -131,6 +131,41 @@ class TerraformPlanTest {
   }
 
   /**
+   * The EKS assertions can fail: tfvars that drop an admin, open the public endpoint to another
+   * range and register the nodes with a label the spec does not have fail the plan with the
+   * messages of those three checks.
+   */
+  @Test
+  void theEksAssertionsCatchAMissingAdminAWrongEndpointAndAForeignLabel() throws Exception {
+    Case c =
+        new Case(
+            "golden aws-eks-pull (mutated)",
+            Path.of("src/test/resources/golden/aws-eks-pull/spec.yaml"),
+            Optional.empty());
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    SortedMap<String, String> files = terraformFiles(c);
+    ObjectNode vars = (ObjectNode) new ObjectMapper().readTree(files.get("terraform.tfvars.json"));
+    vars.putArray("eks_admin_arns").add(spec.kubernetes().orElseThrow().admins().get(0));
+    vars.putArray("eks_public_access_cidrs").add("192.0.2.0/24");
+    ((ObjectNode) vars.get("h100_node_labels")).put("team", "other");
+    files.put("terraform.tfvars.json", vars.toPrettyString());
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated-eks"), files);
+    RealTools.Result r =
+        ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
+    assertNotEquals(0, r.exitCode(), r.output());
+    // Terraform wraps long messages: compare with the line breaks folded.
+    String out = r.output().replaceAll("\\s+", " ");
+    assertTrue(
+        out.contains("one access entry per kubernetes.admins ARN")
+            && out.contains("the public endpoint is open to publicCidrs only")
+            && out.contains(
+                "pool h100: the nodes join the EKS cluster at boot with the pool's labels and"
+                    + " taints"),
+        r.output());
+  }
+
+  /**
    * src/test/terraform/reference.tftest.hcl: scenarios of the version gate, the EFA interfaces and
    * the network checks (variables overridden per run) against the render of examples/aws-h100.
    */
@@ -199,6 +234,7 @@ class TerraformPlanTest {
   static final class PlanAssertions {
     private final StringBuilder run = new StringBuilder();
     private final List<String> expectedFailures = new ArrayList<>();
+    private boolean eks;
 
     private PlanAssertions() {}
 
@@ -265,6 +301,7 @@ class TerraformPlanTest {
             "length(aws_nat_gateway.this) == 0 && length(aws_route.nodes_internet) == 0",
             "internet: " + net.internet() + ": no NAT gateway and no default route");
       }
+      spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).ifPresent(k -> a.eks(spec, k));
       a.connection(spec);
       // The version gate's check block warns (a plan still succeeds) for an instance type the
       // table does not know; terraform test counts a failed check as a failure unless expected.
@@ -274,6 +311,140 @@ class TerraformPlanTest {
         }
       }
       return a.render(spec);
+    }
+
+    /** The API server endpoint and CA the mock gives the EKS cluster, known at plan time. */
+    static final String EKS_ENDPOINT =
+        "https://0123456789ABCDEF0123.gr7.us-east-1.eks.amazonaws.com";
+
+    static final String EKS_CA = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==";
+
+    /**
+     * kubernetes.distribution eks: the control plane, its access entries and add-ons as the spec
+     * says, and each pool's user data: exactly the join script computed here from the spec.
+     */
+    private void eks(ClusterSpec spec, ClusterSpec.Kubernetes k) {
+      eks = true;
+      String cluster = "aws_eks_cluster.this";
+      check(
+          cluster + ".version == " + TerraformPlan.hclString(k.version()),
+          "the EKS cluster runs the spec's Kubernetes minor " + k.version());
+      check(
+          cluster
+              + ".vpc_config[0].endpoint_private_access == true && "
+              + cluster
+              + ".vpc_config[0].endpoint_public_access == "
+              + k.publicEndpoint(),
+          "endpointAccess "
+              + k.endpointAccess()
+              + ": private endpoint on, public "
+              + k.publicEndpoint());
+      if (k.publicEndpoint()) {
+        check(
+            "toset("
+                + cluster
+                + ".vpc_config[0].public_access_cidrs) == toset("
+                + hclList(k.publicCidrs())
+                + ")",
+            "the public endpoint is open to publicCidrs only");
+      }
+      check(
+          cluster + ".access_config[0].authentication_mode == \"API\"",
+          "access entries only (authentication mode API)");
+      check(
+          "jsonencode(" + cluster + ".encryption_config[0].resources) == jsonencode([\"secrets\"])",
+          "Kubernetes secrets are envelope-encrypted with KMS");
+      check(
+          "toset("
+              + cluster
+              + ".enabled_cluster_log_types) == toset([\"api\", \"audit\","
+              + " \"authenticator\", \"controllerManager\", \"scheduler\"])",
+          "every control-plane log type goes to CloudWatch");
+      check(
+          "aws_eks_access_entry.nodes.type == \"EC2_LINUX\"",
+          "the node role's access entry lets the nodes join (EC2_LINUX)");
+      check(
+          "toset(keys(aws_eks_access_entry.admins)) == toset("
+              + hclList(k.admins())
+              + ")"
+              + " && alltrue([for e in aws_eks_access_entry.admins : e.type == \"STANDARD\"])",
+          "one access entry per kubernetes.admins ARN");
+      check(
+          "toset(keys(aws_eks_access_policy_association.admins)) == toset("
+              + hclList(k.admins())
+              + ") && alltrue([for a in aws_eks_access_policy_association.admins : a.policy_arn =="
+              + " \"arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy\" &&"
+              + " a.access_scope[0].type == \"cluster\"])",
+          "every admin has AmazonEKSClusterAdminPolicy on the whole cluster");
+      check(
+          "toset(keys(aws_eks_addon.this)) == toset([\"coredns\", \"eks-pod-identity-agent\","
+              + " \"kube-proxy\", \"vpc-cni\"])",
+          "the core add-ons vpc-cni, coredns, kube-proxy and eks-pod-identity-agent");
+      check(
+          "toset(keys(aws_iam_role_policy_attachment.nodes_eks)) =="
+              + " toset([\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","
+              + " \"AmazonEKS_CNI_Policy\"])",
+          "the node role has the EKS worker, ECR read and VPC CNI policies");
+      check(
+          "aws_iam_openid_connect_provider.eks.client_id_list == toset([\"sts.amazonaws.com\"])",
+          "the cluster's OIDC issuer is an IAM identity provider for STS (IRSA)");
+      String os = spec.cloud().image().equals("ubuntu-24.04") ? "noble-24.04" : "jammy-22.04";
+      if (!spec.cloud().image().startsWith("ami-")) {
+        check(
+            "one([for f in data.aws_ami.ubuntu[0].filter : f.values if f.name == \"name\"]) =="
+                + " toset([\"ubuntu-eks/k8s_"
+                + k.version()
+                + "/images/hvm-ssd*/ubuntu-"
+                + os
+                + "-amd64-server-*\"])",
+            "the nodes boot Canonical's Ubuntu EKS image of the cluster's minor");
+      }
+      String name =
+          spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
+      boolean tenNet = spec.network().vpcCidr().map(c -> c.startsWith("10.")).orElse(true);
+      String dns = tenNet ? "172.20.0.10" : "10.100.0.10";
+      for (ClusterSpec.Pool pool : spec.pools()) {
+        String id = pool.name().replace('-', '_');
+        SortedMap<String, String> labels = new TreeMap<>(pool.labels());
+        labels.put("gpugen-pool", pool.name());
+        List<String> l = new ArrayList<>();
+        labels.forEach((key, v) -> l.add(key + "=" + v));
+        List<String> t = new ArrayList<>();
+        pool.taints().forEach(x -> t.add(x.key() + "=" + x.value().orElse("") + ":" + x.effect()));
+        String kubelet =
+            "--node-labels="
+                + String.join(",", l)
+                + (t.isEmpty() ? "" : " --register-with-taints=" + String.join(",", t));
+        String script =
+            "#!/bin/bash\n# gpugen: join EKS cluster "
+                + name
+                + " as a node of pool "
+                + id
+                + " (labels and taints at registration).\nset -euo pipefail\n"
+                + "/etc/eks/bootstrap.sh '"
+                + name
+                + "' --apiserver-endpoint '"
+                + EKS_ENDPOINT
+                + "' --b64-cluster-ca '"
+                + EKS_CA
+                + "' --dns-cluster-ip '"
+                + dns
+                + "' --kubelet-extra-args '"
+                + kubelet
+                + "'\n";
+        String userData = "base64decode(aws_launch_template." + id + ".user_data)";
+        check(
+            spec.ansible().mode().equals("pull")
+                ? "strcontains(" + userData + ", " + TerraformPlan.hclString(script) + ")"
+                : userData + " == " + TerraformPlan.hclString(script),
+            "pool "
+                + pool.name()
+                + ": the nodes join the EKS cluster at boot with the pool's labels and taints");
+      }
+    }
+
+    private static String hclList(List<String> values) {
+      return "[" + String.join(", ", values.stream().map(TerraformPlan::hclString).toList()) + "]";
     }
 
     /**
@@ -417,6 +588,18 @@ class TerraformPlanTest {
                 id = "ami-0123456789abcdef0"
               }
             }
+
+            mock_data "aws_availability_zones" {
+              defaults = {
+                names = ["us-east-1a", "us-east-1b", "us-east-1c"]
+              }
+            }
+
+            mock_data "aws_eks_addon_version" {
+              defaults = {
+                version = "v1.0.0-eksbuild.1"
+              }
+            }
           }
 
           run "plan" {
@@ -431,6 +614,20 @@ class TerraformPlanTest {
                       .append("    values = {\n      vpc_id = ")
                       .append(TerraformPlan.hclString(vpc))
                       .append("\n    }\n  }\n\n"));
+      if (eks) {
+        // The cluster's endpoint and CA exist only after apply; known values at plan time let the
+        // assertions read each pool's join script (override_during needs Terraform 1.11).
+        b.append("  override_resource {\n    target          = aws_eks_cluster.this\n")
+            .append("    override_during = plan\n    values = {\n")
+            .append("      endpoint              = ")
+            .append(TerraformPlan.hclString(EKS_ENDPOINT))
+            .append("\n      certificate_authority = [{ data = ")
+            .append(TerraformPlan.hclString(EKS_CA))
+            .append(
+                " }]\n      identity = [{ oidc = [{ issuer ="
+                    + " \"https://oidc.eks.us-east-1.amazonaws.com/id/0123456789ABCDEF0123\" }] }]\n")
+            .append("    }\n  }\n\n");
+      }
       if (!expectedFailures.isEmpty()) {
         b.append("  expect_failures = [\n");
         expectedFailures.forEach(f -> b.append("    ").append(f).append(",\n"));

@@ -102,14 +102,23 @@ class TerraformSecurityTest {
               "required",
               "metadata_options",
               "http_tokens");
-          // User data only in pull mode, and then only gpugen's rendered script of the pool.
+          // User data only in pull mode (gpugen's rendered script of the pool) and with EKS (the
+          // pool's join script, then in pull mode that script): nothing else.
           boolean pull = r.tfvars().has("pull_source");
-          String want = "${filebase64(\"${path.module}/user-data-" + name + ".sh\")}";
-          if (body.has("user_data") && !(pull && body.path("user_data").asText().equals(want))) {
+          boolean eks = r.tfvars().has("kubernetes_version");
+          String script = "user-data-" + name + ".sh";
+          String userData = body.path("user_data").asText();
+          boolean expected =
+              eks
+                  ? userData.startsWith("${base64encode(")
+                      && userData.contains("local.eks_join[\"" + name + "\"]")
+                      && (pull == userData.contains("file(\"${path.module}/" + script + "\")"))
+                  : pull && userData.equals("${filebase64(\"${path.module}/" + script + "\")}");
+          if (body.has("user_data") && !expected) {
             problems.add(at + " sets user_data " + body.path("user_data"));
           }
-          if (pull && !body.has("user_data")) {
-            problems.add(at + " has no user data in pull mode");
+          if ((pull || eks) && !body.has("user_data")) {
+            problems.add(at + " has no user data in " + (eks ? "an EKS render" : "pull mode"));
           }
           JsonNode nics =
               body.path("dynamic").path("network_interfaces").path(0).path("content").path(0);
@@ -228,8 +237,39 @@ class TerraformSecurityTest {
     // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
     // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
     // wildcard grants.
-    assertFalse(everything.contains("iam::aws:policy/"), "no AWS managed policy");
-    assertFalse(everything.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    // With EKS (eks.tf only), exactly the managed policies AWS requires of an EKS cluster role and
+    // of an EKS node role (https://docs.aws.amazon.com/eks/latest/userguide/cluster-iam-role.html ,
+    // https://docs.aws.amazon.com/eks/latest/userguide/create-node-role.html).
+    String nodeFiles =
+        String.join(
+            "\n",
+            r.tf().entrySet().stream()
+                .filter(e -> !e.getKey().equals("eks.tf"))
+                .map(java.util.Map.Entry::getValue)
+                .toList());
+    assertFalse(nodeFiles.contains("iam::aws:policy/"), "no AWS managed policy");
+    assertFalse(nodeFiles.contains("aws_iam_role_policy_attachment"), "no managed policy at all");
+    if (r.tf().containsKey("eks.tf")) {
+      assertEquals(
+          java.util.Set.of("eks_cluster", "nodes_eks"),
+          parsed
+              .get("eks.tf")
+              .path("resource")
+              .path("aws_iam_role_policy_attachment")
+              .properties()
+              .stream()
+              .map(java.util.Map.Entry::getKey)
+              .collect(java.util.stream.Collectors.toSet()),
+          "eks.tf attaches managed policies to the cluster role and the node role only");
+      String eks = r.tf().get("eks.tf");
+      assertTrue(
+          eks.contains("iam::aws:policy/AmazonEKSClusterPolicy\"")
+              && eks.contains(
+                  "[\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","
+                      + " \"AmazonEKS_CNI_Policy\"]"),
+          "the cluster role gets AmazonEKSClusterPolicy, the node role the three EKS node policies");
+      assertEquals(2, eks.split("iam::aws:policy/", -1).length - 1, "no other managed policy");
+    }
     JsonNode session =
         resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
     assertEquals(1, session.size(), session.toString());

@@ -126,6 +126,7 @@ class TfVarTest {
                           new TerraformView(TestSpecs.plan(TestSpecs.read(spec, Optional.empty())));
                       List<TfVar> all = new ArrayList<>(view.pullVariables());
                       view.variables().forEach(s -> all.addAll(s.variables()));
+                      view.eksVariables().forEach(s -> all.addAll(s.variables()));
                       TreeSet<String> names = new TreeSet<>();
                       TreeSet<String> withValue = new TreeSet<>();
                       for (TfVar v : all) {

@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public final class K8sDistributionNotRendered extends Rule {
   /** Distributions whose cluster gpugen creates or joins today. */
-  private static final Set<String> RENDERED = Set.of("existing");
+  private static final Set<String> RENDERED = Set.of("existing", "eks");
 
   public K8sDistributionNotRendered() {
     super(
@@ -23,11 +23,11 @@ public final class K8sDistributionNotRendered extends Rule {
         "kubernetes.distribution whose control plane gpugen does not render yet",
         "The spec grammar has eks, kubeadm and existing. For existing gpugen renders everything"
             + " the nodes need (plays 03 and 05 prove each host is a Ready node of the kubeconfig's"
-            + " cluster and that the scheduler sees its GPUs). The Terraform of an EKS control"
-            + " plane and the kubeadm bootstrap role are not rendered by this version: accepting"
-            + " them would render nodes that join no cluster. Create the cluster with your own"
-            + " tooling (eksctl, the EKS Terraform module, kubeadm) and use existing."
-            + " Sources: https://docs.aws.amazon.com/eks/latest/userguide/create-cluster.html ,"
+            + " cluster and that the scheduler sees its GPUs); for eks the Terraform also creates"
+            + " the EKS control plane and the nodes join it at boot. The kubeadm bootstrap role is"
+            + " not rendered by this version: accepting it would render nodes that join no"
+            + " cluster. Create the cluster with your own tooling (kubeadm) and use existing."
+            + " Source:"
             + " https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/create-cluster-kubeadm/");
   }
 
