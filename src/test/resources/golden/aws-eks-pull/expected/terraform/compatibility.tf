@@ -18,12 +18,49 @@ locals {
   # EC2 instance type: the model of its GPUs and the EFA interfaces to request, one per network
   # card (0 where the type has no EFA).
   compat_instance_types = {
+    "g4dn.12xlarge"      = { gpu = "T4", efa_interfaces = 1 }
+    "g4dn.16xlarge"      = { gpu = "T4", efa_interfaces = 1 }
+    "g4dn.2xlarge"       = { gpu = "T4", efa_interfaces = 0 }
+    "g4dn.4xlarge"       = { gpu = "T4", efa_interfaces = 0 }
+    "g4dn.8xlarge"       = { gpu = "T4", efa_interfaces = 1 }
+    "g4dn.metal"         = { gpu = "T4", efa_interfaces = 1 }
+    "g4dn.xlarge"        = { gpu = "T4", efa_interfaces = 0 }
+    "g5.12xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
+    "g5.16xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
+    "g5.24xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
+    "g5.2xlarge"         = { gpu = "A10G", efa_interfaces = 0 }
     "g5.48xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
+    "g5.4xlarge"         = { gpu = "A10G", efa_interfaces = 0 }
+    "g5.8xlarge"         = { gpu = "A10G", efa_interfaces = 1 }
+    "g5.xlarge"          = { gpu = "A10G", efa_interfaces = 0 }
+    "g5g.16xlarge"       = { gpu = "T4G", efa_interfaces = 0 }
+    "g5g.2xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
+    "g5g.4xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
+    "g5g.8xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
+    "g5g.metal"          = { gpu = "T4G", efa_interfaces = 0 }
+    "g5g.xlarge"         = { gpu = "T4G", efa_interfaces = 0 }
+    "g6.12xlarge"        = { gpu = "L4", efa_interfaces = 1 }
+    "g6.16xlarge"        = { gpu = "L4", efa_interfaces = 1 }
+    "g6.24xlarge"        = { gpu = "L4", efa_interfaces = 1 }
+    "g6.2xlarge"         = { gpu = "L4", efa_interfaces = 0 }
     "g6.48xlarge"        = { gpu = "L4", efa_interfaces = 1 }
+    "g6.4xlarge"         = { gpu = "L4", efa_interfaces = 0 }
+    "g6.8xlarge"         = { gpu = "L4", efa_interfaces = 1 }
+    "g6.xlarge"          = { gpu = "L4", efa_interfaces = 0 }
+    "g6e.12xlarge"       = { gpu = "L40S", efa_interfaces = 1 }
+    "g6e.16xlarge"       = { gpu = "L40S", efa_interfaces = 1 }
+    "g6e.24xlarge"       = { gpu = "L40S", efa_interfaces = 2 }
+    "g6e.2xlarge"        = { gpu = "L40S", efa_interfaces = 0 }
     "g6e.48xlarge"       = { gpu = "L40S", efa_interfaces = 4 }
+    "g6e.4xlarge"        = { gpu = "L40S", efa_interfaces = 0 }
+    "g6e.8xlarge"        = { gpu = "L40S", efa_interfaces = 1 }
+    "g6e.xlarge"         = { gpu = "L40S", efa_interfaces = 0 }
+    "gr6.4xlarge"        = { gpu = "L4", efa_interfaces = 0 }
+    "gr6.8xlarge"        = { gpu = "L4", efa_interfaces = 1 }
     "p3.16xlarge"        = { gpu = "V100", efa_interfaces = 0 }
     "p3.2xlarge"         = { gpu = "V100", efa_interfaces = 0 }
     "p3.8xlarge"         = { gpu = "V100", efa_interfaces = 0 }
+    "p3dn.24xlarge"      = { gpu = "V100", efa_interfaces = 1 }
     "p4d.24xlarge"       = { gpu = "A100", efa_interfaces = 4 }
     "p4de.24xlarge"      = { gpu = "A100", efa_interfaces = 4 }
     "p5.48xlarge"        = { gpu = "H100", efa_interfaces = 32 }
@@ -46,6 +83,7 @@ locals {
     "H200"  = { version = "550.90.07", key = 550090007 }
     "L4"    = { version = "525.105.17", key = 525105017 }
     "L40S"  = { version = "535.104.05", key = 535104005 }
+    "T4"    = { version = "410.48", key = 410048000 }
     "V100"  = { version = "418.39", key = 418039000 }
   }
 
@@ -87,19 +125,21 @@ locals {
       instance_type = var.h100_instance_type
       driver        = var.h100_driver_version
       cuda          = var.h100_cuda_version
+      fabric        = var.h100_fabric
     }
     "l4_infer" = {
       name          = "l4-infer"
       instance_type = var.l4_infer_instance_type
       driver        = var.l4_infer_driver_version
       cuda          = var.l4_infer_cuda_version
+      fabric        = var.l4_infer_fabric
     }
   }
 
   pools = {
     for pool, p in local.pool_inputs : pool => merge(p, {
       gpu            = try(local.compat_instance_types[p.instance_type].gpu, null)
-      efa_interfaces = var.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
+      efa_interfaces = p.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
       driver_key     = sum([for i, part in split(".", p.driver) : tonumber(part) * pow(1000, 2 - i)])
       cuda_release   = join(".", [for part in split(".", p.cuda) : tostring(tonumber(part))])
       cuda_major     = tostring(tonumber(split(".", p.cuda)[0]))
@@ -108,8 +148,8 @@ locals {
 
   version_gate = {
     for pool, p in local.pools : pool => {
-      efa_ok      = var.fabric != "efa" || p.efa_interfaces > 0
-      efa_message = "Pool ${p.name}: fabric is efa, but gpugen's table lists no EFA network cards for ${p.instance_type}; choose an EFA instance type or set fabric = \"tcp\"."
+      efa_ok      = p.fabric != "efa" || p.efa_interfaces > 0
+      efa_message = "Pool ${p.name}: fabric is efa, but gpugen's table lists no EFA network cards for ${p.instance_type}; choose an EFA instance type or set ${pool}_fabric = \"tcp\"."
 
       driver_runs_cuda         = lookup(local.compat_cuda_mvc_floor, p.cuda_major, null) == null ? true : p.driver_key >= local.compat_cuda_mvc_floor[p.cuda_major].key
       driver_runs_cuda_message = "Pool ${p.name}: driver ${p.driver} cannot run CUDA ${p.cuda}; CUDA ${p.cuda_major}.x needs driver ${try(local.compat_cuda_mvc_floor[p.cuda_major].version, "?")} or newer."

@@ -243,17 +243,6 @@ variable "placement_strategy" {
   }
 }
 
-variable "fabric" {
-  description = "Interconnect between the nodes: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
-  type        = string
-  default     = "tcp"
-
-  validation {
-    condition     = contains(["efa", "tcp"], var.fabric)
-    error_message = "On AWS the fabric must be efa or tcp."
-  }
-}
-
 ################################################################################
 # Storage
 ################################################################################
@@ -437,6 +426,17 @@ variable "h100_cuda_version" {
   }
 }
 
+variable "h100_fabric" {
+  description = "Interconnect between the nodes of pool h100: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.h100_fabric)
+    error_message = "On AWS the h100_fabric must be efa or tcp."
+  }
+}
+
 ################################################################################
 # Pool l4-infer
 ################################################################################
@@ -535,5 +535,16 @@ variable "l4_infer_cuda_version" {
   validation {
     condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.l4_infer_cuda_version))
     error_message = "The l4_infer_cuda_version must look like 12.8."
+  }
+}
+
+variable "l4_infer_fabric" {
+  description = "Interconnect between the nodes of pool l4-infer: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+  type        = string
+  default     = "tcp"
+
+  validation {
+    condition     = contains(["efa", "tcp"], var.l4_infer_fabric)
+    error_message = "On AWS the l4_infer_fabric must be efa or tcp."
   }
 }
