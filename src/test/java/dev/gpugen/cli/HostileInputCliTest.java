@@ -191,6 +191,7 @@ class HostileInputCliTest {
         r.err());
     assertFalse(Files.exists(out), "nothing rendered");
     assertFalse(Files.exists(Path.of("PWNED")));
+    assertVictimUntouched();
   }
 
   @Test
@@ -276,6 +277,7 @@ class HostileInputCliTest {
             + fifo
             + ": is not a regular file (a pipe or a device); give the path of a spec file\n",
         r.err());
+    assertVictimUntouched();
   }
 
   @Test
@@ -306,6 +308,7 @@ class HostileInputCliTest {
     Cli ci = Cli.run("validate", "--no-spec-suppressions", reasoned.toString());
     assertEquals(1, ci.exit(), ci.toString());
     assertTrue(ci.out().contains("error[sec-imdsv1-enabled]"), ci.out());
+    assertVictimUntouched();
   }
 
   @Test
