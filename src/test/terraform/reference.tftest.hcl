@@ -76,10 +76,20 @@ run "driver_ok_for_gpu_12_0" {
   }
 }
 
-run "efa_on_unknown_type" {
+# g5.xlarge: a known type without EFA (the g5 sizes from 8xlarge up have it).
+run "efa_on_type_without_efa" {
   command = plan
   variables {
     h100_instance_type = "g5.xlarge"
+  }
+  expect_failures = [aws_launch_template.h100]
+}
+
+# g4ad.xlarge: AMD Radeon Pro V520 GPUs, not in gpugen's table of NVIDIA types.
+run "efa_on_unknown_type" {
+  command = plan
+  variables {
+    h100_instance_type = "g4ad.xlarge"
   }
   expect_failures = [aws_launch_template.h100, check.h100_versions]
 }
@@ -87,8 +97,8 @@ run "efa_on_unknown_type" {
 run "tcp_on_unknown_type" {
   command = plan
   variables {
-    h100_instance_type = "g5.xlarge"
-    fabric             = "tcp"
+    h100_instance_type = "g4ad.xlarge"
+    h100_fabric        = "tcp"
   }
   expect_failures = [check.h100_versions]
   assert {

@@ -2,14 +2,17 @@ package dev.gpugen.write;
 
 import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -47,8 +50,12 @@ final class Staging {
   static void cleanAbandoned(Path parent) throws IOException {
     try (Stream<Path> s = Files.list(parent)) {
       for (Path p : s.filter(p -> p.getFileName().toString().startsWith(PREFIX)).toList()) {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && abandoned(p)) {
-          deleteTree(p);
+        try {
+          if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && abandoned(p)) {
+            deleteTree(p);
+          }
+        } catch (NoSuchFileException e) {
+          // Its run finished, or another run cleaned it, since the listing: nothing left to do.
         }
       }
     }
@@ -104,10 +111,14 @@ final class Staging {
       return;
     }
     // Files.walk does not follow links: a link inside is deleted, never what it points to.
+    List<Path> paths;
     try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+      paths = s.sorted(Comparator.reverseOrder()).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // an entry vanished during the walk: say so as the IOException it is
+    }
+    for (Path p : paths) {
+      Files.deleteIfExists(p);
     }
   }
 }

@@ -256,8 +256,17 @@ class AnsibleToolsTest {
       String report = Files.readString(dir.resolve("reports/testhost.json"));
       assertTrue(report.contains("\"passed\": true"), report);
       assertFalse(report.contains("\"fail\""), report);
-      // The spec names no Kubernetes cluster: play 03 deploys nothing, so it writes no values.
-      assertFalse(Files.exists(dir.resolve("reports/gpu-operator-values.yaml")));
+      // The spec names an EKS cluster: play 03 writes the chart values on the controller (the
+      // Helm install itself is skipped by tag), with the operator's driver and toolkit off
+      // because plays 01 and 02 installed them on the host.
+      Map<?, ?> values =
+          (Map<?, ?>)
+              new org.snakeyaml.engine.v2.api.Load(
+                      org.snakeyaml.engine.v2.api.LoadSettings.builder().build())
+                  .loadFromString(
+                      Files.readString(dir.resolve("reports/gpu-operator-values.yaml")));
+      assertEquals(Map.of("enabled", false), values.get("driver"), values::toString);
+      assertEquals(Map.of("enabled", false), values.get("toolkit"), values::toString);
 
       // A chroot shares the host's kernel: the run must not have touched the test machine.
       assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));

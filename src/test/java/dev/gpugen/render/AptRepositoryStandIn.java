@@ -181,6 +181,12 @@ final class AptRepositoryStandIn implements AutoCloseable {
     Files.createDirectories(root.resolve(keyringFile).getParent());
     Files.write(root.resolve(keyringFile), keyringBytes);
     Files.writeString(root.resolve(listFile), sourcesEntry());
+    // The root's package lists predate this source: make them as old as an image's, so the
+    // apt module's cache_valid_time (which reads the update stamp, else the lists folder's
+    // mtime) updates them, however recently the test root was built.
+    Files.deleteIfExists(root.resolve("var/lib/apt/periodic/update-success-stamp"));
+    Files.setLastModifiedTime(
+        root.resolve("var/lib/apt/lists"), java.nio.file.attribute.FileTime.fromMillis(0));
   }
 
   /** Every path requested, in order. */

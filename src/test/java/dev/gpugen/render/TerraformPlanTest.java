@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -182,6 +183,9 @@ class TerraformPlanTest {
                 Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
     assertTrue(
         r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+    // A scenario setting a variable the render does not declare tests nothing it claims to.
+    assertFalse(
+        r.output().contains("Value for undeclared variable"), ws.note() + "\n" + r.output());
   }
 
   private static SortedMap<String, String> terraformFiles(Case c) throws Exception {

@@ -353,7 +353,7 @@ class TreeWriterAttackTest {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     AtomicInteger failures = new AtomicInteger();
     try {
-      for (int round = 0; round < 8; round++) {
+      for (int round = 0; round < 32; round++) {
         List<Future<?>> runs = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
           // Two runs into one folder, two into siblings: all share the parent.

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='a78f2226b2dd6e5f7f73b022b31f33ed8c83c6237f71816a6d16a955314d0ea4'
-bundle_sha256='e2c0d98ba73970e8896da77d28dba8dbe9477e6acae4327bfb594d638ffd4673'
+bundle_sha256='4875a38cb6bb6d4d6661284f04cfa2ec32c674a2925cbe44cd508666c1c0ad5d'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='a080f7eca0c3198cd305a3063e8b109da65335e4d2cf0bf04605bcb880cae0aa'
-bundle_sha256='3e98f66b3659814a2b9c4401a85ad5e6666e44cee8d5484403142c46d36305e6'
+bundle_sha256='8e559454094154129f5bf06a95b617311489a9cf322b0d8107fd7267c0181865'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
