@@ -128,6 +128,12 @@ resource "aws_launch_template" "[=id(pool.var)]" {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
+<#if terraform.pull>
+    # Pull mode: the node reads the Lustre file system's address from its own tags (no
+    # ec2:DescribeTags permission needed). Tag keys then must not contain "/", which none of
+    # gpugen's do (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+    instance_metadata_tags = var.lustre_enabled ? "enabled" : "disabled"
+</#if>
   }
 
   tag_specifications {
@@ -195,6 +201,12 @@ resource "aws_instance" "[=id(pool.var)]" {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
+<#if terraform.pull>
+    # Pull mode: the node reads the Lustre file system's address from its own tags (no
+    # ec2:DescribeTags permission needed). Tag keys then must not contain "/", which none of
+    # gpugen's do (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+    instance_metadata_tags = var.lustre_enabled ? "enabled" : "disabled"
+</#if>
   }
 
   root_block_device {
@@ -207,7 +219,7 @@ resource "aws_instance" "[=id(pool.var)]" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-[=id(pool.name)]-${count.index}"
     "gpugen:pool" = [=hcl(pool.name)]
   })

@@ -60,6 +60,25 @@ case "$region" in
   *[!a-z0-9-]* | "") echo "gpugen pull: unexpected region from IMDS" >&2; exit 1 ;;
 esac
 
+<#if p.lustre>
+# FSx for Lustre: Terraform tags this node with the file system's DNS and mount names, readable in
+# its instance metadata (instance_metadata_tags; https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+# They reach the roles as the variables gpugen-inventory gives a pushed node. A missing or odd value
+# is left empty: role lustre_client then fails the run with what is missing, and the node reports
+# failed.
+tag() {
+  curl -sS --fail --retry 5 --connect-timeout 2 -H "X-aws-ec2-metadata-token: $token" \
+    "$imds/meta-data/tags/instance/$1" || echo "gpugen pull: no tag $1 in the instance metadata" >&2
+}
+lustre_dns_name=$(tag gpugen:lustre-dns-name)
+lustre_mount_name=$(tag gpugen:lustre-mount-name)
+case "$lustre_dns_name" in *[!a-z0-9.-]*) lustre_dns_name= ;; esac
+case "$lustre_mount_name" in *[!A-Za-z0-9_-]*) lustre_mount_name= ;; esac
+lustre_vars=$state/lustre-vars.json
+printf '{"gpugen_lustre_dns_name": "%s", "gpugen_lustre_mount_name": "%s"}\n' \
+  "$lustre_dns_name" "$lustre_mount_name" >"$lustre_vars"
+
+</#if>
 # Ansible (unless the image has it) and the AWS CLI.
 if ! command -v ansible-playbook >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
@@ -121,7 +140,7 @@ fi
 rc=3
 if [ "$bundle_ok" = true ]; then
   rc=0
-  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags"<#if p.lustre> -e "@$lustre_vars"</#if> site.yml) || rc=$?
   echo "gpugen pull: ansible-playbook exited $rc"
 fi
 

@@ -169,7 +169,7 @@ resource "aws_instance" "gpu" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-gpu-${count.index}"
     "gpugen:pool" = "gpu"
   })

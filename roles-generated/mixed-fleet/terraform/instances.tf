@@ -169,7 +169,7 @@ resource "aws_instance" "a100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-a100-${count.index}"
     "gpugen:pool" = "a100"
   })
@@ -301,7 +301,7 @@ resource "aws_instance" "h100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
   })
@@ -433,7 +433,7 @@ resource "aws_instance" "l4" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-l4-${count.index}"
     "gpugen:pool" = "l4"
   })

@@ -9,6 +9,15 @@ locals {
     lnet     = { from = 988, to = 988 }
     services = { from = 1018, to = 1023 }
   }
+
+  # On every node: the address the Ansible role lustre_client mounts (DNS@tcp:/MOUNT_NAME).
+  # gpugen-inventory reads these tags into gpugen_lustre_dns_name and gpugen_lustre_mount_name; a
+  # node in pull mode reads them from its instance metadata. The nodes are created after the file
+  # system, so the tags are there when a node first boots.
+  lustre_tags = var.lustre_enabled ? {
+    "gpugen:lustre-dns-name"   = aws_fsx_lustre_file_system.this[0].dns_name
+    "gpugen:lustre-mount-name" = aws_fsx_lustre_file_system.this[0].mount_name
+  } : {}
 }
 
 ################################################################################

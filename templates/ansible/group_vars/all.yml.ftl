@@ -30,6 +30,13 @@ nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
 
 # 02 container runtime
 container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
+<#if ansible.lustre.enabled>
+
+# FSx for Lustre (storage.lustre): play 00 mounts the file system the Terraform creates here, and
+# play 05 checks it. Its address comes from each node's tags, not from the spec (gpugen-inventory:
+# gpugen_lustre_dns_name, gpugen_lustre_mount_name).
+lustre_client_mount_point: [=unsafe(ansible.lustre.mountPoint)]
+</#if>
 
 <#if ansible.kubernetes.enabled>
 # Kubernetes (kubernetes:): the cluster the GPU nodes are workers of; plays 03 and 05 check it.

@@ -54,6 +54,9 @@ public final class InventoryBuilder {
               + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
   static final Pattern ZONE = Pattern.compile("[a-z]{2}(?:-[a-z0-9]+){2,5}");
   static final Pattern INSTANCE_TYPE = Pattern.compile("[a-z0-9-]{1,32}\\.[a-z0-9-]{1,32}");
+  // An FSx for Lustre mount name: "fsx" for SCRATCH_1, else a short generated name (FSx API
+  // reference, LustreFileSystemConfiguration.MountName); never anything fstab would split.
+  static final Pattern LUSTRE_MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final List<String> LIFECYCLES = List.of("spot", "scheduled", "capacity-block");
   static final int MAX_TAG_VALUE = 256;
 
@@ -253,6 +256,8 @@ public final class InventoryBuilder {
     final Optional<String> publicIp;
     final Optional<String> privateDns;
     final Optional<String> state;
+    final Optional<String> lustreDnsName;
+    final Optional<String> lustreMountName;
     final List<String> warnings;
 
     Clean(HostFacts host, InventoryConfig config, List<String> warnings) {
@@ -268,6 +273,13 @@ public final class InventoryBuilder {
       this.privateIp = format("private IP", host.privateIp(), IPV4);
       this.publicIp = format("public IP", host.publicIp(), IPV4);
       this.privateDns = format("private DNS name", host.privateDns(), DNS_NAME);
+      this.lustreDnsName =
+          format("tag " + GpugenTags.LUSTRE_DNS_NAME, tag(GpugenTags.LUSTRE_DNS_NAME), DNS_NAME);
+      this.lustreMountName =
+          format(
+              "tag " + GpugenTags.LUSTRE_MOUNT_NAME,
+              tag(GpugenTags.LUSTRE_MOUNT_NAME),
+              LUSTRE_MOUNT_NAME);
       // belongs() already required a configured state, so this holds; checked all the same.
       this.state =
           check(
@@ -339,6 +351,8 @@ public final class InventoryBuilder {
       privateDns.ifPresent(dns -> vars.put("gpugen_private_dns", dns));
       host.launchTime()
           .ifPresent(t -> vars.put("gpugen_launch_time", DateTimeFormatter.ISO_INSTANT.format(t)));
+      lustreDnsName.ifPresent(d -> vars.put("gpugen_lustre_dns_name", d));
+      lustreMountName.ifPresent(m -> vars.put("gpugen_lustre_mount_name", m));
       pool.ifPresent(
           p -> {
             vars.put("gpugen_pool", p);

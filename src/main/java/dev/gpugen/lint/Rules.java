@@ -27,6 +27,7 @@ import dev.gpugen.lint.rules.efa.EfaSocketTuningIgnored;
 import dev.gpugen.lint.rules.efa.EfaUnsupportedInstance;
 import dev.gpugen.lint.rules.eks.EksPublicEndpointOpen;
 import dev.gpugen.lint.rules.fsx.FsxCapacityInvalid;
+import dev.gpugen.lint.rules.fsx.FsxLustreNotCreated;
 import dev.gpugen.lint.rules.fsx.FsxThroughputInvalid;
 import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
@@ -170,6 +171,7 @@ public final class Rules {
           new PullGitSource(),
           new FsxThroughputInvalid(),
           new FsxCapacityInvalid(),
+          new FsxLustreNotCreated(),
           new GcpMachineTypeUnknown(),
           // validation and sysctl
           new ValNcclTestTooSmall(),

@@ -118,6 +118,14 @@ public record ClusterPlan(
     return provider().equals("static");
   }
 
+  /**
+   * The FSx for Lustre file system the Terraform creates and the nodes mount (storage.lustre; AWS
+   * only: no other target creates one, lint rule fsx-lustre-not-created says so).
+   */
+  public Optional<ClusterSpec.Lustre> lustre() {
+    return aws() ? spec.storage().lustre() : Optional.empty();
+  }
+
   /** Whether nodes configure themselves at boot (ansible.mode pull; AWS only). */
   public boolean pullMode() {
     return aws() && spec.ansible().pullMode();

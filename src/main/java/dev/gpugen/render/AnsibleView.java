@@ -246,6 +246,22 @@ public final class AnsibleView {
   }
 
   /**
+   * FSx for Lustre as the node plays see it.
+   *
+   * @param enabled whether the nodes mount a file system the Terraform creates (else no Lustre task
+   *     or variable is rendered)
+   * @param mountPoint storage.lustre.mountPoint; empty when not enabled
+   */
+  public record LustreVars(boolean enabled, String mountPoint) {}
+
+  /** The file system the nodes mount; its address comes from each node's tags, not the spec. */
+  public LustreVars lustre() {
+    return plan.lustre()
+        .map(l -> new LustreVars(true, l.mountPoint()))
+        .orElse(new LustreVars(false, ""));
+  }
+
+  /**
    * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces gpugen
    * attaches when the fabric is EFA, else 0 (not checked).
    */

@@ -143,6 +143,10 @@ final class RenderPlan {
       // Play 03's pre-flight and play 05's scheduler checks of the cluster the spec names.
       b.role("kubernetes_checks");
     }
+    if (plan.lustre().isPresent()) {
+      // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.
+      b.role("lustre_client");
+    }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {
         // With GitOps, ArgoCD installs the chart: play 03 needs no values of its own.

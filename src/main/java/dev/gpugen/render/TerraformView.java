@@ -142,6 +142,8 @@ public final class TerraformView {
    * @param ansibleCore the pip requirement installed when the image has no ansible-playbook
    * @param skipTags what a node does not run on itself: the Kubernetes API calls and the chart
    *     (cluster-side, once per cluster) and Ansible's reboot module (the script reboots instead)
+   * @param lustre whether the node mounts the FSx for Lustre file system, whose DNS and mount names
+   *     it reads from its own tags in instance metadata
    */
   public record PullScript(
       String cluster,
@@ -156,7 +158,8 @@ public final class TerraformView {
       String gitPath,
       String specSha256,
       String ansibleCore,
-      String skipTags) {}
+      String skipTags,
+      boolean lustre) {}
 
   /** The user-data script's values for one pool (by its name in the spec). */
   public PullScript pullScript(String poolName) {
@@ -174,7 +177,8 @@ public final class TerraformView {
         p.gitPath().orElse(spec.outputFolder() + "/ansible"),
         plan.fingerprint(),
         ANSIBLE_CORE,
-        "kubernetes,helm,reboot");
+        "kubernetes,helm,reboot",
+        plan.lustre().isPresent());
   }
 
   /**

@@ -30,7 +30,8 @@ class AnsibleRenderTest {
           "container_runtime",
           "gpu_operator",
           "nccl_network",
-          "validation");
+          "validation",
+          "lustre_client");
 
   @TempDir Path tmp;
 
@@ -134,5 +135,78 @@ class AnsibleRenderTest {
     String h100 = Files.readString(vars.resolve("pool_h100.yml"));
     assertFalse(h100.contains("nvidia.com/device-plugin.config"), h100);
     assertTrue(h100.contains("\nkubernetes_checks_time_slicing_replicas: 1\n"), h100);
+  }
+
+  /**
+   * storage.lustre on EC2: play 00 installs the Lustre client and puts the file system into
+   * /etc/fstab at the spec's mount point with AWS's options, and play 05 checks the mount and
+   * reports it. A spec without storage.lustre, and a static spec with it (lint rule
+   * fsx-lustre-not-created), render no Lustre role, task or variable.
+   */
+  @Test
+  void theLustreFileSystemIsMountedAtTheSpecsMountPointAndCheckedInPlay05() throws Exception {
+    Path spec = tmp.resolve("scratch.yaml");
+    Files.writeString(
+        spec,
+        Files.readString(RenderedCase.spec("reference"))
+            .replace("mountPoint: /fsx", "mountPoint: /scratch/fsx-1"));
+    Path out = tmp.resolve("scratch");
+    Cli cli = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path ansible = out.resolve("ansible");
+    String all = Files.readString(ansible.resolve("group_vars/all.yml"));
+    assertTrue(all.contains("\nlustre_client_mount_point: !unsafe \"/scratch/fsx-1\"\n"), all);
+    String play00 = Files.readString(ansible.resolve("00-prerequisites.yml"));
+    assertTrue(play00.contains("    - role: prerequisites\n      tags: [prerequisites]\n"), play00);
+    assertTrue(play00.contains("    - role: lustre_client\n      tags: [lustre_client]\n"), play00);
+    Path role = ansible.resolve("roles/lustre_client");
+    String defaults = Files.readString(role.resolve("defaults/main.yml"));
+    assertTrue(
+        defaults.contains(
+            "\nlustre_client_mount_options: defaults,relatime,flock,_netdev,x-systemd.automount\n"),
+        defaults);
+    assertTrue(
+        defaults.contains(
+            "\nlustre_client_source: \"{{ lustre_client_dns_name }}@tcp:/"
+                + "{{ lustre_client_mount_name }}\"\n"),
+        defaults);
+    assertTrue(
+        defaults.contains("\n  - \"lustre-client-modules-{{ ansible_facts['kernel'] }}\"\n"),
+        defaults);
+    String tasks = Files.readString(role.resolve("tasks/main.yml"));
+    assertTrue(tasks.contains("    fstype: lustre\n"), tasks);
+    assertTrue(tasks.contains("    state: present\n"), tasks);
+    assertTrue(tasks.contains("    state: mounted\n  tags: [network]\n"), tasks);
+    String validate = Files.readString(role.resolve("tasks/validate.yml"));
+    assertTrue(validate.contains("argv: [findmnt,"), validate);
+    assertTrue(validate.contains("'lustre_mount'"), validate);
+    String play05 = Files.readString(ansible.resolve("roles/validation/tasks/main.yml"));
+    assertTrue(play05.contains("    name: lustre_client\n    tasks_from: validate\n"), play05);
+    assertTrue(play05.contains("(validation_check_names + ['lustre_mount'])"), play05);
+
+    assertEquals(List.of(), lustreMentions(RenderedCase.render("two-pool", tmp.resolve("tp"))));
+    assertEquals(
+        List.of(), lustreMentions(RenderedCase.render("static-baremetal", tmp.resolve("sb"))));
+    Path staticSpec = tmp.resolve("static-fs.yaml");
+    Files.writeString(
+        staticSpec,
+        Files.readString(RenderedCase.spec("static-baremetal"))
+            + "\nstorage:\n  lustre:\n    capacityGiB: 1200\n    deploymentType: SCRATCH_2\n");
+    Path staticOut = tmp.resolve("static-fs");
+    Cli staticCli = Cli.run("render", staticSpec.toString(), "-o", staticOut.toString());
+    assertEquals(0, staticCli.exit(), staticCli::toString);
+    assertEquals(
+        List.of(), lustreMentions(new RenderedCase("static", staticOut.resolve("ansible"))));
+  }
+
+  private static List<String> lustreMentions(RenderedCase rendered) throws Exception {
+    List<String> found = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : rendered.files().entrySet()) {
+      if (e.getKey().contains("lustre")
+          || new String(e.getValue(), StandardCharsets.UTF_8).contains("lustre")) {
+        found.add(e.getKey());
+      }
+    }
+    return found;
   }
 }

@@ -39,6 +39,16 @@ class AnsibleToolsTest {
   /** Steps that need a GPU node or the internet; everything else runs for real. */
   static final String SKIPPED_TAGS = "hardware,network,reboot,helm,kubernetes,burn-in";
 
+  /**
+   * The FSx for Lustre address gpugen-inventory gives an EC2 node from its tags (Terraform sets
+   * them to the file system's DNS and mount names); the chroot hosts get it the same way, as host
+   * variables.
+   */
+  static final String LUSTRE_DNS_NAME = "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com";
+
+  static final String LUSTRE_HOST_VARS =
+      "gpugen_lustre_dns_name: " + LUSTRE_DNS_NAME + ", gpugen_lustre_mount_name: abcdef12";
+
   private static final Duration LINT_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
@@ -237,6 +247,25 @@ class AnsibleToolsTest {
                   + " --persistence-mode --verbose"),
           settings(root.resolve("etc/systemd/system/nvidia-persistenced.service.d/gpugen.conf")));
 
+      // storage.lustre: the file system in /etc/fstab with AWS's options, so systemd mounts it at
+      // boot (the mount itself, the client install and the mount check need the network).
+      assertTrue(
+          Files.readAllLines(root.resolve("etc/fstab"))
+              .contains(
+                  LUSTRE_DNS_NAME
+                      + "@tcp:/abcdef12 /fsx lustre"
+                      + " defaults,relatime,flock,_netdev,x-systemd.automount 0 0"),
+          () -> {
+            try {
+              return Files.readString(root.resolve("etc/fstab"));
+            } catch (java.io.IOException e) {
+              return e.toString();
+            }
+          });
+      assertFalse(
+          Files.exists(root.resolve("etc/apt/sources.list.d/fsxlustreclientrepo.list")),
+          "the repository is added by the network steps only");
+
       // The baseline: what the spec asked for, the NCCL hash, no validated_at (nothing was
       // validated: every check was skipped by tag).
       JsonNode fact =
@@ -326,6 +355,46 @@ class AnsibleToolsTest {
     } finally {
       RealTools.deleteTestRoot(a100);
       RealTools.deleteTestRoot(l4);
+    }
+  }
+
+  /**
+   * A node of a spec with storage.lustre whose inventory gives no file system address (no
+   * gpugen:lustre-* tags: Terraform not applied, or another inventory) fails play 00 with what is
+   * missing and where it comes from, before /etc/fstab is touched.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aNodeWithoutTheLustreAddressFailsWithWhatIsMissing() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      Path inventory =
+          Files.writeString(
+              tmp.resolve("inventory.yml"),
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n        testhost:"
+                  + " {ansible_connection: community.general.chroot, ansible_host: \""
+                  + root
+                  + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n");
+      String fstab = Files.readString(root.resolve("etc/fstab"));
+      RealTools.Result r =
+          RealTools.run(
+              dir,
+              RUN_TIMEOUT,
+              RealTools.YAML_INVENTORY,
+              List.of(
+                  "ansible-playbook",
+                  "-i",
+                  inventory.toString(),
+                  "--skip-tags",
+                  SKIPPED_TAGS,
+                  "00-prerequisites.yml"));
+      assertNotEquals(0, r.exitCode(), r.output());
+      assertTrue(r.output().contains("No usable FSx for Lustre address for testhost"), r.output());
+      assertTrue(r.output().contains("gpugen:lustre-dns-name"), r.output());
+      assertEquals(fstab, Files.readString(root.resolve("etc/fstab")));
+    } finally {
+      RealTools.deleteTestRoot(root);
     }
   }
 
@@ -483,6 +552,8 @@ class AnsibleToolsTest {
       assertEquals("fail", checks.get("nccl_all_reduce").get("status").asText(), checks::toString);
       assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
+      // storage.lustre: the mount check is in the report, skipped with the network steps.
+      assertEquals("skipped", checks.get("lustre_mount").get("status").asText(), checks::toString);
       assertTrue(slow.output().contains("stand-in-node                    FAIL"), slow.output());
       Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
       assertFalse(Files.exists(fact), "a failed validation records no time");
@@ -747,7 +818,9 @@ class AnsibleToolsTest {
                 .append(host)
                 .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
                 .append(root)
-                .append("\"}\n"));
+                .append("\", ")
+                .append(LUSTRE_HOST_VARS)
+                .append("}\n"));
     pools.forEach(
         (host, group) ->
             b.append("    ")

@@ -83,7 +83,8 @@ class PullBootstrapTest {
       assertTrue(
           calls.contains(
               "ansible-playbook -c local -i pull-inventory-h100.yml"
-                  + " --skip-tags kubernetes,helm,reboot site.yml"),
+                  + " --skip-tags kubernetes,helm,reboot -e @/var/lib/gpugen/pull/lustre-vars.json"
+                  + " site.yml"),
           calls::toString);
       assertEquals(
           "aws ec2 create-tags --region us-east-1 --resources "
@@ -95,6 +96,18 @@ class PullBootstrapTest {
       assertTrue(
           Files.readString(root.resolve("etc/nccl.conf")).contains("NCCL_DEBUG=WARN"),
           "nccl.conf written");
+      // storage.lustre: the address from the node's own tags in instance metadata, in fstab.
+      assertTrue(
+          calls.contains(
+              "curl GET http://169.254.169.254/latest/meta-data/tags/instance/gpugen:lustre-dns-name"
+                  + " token=stub-token-1"),
+          calls::toString);
+      assertTrue(
+          Files.readAllLines(root.resolve("etc/fstab"))
+              .contains(
+                  "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com@tcp:/abcdef12 /fsx lustre"
+                      + " defaults,relatime,flock,_netdev,x-systemd.automount 0 0"),
+          log);
       JsonNode fact = json(root.resolve("etc/ansible/facts.d/gpugen.fact"));
       assertEquals("h100", fact.get("pool").asText());
       assertEquals("fleet", fact.get("cluster").asText());
@@ -156,6 +169,49 @@ class PullBootstrapTest {
               + " --tags Key=gpugen:validation,Value=failed",
           calls.get(calls.size() - 1));
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
+   * A node whose instance metadata has no Lustre tags (instance_metadata_tags off, or the tags
+   * removed) cannot mount the file system: the run fails with what is missing, the node reports
+   * failed and tags itself so; nothing is skipped silently.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aNodeWithoutItsLustreTagsFailsAndReportsIt() throws Exception {
+    RealTools.requireRoot();
+    RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
+    Path out = rendered.ansible().getParent();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      String prefix =
+          json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
+      upload(rendered.ansible(), root.resolve("stub-s3/" + BUCKET + "/" + prefix));
+      Files.writeString(root.resolve("stub-s3/no-lustre-tags"), "");
+      String sha = prefix.substring(prefix.lastIndexOf('/') + 1);
+      Files.createDirectories(root.resolve("var/lib/gpugen/pull"));
+      Files.writeString(root.resolve("var/lib/gpugen/pull/rebooted-" + sha), "");
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      String log = log(root);
+      assertNotEquals(0, r.exitCode(), r.output() + log);
+      assertTrue(log.contains("no tag gpugen:lustre-dns-name in the instance metadata"), log);
+      assertTrue(log.contains("No usable FSx for Lustre address for localhost"), log);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
+      assertEquals("failed", report.get("status").asText(), report::toString);
+      assertNotEquals(0, report.get("exit_code").asInt(), report::toString);
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertEquals(
+          "aws ec2 create-tags --region us-east-1 --resources "
+              + INSTANCE
+              + " --tags Key=gpugen:validation,Value=failed",
+          calls.get(calls.size() - 1));
+      assertFalse(
+          Files.readString(root.resolve("etc/fstab")).contains("lustre"), "nothing in fstab");
     } finally {
       RealTools.deleteTestRoot(root);
     }

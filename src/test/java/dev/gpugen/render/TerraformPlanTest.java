@@ -307,6 +307,7 @@ class TerraformPlanTest {
       }
       spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).ifPresent(k -> a.eks(spec, k));
       a.connection(spec);
+      a.lustre(spec);
       // The version gate's check block warns (a plan still succeeds) for an instance type the
       // table does not know; terraform test counts a failed check as a failure unless expected.
       for (ClusterSpec.Pool pool : spec.pools()) {
@@ -501,6 +502,58 @@ class TerraformPlanTest {
         check(
             "length(aws_vpc_endpoint.interface) == 0",
             "internet: " + net.internet() + ": no interface endpoints");
+      }
+    }
+
+    /**
+     * storage.lustre: the file system, the output naming its mount point, and on every node the
+     * tags that carry its address to Ansible (gpugen-inventory; in pull mode the node's own
+     * instance metadata, which then serves tags). Without it: none of them.
+     */
+    private void lustre(ClusterSpec spec) {
+      Optional<ClusterSpec.Lustre> lustre = spec.storage().lustre();
+      String keys = "[\"gpugen:lustre-dns-name\", \"gpugen:lustre-mount-name\"]";
+      check(
+          "length(aws_fsx_lustre_file_system.this) == " + (lustre.isPresent() ? 1 : 0),
+          lustre.isPresent()
+              ? "storage.lustre: one file system"
+              : "no storage.lustre: no file system");
+      check(
+          "output.lustre_mount_point == "
+              + lustre.map(l -> "\"" + l.mountPoint() + "\"").orElse("null"),
+          "the output lustre_mount_point is storage.lustre.mountPoint, null without one");
+      for (ClusterSpec.Pool pool : spec.pools()) {
+        String instances = "aws_instance." + pool.name().replace('-', '_');
+        String template = "aws_launch_template." + pool.name().replace('-', '_');
+        check(
+            "alltrue([for i in "
+                + instances
+                + " : "
+                + (lustre.isPresent() ? "" : "!")
+                + "alltrue([for k in "
+                + keys
+                + " : contains(keys(i.tags), k)])])",
+            "pool "
+                + pool.name()
+                + (lustre.isPresent()
+                    ? ": every node is tagged with the file system's DNS and mount names"
+                    : ": no Lustre tags without storage.lustre"));
+        if (spec.ansible().pullMode()) {
+          String state = lustre.isPresent() ? "enabled" : "disabled";
+          check(
+              template
+                  + ".metadata_options[0].instance_metadata_tags == \""
+                  + state
+                  + "\" && alltrue([for i in "
+                  + instances
+                  + " : i.metadata_options[0].instance_metadata_tags == \""
+                  + state
+                  + "\"])",
+              "pool "
+                  + pool.name()
+                  + ": pull mode reads the Lustre tags from instance metadata: tags in metadata "
+                  + state);
+        }
       }
     }
 

@@ -92,6 +92,10 @@ resource "aws_launch_template" "h100" {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
+    # Pull mode: the node reads the Lustre file system's address from its own tags (no
+    # ec2:DescribeTags permission needed). Tag keys then must not contain "/", which none of
+    # gpugen's do (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+    instance_metadata_tags = var.lustre_enabled ? "enabled" : "disabled"
   }
 
   tag_specifications {
@@ -159,6 +163,10 @@ resource "aws_instance" "h100" {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens
     http_put_response_hop_limit = var.metadata_hop_limit
+    # Pull mode: the node reads the Lustre file system's address from its own tags (no
+    # ec2:DescribeTags permission needed). Tag keys then must not contain "/", which none of
+    # gpugen's do (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+    instance_metadata_tags = var.lustre_enabled ? "enabled" : "disabled"
   }
 
   root_block_device {
@@ -171,7 +179,7 @@ resource "aws_instance" "h100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
   })

@@ -169,7 +169,7 @@ resource "aws_instance" "h100" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
   })

@@ -18,13 +18,13 @@ pool='h100'
 inventory='pull-inventory-h100.yml'
 source='s3'
 bucket='fleet-ckpt-example'
-bundle_prefix='gpugen/fleet/bundles/fbd6f15f7dbbf193ee5c886976cda080a41415229093c6be532796209002c0ea'
+bundle_prefix='gpugen/fleet/bundles/cb514e569d66040488494f9b0c5586d0a66014f860c1465505da39db35b5a0a1'
 reports_prefix='gpugen/fleet/reports'
 git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
-spec_sha256='fbd6f15f7dbbf193ee5c886976cda080a41415229093c6be532796209002c0ea'
-bundle_sha256='7f6a96077a42e3faf478703de62682ea10a95d2a11420dbfce7b6720b1d683c8'
+spec_sha256='cb514e569d66040488494f9b0c5586d0a66014f860c1465505da39db35b5a0a1'
+bundle_sha256='81309114f666a0c014bfc3ec31899bc05dd01e60f2518ba1432be7ff00883794'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
@@ -58,6 +58,23 @@ esac
 case "$region" in
   *[!a-z0-9-]* | "") echo "gpugen pull: unexpected region from IMDS" >&2; exit 1 ;;
 esac
+
+# FSx for Lustre: Terraform tags this node with the file system's DNS and mount names, readable in
+# its instance metadata (instance_metadata_tags; https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/work-with-tags-in-IMDS.html).
+# They reach the roles as the variables gpugen-inventory gives a pushed node. A missing or odd value
+# is left empty: role lustre_client then fails the run with what is missing, and the node reports
+# failed.
+tag() {
+  curl -sS --fail --retry 5 --connect-timeout 2 -H "X-aws-ec2-metadata-token: $token" \
+    "$imds/meta-data/tags/instance/$1" || echo "gpugen pull: no tag $1 in the instance metadata" >&2
+}
+lustre_dns_name=$(tag gpugen:lustre-dns-name)
+lustre_mount_name=$(tag gpugen:lustre-mount-name)
+case "$lustre_dns_name" in *[!a-z0-9.-]*) lustre_dns_name= ;; esac
+case "$lustre_mount_name" in *[!A-Za-z0-9_-]*) lustre_mount_name= ;; esac
+lustre_vars=$state/lustre-vars.json
+printf '{"gpugen_lustre_dns_name": "%s", "gpugen_lustre_mount_name": "%s"}\n' \
+  "$lustre_dns_name" "$lustre_mount_name" >"$lustre_vars"
 
 # Ansible (unless the image has it) and the AWS CLI.
 if ! command -v ansible-playbook >/dev/null; then
@@ -120,7 +137,7 @@ fi
 rc=3
 if [ "$bundle_ok" = true ]; then
   rc=0
-  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" -e "@$lustre_vars" site.yml) || rc=$?
   echo "gpugen pull: ansible-playbook exited $rc"
 fi
 

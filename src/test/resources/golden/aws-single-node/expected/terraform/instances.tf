@@ -169,7 +169,7 @@ resource "aws_instance" "dev" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-dev-${count.index}"
     "gpugen:pool" = "dev"
   })

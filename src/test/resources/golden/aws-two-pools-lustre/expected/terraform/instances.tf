@@ -169,7 +169,7 @@ resource "aws_instance" "a100_ft" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-a100-ft-${count.index}"
     "gpugen:pool" = "a100-ft"
   })
@@ -301,7 +301,7 @@ resource "aws_instance" "h100_pretrain" {
     delete_on_termination = true
   }
 
-  tags = merge(local.tags, local.ssm_bucket_tag, {
+  tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-pretrain-${count.index}"
     "gpugen:pool" = "h100-pretrain"
   })
