@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='fbd6f15f7dbbf193ee5c886976cda080a41415229093c6be532796209002c0ea'
-bundle_sha256='7f6a96077a42e3faf478703de62682ea10a95d2a11420dbfce7b6720b1d683c8'
+bundle_sha256='16e401a883883508b7a49c8842dbf5cfb4434d083643ac14dfb4d8e8b7ad399b'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
