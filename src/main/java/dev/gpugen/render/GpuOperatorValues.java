@@ -20,6 +20,26 @@ public final class GpuOperatorValues {
   /** The namespace the operator (and its time-slicing ConfigMap) run in. */
   public static final String NAMESPACE = "gpu-operator";
 
+  /**
+   * The dcgm-exporter setting that connects it to a running host engine instead of starting one
+   * embedded in its process ({@code --remote-hostengine-info}; NVIDIA's dcgm-exporter command
+   * reference,
+   * https://docs.nvidia.com/datacenter/dcgm/latest/reference/command-line-reference/dcgm-exporter.html).
+   */
+  public static final String REMOTE_HOSTENGINE_ENV = "DCGM_REMOTE_HOSTENGINE_INFO";
+
+  /**
+   * Where the host's nvidia-dcgm service listens: nv-hostengine binds 127.0.0.1:5555 by default.
+   * With {@code dcgm.enabled: false} and an exporter address starting with {@code localhost}, the
+   * GPU Operator runs the exporter in the host's network namespace ("case for DCGM running on the
+   * host itself", TransformDCGMExporter in NVIDIA/gpu-operator controllers/object_controls.go), so
+   * the address reaches the host's engine. NVIDIA runs one host engine per node: "Starting another
+   * engine creates a separate inventory and cache" (DCGM, Getting Started for System
+   * Administrators,
+   * https://docs.nvidia.com/datacenter/dcgm/latest/learn/getting-started-for-system-administrators/index.html).
+   */
+  public static final String HOST_ENGINE = "localhost:5555";
+
   private GpuOperatorValues() {}
 
   /**
@@ -140,8 +160,16 @@ public final class GpuOperatorValues {
     v.put("operator", Map.of("defaultRuntime", "containerd"));
     v.put("nfd", Map.of("enabled", true));
     v.put("gfd", Map.of("enabled", true));
-    // The Prometheus exporter. (dcgm.enabled is a standalone host engine, not the exporter.)
-    v.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
+    // One DCGM host engine per node: the host's nvidia-dcgm service that play 01 installs. No
+    // standalone engine pod (dcgm.enabled), and the exporter connects to the host's engine instead
+    // of starting one embedded in its process. See HOST_ENGINE.
+    v.put("dcgm", Map.of("enabled", false));
+    Map<String, Object> exporter = new TreeMap<>();
+    exporter.put("enabled", sw.gpuOperator().dcgmExporter());
+    if (sw.gpuOperator().dcgmExporter()) {
+      exporter.put("env", List.of(Map.of("name", REMOTE_HOSTENGINE_ENV, "value", HOST_ENGINE)));
+    }
+    v.put("dcgmExporter", exporter);
     v.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
     Map<String, Object> devicePlugin = new TreeMap<>();
     devicePlugin.put("enabled", true);
@@ -166,6 +194,12 @@ public final class GpuOperatorValues {
     // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
     toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
     values.put("toolkit", toolkit);
+    // One DCGM host engine per node: the operator's standalone engine (DaemonSet and Service
+    // nvidia-dcgm, port 5555, internalTrafficPolicy Local). The operator points its exporter at it
+    // (DCGM_REMOTE_HOSTENGINE_INFO), and play 05's validation Job runs dcgmi diag against it
+    // instead of starting an engine of its own. Nothing else runs one on these nodes: GKE's
+    // managed DCGM is off unless its monitoring component DCGM is enabled, which gpugen does not.
+    values.put("dcgm", Map.of("enabled", true));
     values.put("dcgmExporter", Map.of("enabled", sw.gpuOperator().dcgmExporter()));
     values.put("migManager", Map.of("enabled", sw.gpuOperator().migManager()));
     if (!gkeTimeSlicing(plan).isEmpty()) {

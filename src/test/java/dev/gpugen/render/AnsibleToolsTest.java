@@ -345,8 +345,13 @@ class AnsibleToolsTest {
       String values = Files.readString(dir.resolve("reports/gpu-operator-values.yaml"));
       assertTrue(values.contains("migManager:\n  enabled: true\n"), values);
       assertTrue(values.contains("driver:\n  enabled: false\n"), values);
-      assertTrue(values.contains("dcgmExporter:\n  enabled: true\n"), values);
-      assertFalse(values.contains("\ndcgm:"), values);
+      // One DCGM host engine per node: the host's nvidia-dcgm, which the exporter connects to.
+      assertTrue(values.contains("\ndcgm:\n  enabled: false\n"), values);
+      assertTrue(
+          values.contains(
+              "dcgmExporter:\n  enabled: true\n  env:\n  - name: DCGM_REMOTE_HOSTENGINE_INFO\n"
+                  + "    value: localhost:5555\n"),
+          values);
       // gpu_operator_values through to_nice_yaml: sorted keys, plain scalars.
       assertTrue(
           values.contains("  config:\n    default: any\n    name: time-slicing-config\n"), values);

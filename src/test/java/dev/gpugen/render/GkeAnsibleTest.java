@@ -272,6 +272,15 @@ class GkeAnsibleTest {
           "1",
           pod.path("initContainers").path(0).path("env").path(0).path("value").asText(),
           job::toString);
+      // One DCGM host engine per node: with the GPU Operator, dcgmi uses the operator's engine
+      // through its Service and starts none of its own.
+      JsonNode diag = pod.path("initContainers").path(0);
+      String script = diag.path("command").path(2).asText();
+      assertTrue(script.contains("dcgmi diag --host \"$GPUGEN_DCGM_HOST\""), job::toString);
+      assertFalse(script.contains("nv-hostengine"), job::toString);
+      assertEquals(
+          "GPUGEN_DCGM_HOST", diag.path("env").path(1).path("name").asText(), job::toString);
+      assertEquals("nvidia-dcgm.gpu-operator.svc", diag.path("env").path(1).path("value").asText());
       assertEquals(0, job.path("spec").path("backoffLimit").asInt(-1));
       assertTrue(job.path("spec").path("ttlSecondsAfterFinished").isInt(), job::toString);
       if (pool.equals("h100")) {
