@@ -34,14 +34,8 @@ final class Staging {
 
   static Path create(Path parent) throws IOException {
     Path dir = Files.createTempDirectory(parent, PREFIX);
-    ProcessHandle self = ProcessHandle.current();
-    String owner =
-        self.pid()
-            + " "
-            + self.info().startInstant().map(Instant::toEpochMilli).orElse(0L)
-            + " "
-            + host()
-            + "\n";
+    long self = ProcessHandle.current().pid();
+    String owner = self + " " + started(self).orElse("0") + " " + host() + "\n";
     Files.writeString(dir.resolve(OWNER), owner, StandardCharsets.UTF_8);
     return dir;
   }
@@ -79,17 +73,39 @@ final class Staging {
     if (owner.length != 3 || !owner[2].equals(host())) {
       return false;
     }
+    long pid;
     try {
-      long pid = Long.parseLong(owner[0]);
-      long started = Long.parseLong(owner[1]);
-      Optional<ProcessHandle> h = ProcessHandle.of(pid);
-      if (h.isEmpty() || !h.get().isAlive()) {
-        return true;
-      }
-      // The pid was reused by a process that started later.
-      return h.get().info().startInstant().map(i -> i.toEpochMilli() != started).orElse(false);
+      pid = Long.parseLong(owner[0]);
     } catch (NumberFormatException e) {
       return false;
+    }
+    Optional<ProcessHandle> h = ProcessHandle.of(pid);
+    if (h.isEmpty() || !h.get().isAlive()) {
+      return true;
+    }
+    // Alive under that pid: abandoned only if the pid now names a process started at another time.
+    return started(pid).map(now -> !now.equals(owner[1])).orElse(false);
+  }
+
+  /**
+   * When process {@code pid} started, as a token that is the same whenever and by whichever process
+   * it is read: the start time in clock ticks since boot from {@code /proc/PID/stat} (field 22, see
+   * proc(5)). Not {@code ProcessHandle.Info.startInstant()}: the JDK adds the boot time, which each
+   * JVM reads once from {@code /proc/stat}'s {@code btime}, and that value moves by a second when
+   * the clock is adjusted, so two JVMs can disagree about a live process and one would delete the
+   * other's staging. Elsewhere the start instant in whole seconds, compared as written.
+   */
+  static Optional<String> started(long pid) {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    try {
+      String line = new String(SafeRead.read(stat, 4096, false), StandardCharsets.US_ASCII);
+      // The command name (field 2) is in parentheses and may hold spaces: count after the last ')'.
+      String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
+      return fields.length > 19 ? Optional.of("t" + fields[19]) : Optional.empty();
+    } catch (IOException | IndexOutOfBoundsException e) {
+      return ProcessHandle.of(pid)
+          .flatMap(h -> h.info().startInstant())
+          .map(i -> "s" + i.getEpochSecond());
     }
   }
 

@@ -15,6 +15,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -177,6 +178,29 @@ class TreeWriterTest {
     assertFalse(Files.exists(dead.getParent()), "owner is dead");
     assertFalse(Files.exists(old), "older than the bound");
     assertTrue(Files.exists(live), "a live run's staging is kept");
+  }
+
+  @Test
+  void aLiveProcessIsKnownByItsStartInClockTicksNotByTheBootTimeOfEachJvm() throws Exception {
+    Process child = new ProcessBuilder("sleep", "30").start();
+    try {
+      String host = ownerHost();
+      Optional<String> started = Staging.started(child.pid());
+      assertTrue(started.isPresent(), "the start of a live child is readable");
+      // On Linux: ticks since boot from /proc, the same in every JVM whatever btime it read.
+      assertTrue(started.get().startsWith("t"), started.get());
+      assertEquals(started, Staging.started(child.pid()), "stable across reads");
+      Path live = Files.createDirectories(tmp.resolve(Staging.PREFIX + "child"));
+      Files.writeString(
+          live.resolve(Staging.OWNER), child.pid() + " " + started.get() + " " + host);
+      assertFalse(Staging.abandoned(live), "its process runs");
+      Path reused = Files.createDirectories(tmp.resolve(Staging.PREFIX + "reused"));
+      Files.writeString(reused.resolve(Staging.OWNER), child.pid() + " t1 " + host);
+      assertTrue(Staging.abandoned(reused), "the pid now names a process started later");
+    } finally {
+      child.destroy();
+      child.waitFor();
+    }
   }
 
   private String ownerHost() throws IOException {
