@@ -34,6 +34,20 @@
       register: validation_efa_devices
       when: validation_fabric == 'efa'
 
+    # GDRCopy on EFA pools (play 04): gdrdrv loaded and its device node there, which is what
+    # libgdrapi opens (GDRCopy's README: "/dev/gdrdrv should now exist").
+    - name: Look for the loaded gdrdrv module
+      ansible.builtin.stat:
+        path: /sys/module/gdrdrv
+      register: validation_gdrdrv_module
+      when: validation_gdrcopy | bool
+
+    - name: Look for the gdrdrv device
+      ansible.builtin.stat:
+        path: /dev/gdrdrv
+      register: validation_gdrdrv_device
+      when: validation_gdrcopy | bool
+
     - name: Record the version and device checks
       ansible.builtin.set_fact:
         validation_results: "{{ validation_results | combine(validation_version_checks) }}"
@@ -80,6 +94,19 @@
                  else 'fail' }}
             expected: "{{ validation_expected_container_toolkit_version }}"
             measured: "{{ validation_container_toolkit_packages | zip(validation_toolkit_seen) | map('join', '=') | join(', ') }}"
+          gdrdrv:
+            status: >-
+              {{ 'skipped' if not validation_gdrcopy | bool
+                 else 'pass' if validation_gdrdrv_module.stat.isdir | default(false)
+                 and validation_gdrdrv_device.stat.ischr | default(false) else 'fail' }}
+            expected: "gdrdrv loaded, /dev/gdrdrv a character device"
+            measured: >-
+              {{ 'not checked' if not validation_gdrcopy | bool
+                 else ('gdrdrv loaded' if validation_gdrdrv_module.stat.isdir | default(false) else 'gdrdrv not loaded')
+                 ~ ', /dev/gdrdrv '
+                 ~ ('a character device' if validation_gdrdrv_device.stat.ischr | default(false)
+                    else 'missing' if not validation_gdrdrv_device.stat.exists | default(false)
+                    else 'not a character device') }}
           efa_interfaces:
             status: >-
               {{ 'skipped' if validation_fabric != 'efa' or validation_efa_interfaces | int == 0

@@ -283,6 +283,14 @@ public final class AnsibleView {
     return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
   }
 
+  /**
+   * Whether play 04 carries the GDRCopy install: some pool's fabric is EFA, where AWS's EFA and
+   * NCCL guide installs it for Libfabric. The tasks still run only on that pool's hosts.
+   */
+  public boolean gdrcopy() {
+    return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
+  }
+
   /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */
   public boolean gke() {
     return plan.gke();

@@ -550,6 +550,7 @@ class AnsibleToolsTest {
               "cuda_toolkit",
               "container_toolkit",
               "efa_interfaces",
+              "gdrdrv",
               "gpu_burn",
               "dcgm_diag")) {
         assertEquals("pass", checks.get(passing).get("status").asText(), passing + ": " + checks);
@@ -697,6 +698,25 @@ class AnsibleToolsTest {
     }
     for (int i = 0; i < efaDevices; i++) {
       Files.createDirectories(root.resolve("sys/class/infiniband/rdmap" + i));
+    }
+    gdrdrvLoaded(root);
+  }
+
+  /**
+   * What play 04's GDRCopy leaves on a live EFA node: the gdrdrv module loaded (/sys/module/gdrdrv)
+   * and its character device /dev/gdrdrv (a node made by mknod here; tests run as root for chroot).
+   */
+  static void gdrdrvLoaded(Path root) throws Exception {
+    Files.createDirectories(root.resolve("sys/module/gdrdrv"));
+    Path dev = root.resolve("dev/gdrdrv");
+    Files.createDirectories(dev.getParent());
+    if (!Files.exists(dev)) {
+      RealTools.run(
+              Path.of("/"),
+              Duration.ofSeconds(30),
+              Map.of(),
+              List.of("mknod", "-m", "666", dev.toString(), "c", "1", "3"))
+          .assertOk();
     }
   }
 

@@ -1,3 +1,4 @@
+[=header]
 ---
 - name: Check the fabric and the NCCL variables
   ansible.builtin.assert:
@@ -92,6 +93,129 @@
     group: root
     mode: "0755"
 
+<#if ansible.gdrcopy()>
+# Before the EFA software, as in AWS's guide (Step 4, then Step 5), and after play 01, which
+# installs the NVIDIA driver (gdrdrv is built against its source in /usr/src/nvidia-<version>:
+# GDRCopy's README) and the CUDA toolkit. Skipped when the pinned release is installed: its marker
+# exists and dpkg has all four packages.
+- name: Install GDRCopy
+  when: nccl_network_gdrcopy | bool
+  tags: [network, gdrcopy]
+  vars:
+    nccl_network_gdrcopy_packages_dir: >-
+      {{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}/gdrcopy-{{ nccl_network_gdrcopy_version }}/packages
+  block:
+    - name: Look for the marker of the installed GDRCopy release
+      ansible.builtin.stat:
+        path: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}/installed"
+      register: nccl_network_gdrcopy_marker
+
+    - name: Query the GDRCopy packages
+      ansible.builtin.command:
+        argv: "{{ ['dpkg-query', '-W', '-f=${Package} ${db:Status-Abbrev}\\n'] + nccl_network_gdrcopy_packages }}"
+      register: nccl_network_gdrcopy_dpkg
+      changed_when: false
+      failed_when: false
+
+    - name: Build and install GDRCopy
+      when: >-
+        not nccl_network_gdrcopy_marker.stat.exists
+        or nccl_network_gdrcopy_dpkg.stdout_lines | select('match', '^[^ ]+ ii ') | list | length
+           != nccl_network_gdrcopy_packages | length
+      block:
+        - name: Check that the CUDA toolkit of play 01 is there
+          ansible.builtin.stat:
+            path: "{{ nccl_network_gdrcopy_cuda_home }}/include/cuda.h"
+          register: nccl_network_gdrcopy_cuda_h
+
+        - name: Refuse to build GDRCopy without the CUDA toolkit
+          ansible.builtin.assert:
+            that:
+              - nccl_network_gdrcopy_cuda_h.stat.exists
+            fail_msg: >-
+              {{ nccl_network_gdrcopy_cuda_home }}/include/cuda.h is missing: GDRCopy's tests package is
+              built against the CUDA toolkit, which play 01 (01-nvidia-driver.yml) installs. Run it first.
+            quiet: true
+
+        - name: Install what GDRCopy's packages are built with
+          ansible.builtin.apt:
+            name: "{{ nccl_network_gdrcopy_build_packages }}"
+            state: present
+            update_cache: true
+            cache_valid_time: "{{ nccl_network_apt_cache_valid_time }}"
+            install_recommends: false
+            lock_timeout: "{{ nccl_network_apt_lock_timeout }}"
+
+        - name: Create the folder for GDRCopy
+          ansible.builtin.file:
+            path: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}"
+            state: directory
+            owner: root
+            group: root
+            mode: "0755"
+
+        - name: Download GDRCopy
+          ansible.builtin.get_url:
+            url: "{{ nccl_network_gdrcopy_url }}"
+            dest: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}/gdrcopy.tar.gz"
+            checksum: "sha256:{{ nccl_network_gdrcopy_sha256 }}"
+            owner: root
+            group: root
+            mode: "0644"
+
+        - name: Unpack GDRCopy
+          ansible.builtin.unarchive:
+            src: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}/gdrcopy.tar.gz"
+            dest: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}"
+            remote_src: true
+            creates: "{{ nccl_network_gdrcopy_packages_dir }}/build-deb-packages.sh"
+
+        - name: Build the GDRCopy packages
+          ansible.builtin.command:
+            cmd: ./build-deb-packages.sh
+            chdir: "{{ nccl_network_gdrcopy_packages_dir }}"
+          environment:
+            CUDA: "{{ nccl_network_gdrcopy_cuda_home }}"
+          changed_when: true
+
+        - name: Find the built packages
+          ansible.builtin.find:
+            paths: "{{ nccl_network_gdrcopy_packages_dir }}"
+            patterns: "*.deb"
+          register: nccl_network_gdrcopy_debs
+
+        # One package at a time, in AWS's order; the file names carry the platform and CUDA version
+        # (gdrcopy-tests_<version>_<arch>.<platform>+cuda<X.Y>.deb), so they are matched by name.
+        - name: Install the GDRCopy packages
+          ansible.builtin.command:
+            argv:
+              - dpkg
+              - -i
+              - "{{ nccl_network_gdrcopy_debs.files | map(attribute='path') | select('search', '/' ~ item ~ '_[^/]*[.]deb$') | first }}"
+          loop: "{{ nccl_network_gdrcopy_packages }}"
+          changed_when: true
+
+        - name: Mark the GDRCopy release installed
+          ansible.builtin.copy:
+            content: "{{ nccl_network_gdrcopy_url }} sha256:{{ nccl_network_gdrcopy_sha256 }}\n"
+            dest: "{{ nccl_network_gdrcopy_work_dir }}/{{ nccl_network_gdrcopy_version }}/installed"
+            owner: root
+            group: root
+            mode: "0644"
+
+# The init script of gdrdrv-dkms loads gdrdrv once nvidia is loaded and creates /dev/gdrdrv
+# (AWS ParallelCluster enables and starts it the same way); play 05 checks both.
+- name: Load gdrdrv now and at boot
+  ansible.builtin.systemd:
+    name: "{{ nccl_network_gdrcopy_service }}"
+    enabled: true
+    state: started
+  when:
+    - nccl_network_gdrcopy | bool
+    - nccl_network_live_host | bool
+  tags: [hardware]
+
+</#if>
 - name: Install the EFA software
   when: nccl_network_fabric == 'efa'
   tags: [network]
