@@ -515,6 +515,9 @@ class AnsibleToolsTest {
     Path root = RealTools.copyTestRoot(tmp.resolve("root"));
     try {
       installStandIns(root, "312.40");
+      // GDRCopy's gdrdrv is not loaded on this first run: the report says so and fails it.
+      Files.delete(root.resolve("dev/gdrdrv"));
+      Files.delete(root.resolve("sys/module/gdrdrv"));
       Path inventory =
           Files.writeString(
               tmp.resolve("inventory.yml"),
@@ -550,12 +553,18 @@ class AnsibleToolsTest {
               "cuda_toolkit",
               "container_toolkit",
               "efa_interfaces",
-              "gdrdrv",
               "gpu_burn",
               "dcgm_diag")) {
         assertEquals("pass", checks.get(passing).get("status").asText(), passing + ": " + checks);
       }
+      assertEquals("fail", checks.get("gdrdrv").get("status").asText(), checks::toString);
       assertEquals("fail", checks.get("nccl_all_reduce").get("status").asText(), checks::toString);
+      assertTrue(
+          slow.output()
+              .contains(
+                  "gdrdrv: measured gdrdrv not loaded, /dev/gdrdrv missing, expected gdrdrv"
+                      + " loaded, /dev/gdrdrv a character device."),
+          slow.output());
       assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
       // storage.lustre: the mount check is in the report, skipped with the network steps.
@@ -569,6 +578,7 @@ class AnsibleToolsTest {
       RenderedCase.assertExit(0, fast);
       report = new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
       assertTrue(report.get("passed").asBoolean(), report::toString);
+      assertEquals("pass", report.get("checks").get("gdrdrv").get("status").asText());
       assertEquals(
           391.35, report.get("checks").get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       // Only a passing validation records its time in the baseline fact.
