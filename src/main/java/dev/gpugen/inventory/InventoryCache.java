@@ -225,6 +225,7 @@ public final class InventoryCache {
                 json.writeStringField(
                     "ssmBucketPrefix", config.connection().ssmBucketPrefix().orElse(null));
                 json.writeStringField("proxyJump", config.connection().proxyJump().orElse(null));
+                json.writeStringField("user", config.connection().user().orElse(null));
                 strings(json, "states", config.states());
                 json.writeArrayFieldStart("keyedGroups");
                 for (KeyedGroup g : config.keyedGroups()) {
