@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Sets SystemdCgroup = true in runc's options of containerd's config.toml (config version 2, as
 # containerd 1.7 writes it; version 3 for containerd 2.x), editing the file in place and keeping
 # everything else byte for byte: the file is nvidia-ctk's too. Prints "changed" when it wrote.

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='a78f2226b2dd6e5f7f73b022b31f33ed8c83c6237f71816a6d16a955314d0ea4'
-bundle_sha256='01262f2c056533a948aa8ad3d5abb2f307f6319c10448adb9a66fcc2b7a2bf47'
+bundle_sha256='02825cad32d7ffcd333bc57cf8f73fa700f08767a3e95f281dbb32edb314eba4'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='a080f7eca0c3198cd305a3063e8b109da65335e4d2cf0bf04605bcb880cae0aa'
-bundle_sha256='25db4254312e89ee9505072523a680c85494bf18ee39a27515e752ed09711286'
+bundle_sha256='09774224af5af9776a3fab6ecb7f4a9a1a5467ac263859374b2a8f869d7a67b9'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

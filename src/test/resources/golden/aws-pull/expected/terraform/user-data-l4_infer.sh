@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='cb514e569d66040488494f9b0c5586d0a66014f860c1465505da39db35b5a0a1'
-bundle_sha256='ae1420eeb8c0a97f29a627a82c000a8daeb2119a038e48baedb20e5b1e9b103d'
+bundle_sha256='77eaaa1369f0ae6a0fdaf094df6529a8899e1d31adfae58655d06660869833c6'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
