@@ -10,6 +10,7 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.spec.ClusterSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -94,7 +95,9 @@ final class Deploy {
           "ansible-galaxy",
           "https://docs.ansible.com/ansible/latest/installation_guide/",
           "ansible",
-          "https://docs.ansible.com/ansible/latest/installation_guide/");
+          "https://docs.ansible.com/ansible/latest/installation_guide/",
+          "aws",
+          "https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html");
 
   private Deploy() {}
 
@@ -112,6 +115,7 @@ final class Deploy {
       }
       steps.add(new Run("terraform", apply, Path.of(".")));
     }
+    kubeconfig(plan, folder).ifPresent(steps::add);
     if (plan.aws()) {
       steps.add(new WaitForNodes());
       if (plan.pullMode()) {
@@ -142,6 +146,33 @@ final class Deploy {
       steps.add(new Run("ansible-playbook", List.of("site.yml"), ansible));
     }
     return steps;
+  }
+
+  /**
+   * EKS: the kubeconfig plays 03-05 read ({@code kubernetes_checks_kubeconfig}, in the ansible
+   * folder's git-ignored {@code .state}), written by the AWS CLI for the cluster Terraform just
+   * created (its name is Terraform's {@code local.name}; the Terraform output {@code
+   * kubeconfig_command} prints the same command). The file holds no secret: the CLI's {@code aws
+   * eks get-token} exec entry signs a token from the caller's credentials at each use
+   * (https://docs.aws.amazon.com/cli/latest/reference/eks/update-kubeconfig.html).
+   */
+  static Optional<Run> kubeconfig(ClusterPlan plan, Path folder) {
+    if (!plan.aws() || plan.spec().kubernetes().filter(ClusterSpec.Kubernetes::eks).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Run(
+            "aws",
+            List.of(
+                "eks",
+                "update-kubeconfig",
+                "--region",
+                plan.spec().cloud().region().orElseThrow(),
+                "--name",
+                plan.qualifiedName(),
+                "--kubeconfig",
+                folder.resolve("ansible").resolve(".state").resolve("kubeconfig").toString()),
+            Path.of(".")));
   }
 
   /** The steps of {@code gpugen down}: Terraform destroys what it created. */

@@ -148,19 +148,57 @@ public final class InventoryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    return run(
+        context,
+        Optional.ofNullable(config),
+        Optional.ofNullable(mode.host),
+        refreshCache,
+        verbose,
+        spec.commandLine().getOut(),
+        spec.commandLine().getErr());
+  }
+
+  /**
+   * The two command lines Ansible's script plugin runs through the rendered wrapper, {@code
+   * inventory --config FILE --list} and {@code ... --host NAME}, without picocli: building its
+   * model by reflection is most of a cached run's start-up (bench/inventory.sh). Any other command
+   * line is not matched and goes through picocli as usual.
+   *
+   * @return the exit code, or empty if {@code args} is not one of the two forms
+   */
+  static Optional<Integer> runAsAnsible(String[] args, PrintWriter out, PrintWriter err) {
+    if ((args.length != 4 && args.length != 5)
+        || !args[0].equals("inventory")
+        || !args[1].equals("--config")
+        || args[2].startsWith("-")
+        || !(args.length == 4 ? args[3].equals("--list") : args[3].equals("--host"))
+        || (args.length == 5 && args[4].startsWith("-"))) {
+      return Optional.empty();
+    }
+    Optional<String> host = args.length == 5 ? Optional.of(args[4]) : Optional.empty();
+    return Optional.of(
+        run(Context.system(), Optional.of(Path.of(args[2])), host, false, false, out, err));
+  }
+
+  /** One run: the settings, the listing (cache or EC2), the document on stdout. */
+  static int run(
+      Context context,
+      Optional<Path> config,
+      Optional<String> host,
+      boolean refreshCache,
+      boolean verbose,
+      PrintWriter out,
+      PrintWriter err) {
     Consumer<String> progress = verbose ? line -> err.println(PREFIX + line) : line -> {};
     try {
-      InventoryConfig settings =
-          new InventoryConfigReader(context.env()).read(Optional.ofNullable(config));
+      InventoryConfig settings = new InventoryConfigReader(context.env()).read(config);
       settings = InventoryService.resolveRegions(settings, context.env(), context.profileRegion());
       InventoryService.Output output =
           new InventoryService(
                   settings, context.env(), context.sources(), context.clock(), progress)
               .list(refreshCache);
       byte[] document =
-          mode.host == null ? output.list() : InventoryJson.hostFromList(output.list(), mode.host);
+          host.isEmpty() ? output.list() : InventoryJson.hostFromList(output.list(), host.get());
       for (String warning : output.warnings()) {
         err.println(PREFIX + "warning: " + warning);
       }

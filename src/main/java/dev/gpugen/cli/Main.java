@@ -26,7 +26,7 @@ public final class Main {
             new OutputStreamWriter(
                 new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
             true);
-    int code = run(args, out, err);
+    int code = InventoryCommand.runAsAnsible(args, out, err).orElseGet(() -> run(args, out, err));
     out.flush();
     err.flush();
     System.exit(code);

@@ -3,6 +3,7 @@ package dev.gpugen.cli;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * What to run after {@code gpugen render}, for this spec: the credentials it needs, Terraform in
@@ -28,6 +29,14 @@ final class NextSteps {
               " (aws sso login, AWS_PROFILE or keys; terraform and gpugen-inventory read them)\n");
       b.append("  ").append(n++).append(". terraform -chdir=").append(tf).append(" init\n");
       b.append("  ").append(n++).append(". terraform -chdir=").append(tf).append(" apply\n");
+      Optional<Deploy.Run> kubeconfig = Deploy.kubeconfig(plan, folder);
+      if (kubeconfig.isPresent()) {
+        b.append("  ")
+            .append(n++)
+            .append(". ")
+            .append(kubeconfig.get().shown())
+            .append("   (the EKS cluster's kubeconfig, for plays 03-05 and kubectl)\n");
+      }
       if (plan.pullMode()) {
         b.append(
                 "     the nodes configure themselves at boot; failures: aws ec2 describe-instances")

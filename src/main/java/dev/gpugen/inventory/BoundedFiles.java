@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 
 /**
  * Reads a file only if it is a regular file of bounded size: a FIFO would block the open forever
@@ -41,8 +42,18 @@ final class BoundedFiles {
           what + " " + file + " is larger than " + max + " bytes; it cannot be one");
     }
     try (InputStream in = Files.newInputStream(file, options)) {
-      // The size may change between the check and the read: read at most one byte too many.
-      byte[] bytes = in.readNBytes((int) max + 1);
+      // One array of the size just checked (a 16 MB cache file is read on every cached run, and
+      // readNBytes would gather it in 8 KB pieces and copy them); the size may change between the
+      // check and the read, so a file that grew is read on, at most one byte past max.
+      byte[] bytes = new byte[(int) attributes.size() + 1];
+      int n = in.readNBytes(bytes, 0, bytes.length);
+      if (n < bytes.length) {
+        bytes = Arrays.copyOf(bytes, n);
+      } else {
+        byte[] rest = in.readNBytes((int) (max + 1 - n));
+        bytes = Arrays.copyOf(bytes, n + rest.length);
+        System.arraycopy(rest, 0, bytes, n, rest.length);
+      }
       if (bytes.length > max) {
         throw new NotAFileException(
             what + " " + file + " is larger than " + max + " bytes; it cannot be one");

@@ -373,7 +373,7 @@ public final class InventoryBuilder {
      * virtual-hosted S3 addressing (the plugin's documented fix for buckets outside us-east-1
      * answering path-style requests with a 307 redirect,
      * https://docs.ansible.com/ansible/latest/collections/community/aws/aws_ssm_connection.html).
-     * ssh with a jump host: ProxyJump.
+     * ssh: the image's login user, and ProxyJump with a jump host.
      */
     private void connectionVars(NodeConnection connection, SortedMap<String, String> vars) {
       if (connection.ssm()) {
@@ -400,6 +400,7 @@ public final class InventoryBuilder {
                   + show(bucket.get()));
         }
       } else {
+        connection.user().ifPresent(u -> vars.put("ansible_user", u));
         connection
             .proxyJump()
             .ifPresent(j -> vars.put("ansible_ssh_common_args", "-o ProxyJump=" + j));

@@ -20,7 +20,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -32,8 +31,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The {@code --list} document of one configuration, kept in a file for {@code cacheTtlSeconds}.
@@ -225,6 +222,7 @@ public final class InventoryCache {
                 json.writeStringField(
                     "ssmBucketPrefix", config.connection().ssmBucketPrefix().orElse(null));
                 json.writeStringField("proxyJump", config.connection().proxyJump().orElse(null));
+                json.writeStringField("user", config.connection().user().orElse(null));
                 strings(json, "states", config.states());
                 json.writeArrayFieldStart("keyedGroups");
                 for (KeyedGroup g : config.keyedGroups()) {
@@ -498,12 +496,6 @@ public final class InventoryCache {
   }
 
   private static byte[] mac(byte[] secret, Header header) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      return mac.doFinal(header.signed());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("every JVM has HmacSHA256", e);
-    }
+    return Sha256.hmac(secret, header.signed());
   }
 }

@@ -180,7 +180,8 @@ public final class InventoryConfigReader {
         integer("deadlineSeconds", map.get("deadlineSeconds"), errors),
         string("connection", map.get("connection"), errors),
         string("ssmBucketPrefix", map.get("ssmBucketPrefix"), errors),
-        string("proxyJump", map.get("proxyJump"), errors));
+        string("proxyJump", map.get("proxyJump"), errors),
+        string("user", map.get("user"), errors));
   }
 
   private static Map<String, InventoryFile.Pool> pools(
@@ -438,13 +439,15 @@ public final class InventoryConfigReader {
 
   /**
    * {@code connection} (ssm or ssh; ssh when absent), with {@code ssmBucketPrefix} for ssm and an
-   * optional {@code proxyJump} for ssh. The values reach every host's connection variables, so each
-   * is checked against its format: no spaces, quotes or options can ride along.
+   * optional {@code proxyJump} and login {@code user} for ssh. The values reach every host's
+   * connection variables, so each is checked against its format: no spaces, quotes or options can
+   * ride along.
    */
   private NodeConnection connection(InventoryFile raw, List<String> errors) {
     String method = env("GPUGEN_CONNECTION").orElse(raw.connection());
     String prefix = env("GPUGEN_SSM_BUCKET_PREFIX").orElse(raw.ssmBucketPrefix());
     String jump = env("GPUGEN_PROXY_JUMP").orElse(raw.proxyJump());
+    String user = env("GPUGEN_USER").orElse(raw.user());
     if (method == null) {
       method = "ssh";
     }
@@ -462,6 +465,11 @@ public final class InventoryConfigReader {
       if (jump != null) {
         errors.add("\"proxyJump\" is for connection ssh; Session Manager needs no jump host");
       }
+      if (user != null) {
+        errors.add(
+            "\"user\" is for connection ssh; Session Manager logs in as its own ssm-user and"
+                + " become makes it root");
+      }
     } else {
       if (prefix != null) {
         errors.add("\"ssmBucketPrefix\" is for connection ssm");
@@ -472,8 +480,14 @@ public final class InventoryConfigReader {
                 + " IPv4 address), got "
                 + quote(jump));
       }
+      if (user != null && !NodeConnection.USER.matcher(user).matches()) {
+        errors.add(
+            "\"user\" must be a login name (a-z or _, then up to 31 of a-z, 0-9, _ and -), got "
+                + quote(user));
+      }
     }
-    return new NodeConnection(method, Optional.ofNullable(prefix), Optional.ofNullable(jump));
+    return new NodeConnection(
+        method, Optional.ofNullable(prefix), Optional.ofNullable(jump), Optional.ofNullable(user));
   }
 
   /** {@code hostnames}, or the older {@code hostname} ({@code name-tag}/{@code instance-id}). */

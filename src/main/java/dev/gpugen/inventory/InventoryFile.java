@@ -36,7 +36,8 @@ public record InventoryFile(
     Long deadlineSeconds,
     String connection,
     String ssmBucketPrefix,
-    String proxyJump) {
+    String proxyJump,
+    String user) {
 
   /** What one pool's nodes are expected to run; see {@link PoolSoftware}. */
   public record Pool(String instanceType, String driver, String cuda, String containerToolkit) {
@@ -54,7 +55,7 @@ public record InventoryFile(
   static InventoryFile empty() {
     return new InventoryFile(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null);
   }
 
   /**
@@ -62,7 +63,7 @@ public record InventoryFile(
    * one region) and what each pool is expected to run. Hosts are named by their Name tag and
    * reached at their private address; only running instances are listed, cached for the reader's
    * default time. {@code connection} (ssm or ssh) decides each host's connection variables, with
-   * the SSM transfer bucket's name prefix or the SSH jump host.
+   * the SSM transfer bucket's name prefix, or the SSH jump host and login user.
    */
   public static InventoryFile rendered(
       String cluster,
@@ -71,7 +72,8 @@ public record InventoryFile(
       SortedMap<String, Pool> pools,
       String connection,
       Optional<String> ssmBucketPrefix,
-      Optional<String> proxyJump) {
+      Optional<String> proxyJump,
+      Optional<String> user) {
     return new InventoryFile(
         cluster,
         environment.orElse(null),
@@ -94,7 +96,8 @@ public record InventoryFile(
         null,
         connection,
         ssmBucketPrefix.orElse(null),
-        proxyJump.orElse(null));
+        proxyJump.orElse(null),
+        user.orElse(null));
   }
 
   /** The file's JSON data: the fields that are set, pools as objects of their set fields. */

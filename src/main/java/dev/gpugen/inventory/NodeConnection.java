@@ -12,21 +12,26 @@ import java.util.regex.Pattern;
  * render creates with a generated name; it tags every node with it ({@link GpugenTags#SSM_BUCKET}),
  * and the inventory accepts the tag only when it is a bucket name starting with {@code
  * ssmBucketPrefix}, so a stray tag cannot send module payloads to some other bucket. {@code ssh}:
- * plain SSH, through {@code proxyJump} when a bastion is set.
+ * plain SSH as {@code user} (the image's login user), through {@code proxyJump} when a bastion is
+ * set.
  *
  * @param method ssm or ssh
  * @param ssmBucketPrefix the prefix of the transfer bucket's name (ssm)
  * @param proxyJump {@code user@host[:port]} of the SSH jump host (ssh)
+ * @param user the login user on the nodes, every host's {@code ansible_user} (ssh)
  */
 public record NodeConnection(
-    String method, Optional<String> ssmBucketPrefix, Optional<String> proxyJump) {
+    String method,
+    Optional<String> ssmBucketPrefix,
+    Optional<String> proxyJump,
+    Optional<String> user) {
 
   /** The connection plugin, by its fully qualified collection name. */
   public static final String SSM_PLUGIN = "community.aws.aws_ssm";
 
   /** What a spec without connection settings gets: SSH, no jump host. */
   public static final NodeConnection SSH =
-      new NodeConnection("ssh", Optional.empty(), Optional.empty());
+      new NodeConnection("ssh", Optional.empty(), Optional.empty(), Optional.empty());
 
   // S3 bucket names: 3-63 characters of a-z, 0-9, '.', '-', starting and ending with a letter or
   // digit (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
@@ -38,10 +43,15 @@ public record NodeConnection(
       Pattern.compile(
           "[a-z_][a-z0-9_-]{0,31}@[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:[1-9][0-9]{0,4})?");
 
+  // A login name as useradd(8) accepts it by default (NAME_REGEX of adduser.conf): nothing a shell,
+  // ssh or Jinja would read as more than a name.
+  static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+
   public NodeConnection {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(ssmBucketPrefix, "ssmBucketPrefix");
     Objects.requireNonNull(proxyJump, "proxyJump");
+    Objects.requireNonNull(user, "user");
   }
 
   public boolean ssm() {

@@ -12,6 +12,7 @@ import dev.gpugen.spec.Market;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -150,7 +151,8 @@ public final class AnsibleView {
             spec.connection()
                 .bastion()
                 .filter(b -> !spec.connection().ssm())
-                .map(ClusterSpec.Bastion::proxyJump))
+                .map(ClusterSpec.Bastion::proxyJump),
+            Optional.of(loginUser()).filter(u -> !u.isEmpty() && !spec.connection().ssm()))
         .toJson();
   }
 

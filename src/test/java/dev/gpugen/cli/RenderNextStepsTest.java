@@ -40,6 +40,8 @@ class RenderNextStepsTest {
         "AWS credentials for us-east-1",
         "terraform -chdir=" + out.resolve("terraform") + " init",
         "terraform -chdir=" + out.resolve("terraform") + " apply",
+        "aws eks update-kubeconfig --region us-east-1 --name h100-training-prod --kubeconfig "
+            + out.resolve("ansible/.state/kubeconfig"),
         "cd "
             + out.resolve("ansible")
             + " && ansible-galaxy collection install -r requirements.yml",

@@ -220,6 +220,44 @@ class UpDownCommandTest {
     }
   }
 
+  @Test
+  void anEksClusterGetsItsKubeconfigAfterApplyAndBeforeAnsible() throws Exception {
+    Files.createSymbolicLink(bin.resolve("aws"), bin.resolve("stand-in"));
+    Files.writeString(
+        spec,
+        SPEC
+            + "kubernetes:\n"
+            + "  distribution: eks\n"
+            + "  version: \"1.33\"\n"
+            + "  endpointAccess: private\n");
+    ec2.add(node(0)).add(node(1));
+    Run r = up(env(bin.toString()), Duration.ofSeconds(60));
+    assertEquals(0, r.exit(), r.toString());
+    List<String> expected = new java.util.ArrayList<>(fullSequence());
+    String cwd = Path.of("").toAbsolutePath().toString();
+    expected.add(
+        2,
+        "aws|"
+            + cwd
+            + "|eks update-kubeconfig --region us-east-1 --name upfleet --kubeconfig "
+            + out.resolve("ansible/.state/kubeconfig"));
+    assertEquals(expected, calls());
+    // The kubeconfig's folder is one the render keeps out of Git.
+    assertTrue(
+        Files.readString(out.resolve("ansible/.gitignore"))
+            .lines()
+            .anyMatch(l -> l.equals("/.state/")),
+        Files.readString(out.resolve("ansible/.gitignore")));
+  }
+
+  @Test
+  void withoutEksThereIsNoAwsCliStep() throws Exception {
+    ec2.add(node(0)).add(node(1));
+    Run r = up(env(bin.toString()), Duration.ofSeconds(60));
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(calls().stream().noneMatch(c -> c.startsWith("aws|")), calls().toString());
+  }
+
   /** The progress README shows is what a run prints: each of its lines is one a run printed. */
   @Test
   void theReadmesProgressOutputIsWhatUpPrints() throws Exception {

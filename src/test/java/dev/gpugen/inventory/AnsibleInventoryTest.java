@@ -235,6 +235,35 @@ class AnsibleInventoryTest {
     assertFalse(r.out().contains("noise-"));
   }
 
+  /** The render writes the image's login user; every host logs in as it over SSH. */
+  @Test
+  @Order(3)
+  void theLoginUserReachesEveryHost() throws Exception {
+    Files.writeString(
+        script.getParent().resolve("user.yml"),
+        "- name: Show the login user.\n"
+            + "  hosts: gpu_nodes\n"
+            + "  gather_facts: false\n"
+            + "  tasks:\n"
+            + "    - name: Show the user Ansible logs in as.\n"
+            + "      ansible.builtin.debug:\n"
+            + "        msg: \"login {{ ansible_user }}\"\n");
+    Map<String, String> settings = Map.of("GPUGEN_USER", "ubuntu", "GPUGEN_CACHE_TTL_SECONDS", "0");
+    Result r = exec(settings, "ansible-playbook", "-i", script.toString(), "user.yml");
+    assertEquals(0, r.code(), r.out() + r.err());
+    int hosts = fleetNames().size();
+    assertEquals(hosts, r.out().split("\"msg\": \"login ubuntu\"", -1).length - 1, r.out());
+    Result without =
+        exec(
+            Map.of("GPUGEN_CACHE_TTL_SECONDS", "0"),
+            "ansible-inventory",
+            "-i",
+            script.toString(),
+            "--list");
+    assertEquals(0, without.code(), without.err());
+    assertFalse(without.out().contains("ansible_user"), "no user setting, no ansible_user");
+  }
+
   @Test
   @Order(4)
   void withEc2DownThePlaybookFails() throws Exception {

@@ -32,6 +32,7 @@ class InventoryFileTest {
             pools,
             "ssm",
             Optional.of("demo-prod-ssm-"),
+            Optional.empty(),
             Optional.empty());
     Path file = tmp.resolve("gpugen-inventory.json");
     Files.writeString(file, Json.write(written.toJson()));
@@ -52,7 +53,8 @@ class InventoryFileTest {
     assertEquals(List.of("running"), read.states());
     assertEquals(InventoryConfigReader.DEFAULT_CACHE_TTL_SECONDS, read.cacheTtlSeconds());
     assertEquals(
-        new NodeConnection("ssm", Optional.of("demo-prod-ssm-"), Optional.empty()),
+        new NodeConnection(
+            "ssm", Optional.of("demo-prod-ssm-"), Optional.empty(), Optional.empty()),
         read.connection());
   }
 
@@ -66,7 +68,8 @@ class InventoryFileTest {
                 new TreeMap<>(),
                 "ssh",
                 Optional.empty(),
-                Optional.of("ec2-user@bastion.example.com"))
+                Optional.of("ec2-user@bastion.example.com"),
+                Optional.of("ubuntu"))
             .toJson();
     assertTrue(InventoryFile.fields().containsAll(json.keySet()), json.keySet().toString());
     assertEquals(
@@ -79,7 +82,8 @@ class InventoryFileTest {
             "pools",
             "proxyJump",
             "regions",
-            "states"),
+            "states",
+            "user"),
         List.copyOf(json.keySet()));
   }
 

@@ -105,12 +105,22 @@ class NodeConnectionTest {
   }
 
   @Test
+  void sshLogsInAsTheImagesUserOnEveryHost() throws Exception {
+    InventoryBuilder.Result r =
+        build(config("GPUGEN_CONNECTION", "ssh", "GPUGEN_USER", "ubuntu"), node(1), node(2));
+    for (String host : List.of("node-1", "node-2")) {
+      assertEquals("ubuntu", r.inventory().varsOf(host).get("ansible_user"), host);
+    }
+  }
+
+  @Test
   void withoutConnectionSettingsHostsGetNoConnectionVariables() throws Exception {
     Map<String, String> vars = build(config(), node(1)).inventory().varsOf("node-1");
     assertFalse(
         vars.keySet().stream().anyMatch(k -> k.startsWith("ansible_aws_ssm")), vars.toString());
     assertFalse(vars.containsKey("ansible_connection"), vars.toString());
     assertFalse(vars.containsKey("ansible_ssh_common_args"), vars.toString());
+    assertFalse(vars.containsKey("ansible_user"), vars.toString());
   }
 
   @Test
@@ -141,7 +151,18 @@ class NodeConnectionTest {
                 new String[] {"GPUGEN_PROXY_JUMP", "-oProxyCommand=id"}, "\"proxyJump\" must be"),
             new Bad(
                 new String[] {"GPUGEN_SSM_BUCKET_PREFIX", PREFIX},
-                "\"ssmBucketPrefix\" is for connection ssm"))) {
+                "\"ssmBucketPrefix\" is for connection ssm"),
+            new Bad(
+                new String[] {
+                  "GPUGEN_CONNECTION", "ssm",
+                  "GPUGEN_SSM_BUCKET_PREFIX", PREFIX,
+                  "GPUGEN_USER", "ubuntu"
+                },
+                "\"user\" is for connection ssh"),
+            // Anything but a login name could carry Jinja or an ssh option into ansible_user.
+            new Bad(new String[] {"GPUGEN_USER", "{{ lookup('pipe', 'id') }}"}, "must be a login"),
+            new Bad(new String[] {"GPUGEN_USER", "root -oProxyCommand=id"}, "must be a login"),
+            new Bad(new String[] {"GPUGEN_USER", "Ubuntu"}, "\"user\" must be a login name"))) {
       InventoryException e = assertThrows(InventoryException.class, () -> config(bad.env()));
       assertTrue(e.getMessage().contains(bad.message()), e.getMessage());
     }
@@ -158,6 +179,9 @@ class NodeConnectionTest {
     assertFalse(
         InventoryCache.key(config(), env)
             .equals(InventoryCache.key(config("GPUGEN_PROXY_JUMP", "u@bastion"), env)));
+    assertFalse(
+        InventoryCache.key(config(), env)
+            .equals(InventoryCache.key(config("GPUGEN_USER", "ubuntu"), env)));
   }
 
   /**
@@ -187,9 +211,9 @@ class NodeConnectionTest {
     assertTrue(
         ssm.path("s3_addressing_style").path("choices").toString().contains("\"virtual\""),
         ssm.path("s3_addressing_style").toString());
-    assertTrue(
-        vars(pluginOptions("ansible.builtin.ssh")).contains("ansible_ssh_common_args"),
-        "ssh reads ansible_ssh_common_args");
+    Set<String> sshVars = vars(pluginOptions("ansible.builtin.ssh"));
+    assertTrue(sshVars.contains("ansible_ssh_common_args"), "ssh reads ansible_ssh_common_args");
+    assertTrue(sshVars.contains("ansible_user"), "ssh reads ansible_user: " + sshVars);
   }
 
   private static JsonNode pluginOptions(String plugin) throws Exception {

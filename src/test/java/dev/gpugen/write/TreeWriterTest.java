@@ -182,25 +182,19 @@ class TreeWriterTest {
 
   @Test
   void aLiveProcessIsKnownByItsStartInClockTicksNotByTheBootTimeOfEachJvm() throws Exception {
-    Process child = new ProcessBuilder("sleep", "30").start();
-    try {
-      String host = ownerHost();
-      Optional<String> started = Staging.started(child.pid());
-      assertTrue(started.isPresent(), "the start of a live child is readable");
-      // On Linux: ticks since boot from /proc, the same in every JVM whatever btime it read.
-      assertTrue(started.get().startsWith("t"), started.get());
-      assertEquals(started, Staging.started(child.pid()), "stable across reads");
-      Path live = Files.createDirectories(tmp.resolve(Staging.PREFIX + "child"));
-      Files.writeString(
-          live.resolve(Staging.OWNER), child.pid() + " " + started.get() + " " + host);
-      assertFalse(Staging.abandoned(live), "its process runs");
-      Path reused = Files.createDirectories(tmp.resolve(Staging.PREFIX + "reused"));
-      Files.writeString(reused.resolve(Staging.OWNER), child.pid() + " t1 " + host);
-      assertTrue(Staging.abandoned(reused), "the pid now names a process started later");
-    } finally {
-      child.destroy();
-      child.waitFor();
-    }
+    long self = ProcessHandle.current().pid();
+    String host = ownerHost();
+    Optional<String> started = Staging.started(self);
+    assertTrue(started.isPresent(), "the start of a live process is readable");
+    // On Linux: ticks since boot from /proc, the same in every JVM whatever btime it read.
+    assertTrue(started.get().matches("t[0-9]+"), started.get());
+    assertEquals(started, Staging.started(self), "stable across reads");
+    Path live = Files.createDirectories(tmp.resolve(Staging.PREFIX + "live"));
+    Files.writeString(live.resolve(Staging.OWNER), self + " " + started.get() + " " + host);
+    assertFalse(Staging.abandoned(live), "its process runs");
+    Path reused = Files.createDirectories(tmp.resolve(Staging.PREFIX + "reused"));
+    Files.writeString(reused.resolve(Staging.OWNER), self + " t1 " + host);
+    assertTrue(Staging.abandoned(reused), "the pid now names a process started later");
   }
 
   private String ownerHost() throws IOException {
