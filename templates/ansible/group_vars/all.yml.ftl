@@ -53,6 +53,25 @@ kubernetes_checks_kubeconfig_hint: >-
 gpu_operator_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
 kubernetes_node_name: "{{ gpugen_private_dns | default(ansible_facts['fqdn']) }}"
 <#else>
+<#if ansible.kubernetes.kubeadm>
+# kubeadm: play 02b creates the cluster on the static hosts (the control plane is inventory
+# group kube_control_plane) and fetches its admin kubeconfig into the ignored state folder,
+# mode 0600; plays 03-05 use the same file.
+kubernetes_checks_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
+kubernetes_checks_kubeconfig_hint: >-
+  run play 02b-kubernetes.yml (site.yml runs it): it fetches the admin kubeconfig from the first
+  control-plane host
+gpu_operator_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
+kubeadm_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
+kubeadm_kubernetes_minor: [=unsafe(ansible.kubernetes.version)]
+kubeadm_cni: [=unsafe(ansible.kubernetes.cni)]
+# kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
+# that holds none of the spec's host addresses.
+kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+kubeadm_control_plane_endpoint: [=unsafe(ansible.kubernetes.controlPlaneEndpoint)]
+# containerd's runc uses the systemd cgroup driver, as kubelet does under kubeadm.
+container_runtime_systemd_cgroup: true
+</#if>
 # The host's node name in Kubernetes: kubelet registers the host name unless told otherwise.
 kubernetes_node_name: "{{ ansible_facts['nodename'] }}"
 </#if>

@@ -205,6 +205,20 @@ public final class AnsibleView {
         out.add(new StaticHost(h.name(), entries(vars)));
       }
     }
+    if (kubeadm()) {
+      // The control plane: its address and the spec's vars only (no GPU pool, no gpugen_* vars).
+      // A host that is also a GPU node keeps its GPU entry and is only added to the group.
+      java.util.Set<String> listed = new TreeSet<>();
+      out.forEach(h -> listed.add(h.name()));
+      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
+        if (listed.add(h.name())) {
+          Map<String, String> vars = new TreeMap<>(h.vars());
+          vars.put("ansible_host", h.address());
+          vars.put("gpugen_name", h.name());
+          out.add(new StaticHost(h.name(), entries(vars)));
+        }
+      }
+    }
     out.sort(java.util.Comparator.comparing(StaticHost::name));
     return out;
   }
@@ -225,6 +239,11 @@ public final class AnsibleView {
         }
       }
     }
+    if (kubeadm()) {
+      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
+        groups.computeIfAbsent(CONTROL_PLANE_GROUP, k -> new TreeSet<>()).add(h.name());
+      }
+    }
     List<Group> out = new ArrayList<>();
     groups.forEach((g, hosts) -> out.add(new Group(g, List.copyOf(hosts))));
     return out;
@@ -236,15 +255,60 @@ public final class AnsibleView {
    * @param enabled whether the spec names a cluster (else plays 03-05 skip their Kubernetes parts)
    * @param distribution eks, kubeadm or existing; empty when not enabled
    * @param version the Kubernetes minor; empty when not enabled
+   * @param kubeadm whether play 02b bootstraps the cluster with kubeadm (static hosts)
+   * @param cni kubeadm: cilium or calico; else empty
+   * @param podCidr kubeadm: kubeadm init's --pod-network-cidr, which the CNI's IPAM uses; else
+   *     empty
+   * @param controlPlaneEndpoint kubeadm: the first control-plane host's address; else empty
    */
-  public record KubernetesVars(boolean enabled, String distribution, String version) {}
+  public record KubernetesVars(
+      boolean enabled,
+      String distribution,
+      String version,
+      boolean kubeadm,
+      String cni,
+      String podCidr,
+      String controlPlaneEndpoint) {}
+
+  /** The inventory group of the kubeadm control-plane hosts (play 02b). */
+  public static final String CONTROL_PLANE_GROUP = "kube_control_plane";
 
   /** The cluster the GPU nodes join; never on GKE, whose checks are gke_checks'. */
   public KubernetesVars kubernetes() {
     return spec.kubernetes()
         .filter(k -> !gke())
-        .map(k -> new KubernetesVars(true, k.distribution(), k.version()))
-        .orElse(new KubernetesVars(false, "", ""));
+        .map(
+            k ->
+                kubeadm()
+                    ? new KubernetesVars(
+                        true,
+                        k.distribution(),
+                        k.version(),
+                        true,
+                        k.cni(),
+                        PodNetwork.cidr(allAddresses()),
+                        k.controlPlaneHosts().get(0).address())
+                    : new KubernetesVars(true, k.distribution(), k.version(), false, "", "", ""))
+        .orElse(new KubernetesVars(false, "", "", false, "", "", ""));
+  }
+
+  /**
+   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host (the
+   * linter refuses kubeadm anywhere else).
+   */
+  public boolean kubeadm() {
+    return staticHosts()
+        && spec.kubernetes()
+            .filter(k -> k.kubeadm() && !k.controlPlaneHosts().isEmpty())
+            .isPresent();
+  }
+
+  /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
+  private List<String> allAddresses() {
+    List<String> out = new ArrayList<>();
+    spec.pools().forEach(p -> p.hosts().forEach(h -> out.add(h.address())));
+    spec.kubernetes().ifPresent(k -> k.controlPlaneHosts().forEach(h -> out.add(h.address())));
+    return out;
   }
 
   /**

@@ -139,6 +139,11 @@ final class RenderPlan {
             "upgrade-driver.yml")) {
       b.file("ansible/" + f);
     }
+    if (new AnsibleView(plan).kubeadm()) {
+      // Play 02b bootstraps the cluster with kubeadm and joins the GPU nodes (static hosts).
+      b.file("ansible/02b-kubernetes.yml");
+      b.role("kubeadm");
+    }
     if (plan.spec().kubernetes().isPresent()) {
       // Play 03's pre-flight and play 05's scheduler checks of the cluster the spec names.
       b.role("kubernetes_checks");

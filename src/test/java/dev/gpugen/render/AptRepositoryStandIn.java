@@ -87,6 +87,8 @@ final class AptRepositoryStandIn implements AutoCloseable {
       String keyringName = cuda ? "cuda-archive-keyring.gpg" : listName + "-keyring.gpg";
       Path keyring = work.resolve(keyringName);
       gpg(gnupg, "--output", keyring.toString(), "--export");
+      // The armored key beside the indexes, where pkgs.k8s.io serves its own (Release.key).
+      gpg(gnupg, "--armor", "--output", repo.resolve("Release.key").toString(), "--export");
       this.keyringFile = "usr/share/keyrings/" + keyringName;
       this.keyringBytes = Files.readAllBytes(keyring);
       this.listFile = "etc/apt/sources.list.d/" + listName + ".list";

@@ -36,6 +36,7 @@ record RenderedCase(String name, Path ansible) {
           "two-pool",
           "aws-mixed",
           "static-baremetal",
+          "static-kubeadm",
           "gcp-gke",
           "aws-gitops",
           "aws-pull");

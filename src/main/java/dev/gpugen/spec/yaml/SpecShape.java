@@ -513,7 +513,7 @@ public final class SpecShape {
                       "hosts",
                       new ListOf(HOST, 1, 7),
                       null,
-                      "The control-plane hosts; the first one runs kubeadm init, the others join as control-plane nodes.")),
+                      "The control-plane host that runs kubeadm init (play 02b); gpugen renders one, more (an HA control plane) is refused: k8s-distribution-not-rendered.")),
               null,
               "kubeadm: the control plane."),
           opt(

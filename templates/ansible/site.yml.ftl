@@ -1,8 +1,10 @@
+[=header]
 ---
 # Turns fresh Ubuntu GPU nodes into validated Kubernetes GPU workers, in order; each play can
 # also run on its own. Tags for skipping steps:
 #   network     downloads from the internet (package repositories, installers, git)
 #   hardware    needs a GPU node with the NVIDIA stack installed (GPUs, NVIDIA packages, services)
+#   bootstrap   kubeadm init and join (play 02b): needs a booted host where kubelet can run
 #   reboot      the reboots, which happen only when needed
 #   kubernetes  calls to the Kubernetes API from the controller; helm: the chart installs
 #               (preflight: play 03's cluster check; scheduler: play 05's; nccl-configmap)
@@ -17,6 +19,11 @@
 - name: Configure the container runtime
   ansible.builtin.import_playbook: 02-container-runtime.yml
 
+<#if ansible.kubernetes.kubeadm>
+- name: Bootstrap the Kubernetes cluster with kubeadm and join the GPU nodes
+  ansible.builtin.import_playbook: 02b-kubernetes.yml
+
+</#if>
 - name: Deploy the GPU Operator
   ansible.builtin.import_playbook: 03-gpu-operator.yml
 

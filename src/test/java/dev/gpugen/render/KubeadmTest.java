@@ -1,0 +1,277 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Play 02b (kubernetes.distribution kubeadm) for real, in a Debian 12 root through the chroot
+ * connection: the prerequisites (kernel modules and sysctls persisted, swap out of fstab),
+ * containerd from a stand-in of the distribution's archive with runc on the systemd cgroup driver,
+ * and kubelet, kubeadm and kubectl from a stand-in of pkgs.k8s.io on 127.0.0.1 (the minor's
+ * repository path, its Release.key, signed indexes). The run converges, then changes nothing.
+ * kubeadm init, the CNI and kubeadm join are skipped (tag bootstrap): no kubelet can run in a
+ * chroot; the syntax check and production lint of every render cover them (AnsibleToolsTest), and
+ * KubeadmSecretsTest their no_log and the render's freedom from tokens.
+ */
+@RealToolsTest
+class KubeadmTest {
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+
+  @TempDir Path tmp;
+
+  private static AptRepositoryStandIn.Deb deb(String name, String version, String depends) {
+    return new AptRepositoryStandIn.Deb(name, version, "amd64", depends, Map.of());
+  }
+
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void thePrerequisitesAndPackagesConvergeAtTheSpecsMinorThenChangeNothing() throws Exception {
+    // The golden kubeadm spec: Kubernetes 1.34, Calico.
+    Path dir = RenderedCase.render("static-kubeadm", tmp.resolve("render")).ansible();
+    List<AptRepositoryStandIn.Deb> k8s = new ArrayList<>();
+    for (String v : List.of("1.34.1-1.1", "1.34.2-1.1", "1.35.0-1.1")) {
+      k8s.add(deb("kubelet", v, "kubernetes-cni"));
+      k8s.add(deb("kubeadm", v, "cri-tools"));
+      k8s.add(deb("kubectl", v, ""));
+    }
+    k8s.add(deb("cri-tools", "1.34.0-1.1", ""));
+    k8s.add(deb("kubernetes-cni", "1.7.1-1.1", ""));
+    List<AptRepositoryStandIn.Deb> archive = List.of(deb("containerd", "1.7.28-0ubuntu1", ""));
+
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn repo =
+            new AptRepositoryStandIn(tmp, "/core:/stable:/v1.34/deb", "kubernetes", k8s);
+        AptRepositoryStandIn ubuntu =
+            new AptRepositoryStandIn(tmp, "/ubuntu", "ubuntu-archive", archive)) {
+      Files.writeString(root.resolve("etc/apt/sources.list"), "");
+      ubuntu.configure(root);
+      Files.writeString(
+          root.resolve("etc/fstab"),
+          "UUID=1234 / ext4 defaults 0 1\n/swap.img\tnone\tswap\tsw\t0\t0\n");
+      String base = repo.url().substring(0, repo.url().length() - "/v1.34/deb".length());
+
+      Map<String, Integer> first = run(dir, root, base, "first run");
+      assertEquals(0, first.get("failed"), first::toString);
+      assertTrue(first.get("changed") > 0, first::toString);
+      Map<String, Integer> second = run(dir, root, base, "second run");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      // The spec's minor, newest patch; the next minor (even if offered) is not taken.
+      Map<String, String> installed = Dpkg.installed(root);
+      for (String p : List.of("kubelet", "kubeadm", "kubectl")) {
+        assertEquals("1.34.2-1.1", installed.get(p), installed::toString);
+      }
+      assertEquals(
+          List.of("kubelet", "kubeadm", "kubectl"),
+          Dpkg.held(root, List.of("kubelet", "kubeadm", "kubectl")));
+      assertEquals("1.7.28-0ubuntu1", installed.get("containerd"), installed::toString);
+      assertEquals(
+          "deb [signed-by=/etc/apt/keyrings/kubernetes-apt-keyring.asc] " + repo.url() + "/ /",
+          lastLine(root.resolve("etc/apt/sources.list.d/kubernetes.list")));
+      assertTrue(
+          Files.readString(root.resolve("etc/apt/keyrings/kubernetes-apt-keyring.asc"))
+              .startsWith("-----BEGIN PGP PUBLIC KEY BLOCK-----"));
+      assertTrue(repo.requests().contains("GET /core:/stable:/v1.34/deb/Release.key"));
+      assertTrue(repo.requests().contains("GET /core:/stable:/v1.34/deb/InRelease"));
+      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+
+      // Prerequisites of
+      // https://kubernetes.io/docs/setup/production-environment/container-runtimes/
+      assertEquals(
+          List.of("overlay", "br_netfilter"),
+          settings(root.resolve("etc/modules-load.d/gpugen-kubernetes.conf")));
+      List<String> sysctl = settings(root.resolve("etc/sysctl.d/60-gpugen-kubernetes.conf"));
+      for (String s :
+          List.of(
+              "net.bridge.bridge-nf-call-iptables=1",
+              "net.bridge.bridge-nf-call-ip6tables=1",
+              "net.ipv4.ip_forward=1")) {
+        assertTrue(sysctl.contains(s), sysctl::toString);
+      }
+      List<String> fstab = Files.readAllLines(root.resolve("etc/fstab"));
+      assertEquals("UUID=1234 / ext4 defaults 0 1", fstab.get(0));
+      assertTrue(fstab.get(1).startsWith("# /swap.img\tnone\tswap"), fstab::toString);
+
+      // containerd's runc on the systemd cgroup driver (the file did not exist: created).
+      String config = Files.readString(root.resolve("etc/containerd/config.toml"));
+      assertTrue(config.startsWith("version = 2\n"), config);
+      assertTrue(
+          config.contains(
+              "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc.options]\n"
+                  + "  SystemdCgroup = true\n"),
+          config);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
+   * The cgroup edit on the files nvidia-ctk leaves: in-place (toolkit 1.17: runc and nvidia under
+   * the CRI plugin, go-toml's indentation) and drop-in (1.18: config.toml holds only version and
+   * imports); a false becomes true, everything else stays byte for byte, a second run writes
+   * nothing, and a version 1 file is refused rather than edited.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void theCgroupEditKeepsNvidiaCtksConfigurationAndIsIdempotent() throws Exception {
+    String header = "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc.options]";
+    String inPlace =
+        "version = 2\n\n[plugins]\n\n  [plugins.\"io.containerd.grpc.v1.cri\"]\n\n"
+            + "    [plugins.\"io.containerd.grpc.v1.cri\".containerd]\n"
+            + "      default_runtime_name = \"nvidia\"\n\n"
+            + "      [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes]\n\n"
+            + "        [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia]\n"
+            + "          runtime_type = \"io.containerd.runc.v2\"\n\n"
+            + "          [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.nvidia.options]\n"
+            + "            BinaryName = \"/usr/bin/nvidia-container-runtime\"\n\n"
+            + "        [plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
+            + "          runtime_type = \"io.containerd.runc.v2\"\n\n"
+            + "          "
+            + header
+            + "\n            BinaryName = \"\"\n            SystemdCgroup = false\n";
+    Path a = Files.writeString(tmp.resolve("a.toml"), inPlace);
+    assertEquals("changed", edit(a).strip());
+    assertEquals(
+        inPlace.replace("SystemdCgroup = false", "SystemdCgroup = true"), Files.readString(a));
+    assertEquals("", edit(a).strip(), "a second run writes nothing");
+
+    String missingKey = inPlace.replace("            SystemdCgroup = false\n", "");
+    Path b = Files.writeString(tmp.resolve("b.toml"), missingKey);
+    assertEquals("changed", edit(b).strip());
+    assertEquals(
+        missingKey.replace(header + "\n", header + "\n            SystemdCgroup = true\n"),
+        Files.readString(b));
+
+    String dropIn = "imports = [\"/etc/containerd/conf.d/*.toml\"]\nversion = 2\n";
+    Path c = Files.writeString(tmp.resolve("c.toml"), dropIn);
+    assertEquals("changed", edit(c).strip());
+    assertEquals(
+        dropIn
+            + "\n[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
+            + "  runtime_type = \"io.containerd.runc.v2\"\n\n"
+            + header
+            + "\n  SystemdCgroup = true\n",
+        Files.readString(c));
+    assertEquals("", edit(c).strip());
+
+    Path d = Files.writeString(tmp.resolve("d.toml"), "[plugins.cri]\n  sandbox_image = \"x\"\n");
+    RealTools.Result r = script(d);
+    assertEquals(1, r.exitCode(), r.output());
+    assertTrue(r.output().contains("refusing to edit a version 1"), r.output());
+    assertEquals("[plugins.cri]\n  sandbox_image = \"x\"\n", Files.readString(d));
+  }
+
+  private String edit(Path file) throws Exception {
+    RealTools.Result r = script(file);
+    assertEquals(0, r.exitCode(), r.output());
+    assertFalse(Files.exists(Path.of(file + ".gpugen-tmp")));
+    return r.output();
+  }
+
+  private RealTools.Result script(Path file) throws Exception {
+    Path script =
+        RealTools.repoRoot()
+            .resolve(
+                "templates/ansible/roles/container_runtime/files/containerd-systemd-cgroup.py");
+    return RealTools.run(
+        tmp, Duration.ofMinutes(1), Map.of(), "python3", script.toString(), file.toString());
+  }
+
+  /** Play 02b on one chroot host that is a GPU node of pool h100 and the control plane. */
+  private Map<String, Integer> run(Path dir, Path root, String base, String which)
+      throws Exception {
+    Path inventory =
+        Files.writeString(
+            tmp.resolve("inventory.yml"),
+            "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
+                + "        testhost: {ansible_connection: community.general.chroot,"
+                + " ansible_host: \""
+                + root
+                + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n"
+                + "    kube_control_plane:\n      hosts:\n        testhost:\n");
+    List<String> cmd =
+        List.of(
+            "ansible-playbook",
+            "-i",
+            inventory.toString(),
+            "--skip-tags",
+            "bootstrap,hardware",
+            "-e",
+            "kubeadm_repo_base_url=" + base,
+            "02b-kubernetes.yml");
+    long start = System.nanoTime();
+    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+    System.out.printf(
+        "chroot 02b %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    RenderedCase.assertExit(0, r);
+    return RealTools.recap(r.output(), "testhost");
+  }
+
+  private static String lastLine(Path file) throws Exception {
+    List<String> lines = Files.readAllLines(file);
+    return lines.get(lines.size() - 1);
+  }
+
+  /** A settings file's lines without comments and blanks, spaces around '=' removed. */
+  private static List<String> settings(Path file) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String l : Files.readAllLines(file)) {
+      String t = l.strip();
+      if (!t.isEmpty() && !t.startsWith("#")) {
+        out.add(t.replaceAll("\\s*=\\s*", "="));
+      }
+    }
+    return out;
+  }
+
+  /** dpkg's view of the root (its status file), as CudaRepositoryTest reads it. */
+  static final class Dpkg {
+    private Dpkg() {}
+
+    static Map<String, String> installed(Path root) throws Exception {
+      Map<String, String> out = new LinkedHashMap<>();
+      for (String stanza : Files.readString(root.resolve("var/lib/dpkg/status")).split("\n\n")) {
+        if (field(stanza, "Status").endsWith(" installed")) {
+          out.put(field(stanza, "Package"), field(stanza, "Version"));
+        }
+      }
+      return out;
+    }
+
+    static List<String> held(Path root, List<String> names) throws Exception {
+      List<String> out = new ArrayList<>();
+      for (String stanza : Files.readString(root.resolve("var/lib/dpkg/status")).split("\n\n")) {
+        if (names.contains(field(stanza, "Package"))
+            && field(stanza, "Status").startsWith("hold ")) {
+          out.add(field(stanza, "Package"));
+        }
+      }
+      out.sort(java.util.Comparator.comparingInt(names::indexOf));
+      return out;
+    }
+
+    private static String field(String stanza, String name) {
+      for (String line : stanza.split("\n")) {
+        if (line.startsWith(name + ": ")) {
+          return line.substring(name.length() + 2);
+        }
+      }
+      return "";
+    }
+  }
+}
