@@ -38,6 +38,9 @@ if ! command -v ansible-inventory >/dev/null || ! /usr/bin/python3 -c 'import bo
 fi
 
 echo "bench: building (mvn -DskipTests package, then the launcher's class-data-sharing archive)..." >&2
+# Maven copies resources but never deletes them: a template that became static (or the reverse)
+# would otherwise still ship from an earlier build, as the launcher also knows.
+rm -rf target/classes/templates
 mvn -B -q -DskipTests package >&2
 # The launcher records target/gpugen.jsa for the fresh jar; the rendered script uses it.
 ./gpugen --version >/dev/null

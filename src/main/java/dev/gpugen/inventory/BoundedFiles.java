@@ -45,14 +45,16 @@ final class BoundedFiles {
       // One array of the size just checked (a 16 MB cache file is read on every cached run, and
       // readNBytes would gather it in 8 KB pieces and copy them); the size may change between the
       // check and the read, so a file that grew is read on, at most one byte past max.
-      byte[] bytes = new byte[(int) attributes.size() + 1];
+      byte[] bytes = new byte[(int) attributes.size()];
       int n = in.readNBytes(bytes, 0, bytes.length);
       if (n < bytes.length) {
-        bytes = Arrays.copyOf(bytes, n);
+        bytes = Arrays.copyOf(bytes, n); // it shrank
       } else {
-        byte[] rest = in.readNBytes((int) (max + 1 - n));
-        bytes = Arrays.copyOf(bytes, n + rest.length);
-        System.arraycopy(rest, 0, bytes, n, rest.length);
+        byte[] rest = in.readNBytes((int) (max + 1 - n)); // it grew, or this is the end
+        if (rest.length > 0) {
+          bytes = Arrays.copyOf(bytes, n + rest.length);
+          System.arraycopy(rest, 0, bytes, n, rest.length);
+        }
       }
       if (bytes.length > max) {
         throw new NotAFileException(
