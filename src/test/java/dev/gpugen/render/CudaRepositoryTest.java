@@ -310,12 +310,7 @@ class CudaRepositoryTest {
       Path dir, Path root, String playbook, List<String> extra, String which) throws Exception {
     Path inventory =
         Files.writeString(
-            tmp.resolve("inventory.yml"),
-            "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
-                + "        testhost: {ansible_connection: community.general.chroot,"
-                + " ansible_host: \""
-                + root
-                + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n");
+            tmp.resolve("inventory.yml"), RealTools.chrootInventory(root, "pool_h100"));
     List<String> cmd =
         new ArrayList<>(
             List.of(

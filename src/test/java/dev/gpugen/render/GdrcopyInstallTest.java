@@ -218,12 +218,7 @@ class GdrcopyInstallTest {
   private RealTools.Result play(Path dir, Path root, String url, String sha256) throws Exception {
     Path inventory =
         Files.writeString(
-            tmp.resolve("inventory.yml"),
-            "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
-                + "        testhost: {ansible_connection: community.general.chroot,"
-                + " ansible_host: \""
-                + root
-                + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n");
+            tmp.resolve("inventory.yml"), RealTools.chrootInventory(root, "pool_h100"));
     List<String> cmd =
         List.of(
             "ansible-playbook",

@@ -198,12 +198,7 @@ class KubeadmTest {
     Path inventory =
         Files.writeString(
             tmp.resolve("inventory.yml"),
-            "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
-                + "        testhost: {ansible_connection: community.general.chroot,"
-                + " ansible_host: \""
-                + root
-                + "\"}\n    pool_h100:\n      hosts:\n        testhost:\n"
-                + "    kube_control_plane:\n      hosts:\n        testhost:\n");
+            RealTools.chrootInventory(root, "pool_h100", "kube_control_plane"));
     List<String> cmd =
         List.of(
             "ansible-playbook",

@@ -43,6 +43,23 @@ public final class RealTools {
   public static final Map<String, String> YAML_INVENTORY =
       Map.of("ANSIBLE_INVENTORY_ENABLED", "yaml");
 
+  /**
+   * A YAML inventory of one host, {@code testhost}, reached through the chroot connection at {@code
+   * root}: a GPU node in {@code gpu_nodes} and in each of {@code groups} (pool_h100, ...).
+   */
+  public static String chrootInventory(Path root, String... groups) {
+    StringBuilder b =
+        new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n")
+            .append("        testhost: {ansible_connection: community.general.chroot,")
+            .append(" ansible_host: \"")
+            .append(root)
+            .append("\"}\n");
+    for (String g : groups) {
+      b.append("    ").append(g).append(":\n      hosts:\n        testhost:\n");
+    }
+    return b.toString();
+  }
+
   /** The repository root: Maven runs tests with the project base directory as working dir. */
   public static Path repoRoot() {
     Path dir = Path.of("").toAbsolutePath();
