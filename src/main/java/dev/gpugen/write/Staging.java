@@ -83,8 +83,13 @@ final class Staging {
     if (h.isEmpty() || !h.get().isAlive()) {
       return true;
     }
-    // Alive under that pid: abandoned only if the pid now names a process started at another time.
-    return started(pid).map(now -> !now.equals(owner[1])).orElse(false);
+    // Alive under that pid: abandoned only if the pid now names a process started at another time,
+    // read the same way (an owner that could not read its own start, "0", is never judged so).
+    String recorded = owner[1];
+    return started(pid)
+        .filter(now -> !recorded.isEmpty() && now.charAt(0) == recorded.charAt(0))
+        .map(now -> !now.equals(recorded))
+        .orElse(false);
   }
 
   /**

@@ -195,6 +195,12 @@ class TreeWriterTest {
     Path reused = Files.createDirectories(tmp.resolve(Staging.PREFIX + "reused"));
     Files.writeString(reused.resolve(Staging.OWNER), self + " t1 " + host);
     assertTrue(Staging.abandoned(reused), "the pid now names a process started later");
+    // A start read another way (the instant, off Linux) or not at all is no proof of reuse.
+    for (String other : new String[] {"0", "s1", ""}) {
+      Path unsure = Files.createDirectories(tmp.resolve(Staging.PREFIX + "unsure" + other));
+      Files.writeString(unsure.resolve(Staging.OWNER), self + " " + other + " " + host);
+      assertFalse(Staging.abandoned(unsure), "start " + other);
+    }
   }
 
   private String ownerHost() throws IOException {
