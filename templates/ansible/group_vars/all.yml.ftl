@@ -106,7 +106,7 @@ gpu_operator_values:
 # The NCCL settings pods mount (ConfigMap gpugen-nccl-conf, key nccl.conf), and the EFA device
 # plugin on EFA fabrics.
 gpu_operator_nccl_conf: [=unsafe(ansible.ncclConf)]
-gpu_operator_efa_device_plugin: [=ansible.efaDevicePlugin?c]
+gpu_operator_efa_device_plugin: [=ansible.efaPools?c]
 </#if>
 </#if>
 

@@ -93,7 +93,7 @@
     group: root
     mode: "0755"
 
-<#if ansible.gdrcopy()>
+<#if ansible.efaPools()>
 # Before the EFA software, as in AWS's guide (Step 4, then Step 5), and after play 01, which
 # installs the NVIDIA driver (gdrdrv is built against its source in /usr/src/nvidia-<version>:
 # GDRCopy's README) and the CUDA toolkit. Skipped when the pinned release is installed: its marker

@@ -344,16 +344,12 @@ public final class AnsibleView {
     return plan.pool(name).timeSlicingReplicas();
   }
 
-  /** Whether play 03 installs the AWS EFA device plugin: some pool's fabric is EFA. */
-  public boolean efaDevicePlugin() {
-    return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
-  }
-
   /**
-   * Whether play 04 carries the GDRCopy install: some pool's fabric is EFA, where AWS's EFA and
-   * NCCL guide installs it for Libfabric. The tasks still run only on that pool's hosts.
+   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
+   * carries the GDRCopy install that AWS's EFA and NCCL guide adds for Libfabric (its tasks still
+   * run only on the EFA pools' hosts).
    */
-  public boolean gdrcopy() {
+  public boolean efaPools() {
     return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
   }
 

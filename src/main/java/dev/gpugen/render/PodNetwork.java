@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.spec.Cidr;
 import java.util.List;
 
 /**
@@ -34,13 +35,7 @@ final class PodNetwork {
   /** Whether IPv4 {@code address} lies in {@code cidr}; false for anything that is no IPv4. */
   static boolean contains(String cidr, String address) {
     long a = ipv4(address);
-    if (a < 0) {
-      return false;
-    }
-    String[] parts = cidr.split("/");
-    int bits = Integer.parseInt(parts[1]);
-    long mask = bits == 0 ? 0 : (0xFFFFFFFFL << (32 - bits)) & 0xFFFFFFFFL;
-    return (a & mask) == (ipv4(parts[0]) & mask);
+    return a >= 0 && Cidr.parse(cidr).contains(new Cidr(a, 32));
   }
 
   private static long ipv4(String s) {

@@ -2,8 +2,8 @@ package dev.gpugen.lint.rules.spec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.lint.rules.Cidr;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.Cidr;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;

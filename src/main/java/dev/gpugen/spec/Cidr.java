@@ -1,4 +1,4 @@
-package dev.gpugen.lint.rules;
+package dev.gpugen.spec;
 
 /** An IPv4 CIDR block, already syntax-checked by the reader. */
 public record Cidr(long network, int bits) {
