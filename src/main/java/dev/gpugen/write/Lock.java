@@ -1,6 +1,5 @@
 package dev.gpugen.write;
 
-import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -28,11 +28,13 @@ final class Lock implements AutoCloseable {
   private final Path file;
   private final FileChannel channel;
   private final FileLock lock;
+  private final FileChannel check;
 
-  private Lock(Path file, FileChannel channel, FileLock lock) {
+  private Lock(Path file, FileChannel channel, FileLock lock, FileChannel check) {
     this.file = file;
     this.channel = channel;
     this.lock = lock;
+    this.check = check;
   }
 
   static Path fileFor(Path out) {
@@ -69,9 +71,10 @@ final class Lock implements AutoCloseable {
           ch.truncate(0);
           ch.write(ByteBuffer.wrap(token), 0);
           ch.force(false);
-          if (holds(file, token)) {
+          Optional<FileChannel> check = holds(file, token);
+          if (check.isPresent()) {
             keep = true;
-            return new Lock(file, ch, l);
+            return new Lock(file, ch, l, check.get());
           }
           l.release();
         }
@@ -99,13 +102,30 @@ final class Lock implements AutoCloseable {
     }
   }
 
-  /** Whether the path still names the file we locked: it holds the token only we wrote. */
-  private static boolean holds(Path file, byte[] token) throws IOException {
+  /**
+   * Whether the path still names the file we locked: it holds the token only we wrote. The channel
+   * that read it stays open until the lock is released: the lock is a POSIX record lock, which the
+   * OS drops when the process closes any descriptor of the file, so closing this one now would free
+   * the lock for the next process while this one still writes.
+   */
+  private static Optional<FileChannel> holds(Path file, byte[] token) throws IOException {
+    FileChannel read;
     try {
-      return Arrays.equals(SafeRead.read(file, 64, false), token);
-    } catch (NoSuchFileException | SafeRead.Refused e) {
-      return false;
+      read = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
     }
+    ByteBuffer b = ByteBuffer.allocate(token.length + 1);
+    while (b.hasRemaining() && read.read(b) > 0) {
+      // read the token, and one byte more if there is one
+    }
+    if (b.position() == token.length
+        && Arrays.equals(Arrays.copyOf(b.array(), token.length), token)) {
+      return Optional.of(read);
+    }
+    // Not ours: the lock is released right after, so closing this descriptor costs nothing.
+    read.close();
+    return Optional.empty();
   }
 
   @Override
@@ -115,6 +135,7 @@ final class Lock implements AutoCloseable {
       Files.deleteIfExists(file);
     } finally {
       lock.release();
+      check.close();
       channel.close();
     }
   }
