@@ -8,6 +8,15 @@
 gpugen_cluster: [=unsafe(ansible.cluster)]
 gpugen_environment: [=unsafe(ansible.environment)]
 gpugen_spec_sha256: [=unsafe(specSha256)]
+<#if ansible.mirrorVars?has_content>
+
+# Mirrors (mirrors:): the node plays download from these instead of the public upstreams their
+# role defaults name; each mirror has its upstream's layout (docs/air-gapped.md).
+<#list ansible.mirrorVars as m>
+# mirrors.[=id(m.source)]
+[=id(m.name)]: [=unsafe(m.value)]
+</#list>
+</#if>
 
 # 00 prerequisites
 prerequisites_blacklist_nouveau: [=ansible.blacklistNouveau?c]

@@ -54,9 +54,11 @@ import dev.gpugen.lint.rules.nccl.NcclP2pDisabledOnNvlink;
 import dev.gpugen.lint.rules.nccl.NcclSocketIfnameHardcoded;
 import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
 import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
+import dev.gpugen.lint.rules.net.NetAirGappedNoMirror;
 import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
+import dev.gpugen.lint.rules.net.NetMirrorUnused;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
@@ -151,6 +153,8 @@ public final class Rules {
           new NetFabricNotOffered(),
           new NetInternetMismatch(),
           new NetAirGappedNoSource(),
+          new NetAirGappedNoMirror(),
+          new NetMirrorUnused(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),

@@ -30,6 +30,7 @@ import java.util.TreeMap;
  * @param fingerprint SHA-256 of the canonical form of the deployed values ({@link Canonical}):
  *     linter settings and the list of declared environments do not count, nor do comments or
  *     formatting of the spec. Nodes record it; pull bundles are keyed by it; drift compares it.
+ * @param sources the public sources the rendered node plays download from, and their mirrors
  */
 public record ClusterPlan(
     ClusterSpec spec,
@@ -37,7 +38,8 @@ public record ClusterPlan(
     String qualifiedName,
     List<PoolPlan> pools,
     String ncclConf,
-    String fingerprint) {
+    String fingerprint,
+    Sources sources) {
 
   /** Spec components that configure nothing deployed, so they stay out of the fingerprint. */
   private static final Set<String> NOT_DEPLOYED =
@@ -45,6 +47,7 @@ public record ClusterPlan(
 
   public ClusterPlan {
     pools = List.copyOf(pools);
+    java.util.Objects.requireNonNull(sources);
   }
 
   public static ClusterPlan of(ClusterSpec spec, CompatTable compat) {
@@ -70,13 +73,47 @@ public record ClusterPlan(
     StringBuilder nccl = new StringBuilder();
     new TreeMap<>(spec.nccl().env())
         .forEach((k, v) -> nccl.append(k).append('=').append(v).append('\n'));
+    boolean nodeTree = !provider.equals("gcp");
     return new ClusterPlan(
         spec,
         compat,
         qualifiedName,
         pools,
         nccl.toString(),
-        Sha256.hex(Canonical.json(spec, NOT_DEPLOYED)));
+        Sha256.hex(Canonical.json(spec, NOT_DEPLOYED)),
+        Sources.of(
+            spec,
+            nodeTree,
+            kubeadm(spec),
+            provider.equals("aws") && spec.storage().lustre().isPresent(),
+            efaPools(spec)));
+  }
+
+  /**
+   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host (the
+   * linter refuses kubeadm anywhere else).
+   */
+  public boolean kubeadm() {
+    return kubeadm(spec);
+  }
+
+  private static boolean kubeadm(ClusterSpec spec) {
+    return spec.cloud().provider().equals("static")
+        && spec.kubernetes()
+            .filter(k -> k.kubeadm() && !k.controlPlaneHosts().isEmpty())
+            .isPresent();
+  }
+
+  /**
+   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
+   * the EFA installer and GDRCopy on those pools' hosts.
+   */
+  public boolean efaPools() {
+    return efaPools(spec);
+  }
+
+  private static boolean efaPools(ClusterSpec spec) {
+    return spec.pools().stream().anyMatch(p -> p.fabric().equals("efa"));
   }
 
   /** The pool named {@code name}; it must exist. */

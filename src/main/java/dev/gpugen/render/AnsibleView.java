@@ -297,10 +297,7 @@ public final class AnsibleView {
    * linter refuses kubeadm anywhere else).
    */
   public boolean kubeadm() {
-    return staticHosts()
-        && spec.kubernetes()
-            .filter(k -> k.kubeadm() && !k.controlPlaneHosts().isEmpty())
-            .isPresent();
+    return plan.kubeadm();
   }
 
   /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
@@ -350,7 +347,62 @@ public final class AnsibleView {
    * run only on the EFA pools' hosts).
    */
   public boolean efaPools() {
-    return plan.pools().stream().anyMatch(p -> p.pool().fabric().equals("efa"));
+    return plan.efaPools();
+  }
+
+  /**
+   * A role variable that points a download at the spec's mirror.
+   *
+   * @param name the role variable (the role's default names the public upstream)
+   * @param value the URL on the mirror
+   * @param source the mirrors: key it comes from
+   */
+  public record MirrorVar(String name, String value, String source) {}
+
+  /**
+   * The role variables that redirect the node plays' downloads to the spec's mirrors: only for
+   * sources the render uses (the linter reports a mirror set for any other), so a role's static
+   * default keeps its public upstream wherever no mirror is set. The layout under each mirror is
+   * the upstream's (docs/air-gapped.md).
+   */
+  public List<MirrorVar> mirrorVars() {
+    dev.gpugen.plan.Sources s = plan.sources();
+    List<MirrorVar> out = new ArrayList<>();
+    String ubuntu = s.usedMirror(dev.gpugen.plan.Source.UBUNTU);
+    if (!ubuntu.isEmpty()) {
+      out.add(new MirrorVar("prerequisites_ubuntu_mirror_url", ubuntu, "ubuntu"));
+    }
+    String cuda = s.usedMirror(dev.gpugen.plan.Source.CUDA);
+    if (!cuda.isEmpty()) {
+      out.add(new MirrorVar("nvidia_driver_repo_base_url", cuda, "cuda"));
+    }
+    String ctk = s.usedMirror(dev.gpugen.plan.Source.NVIDIA_CONTAINER_TOOLKIT);
+    if (!ctk.isEmpty()) {
+      out.add(new MirrorVar("container_runtime_repo_base_url", ctk, "nvidiaContainerToolkit"));
+    }
+    String k8s = s.usedMirror(dev.gpugen.plan.Source.KUBERNETES);
+    if (!k8s.isEmpty()) {
+      // pkgs.k8s.io's path of the stable channel; the role appends /vMINOR/deb/.
+      out.add(new MirrorVar("kubeadm_repo_base_url", k8s + "/core:/stable:", "kubernetes"));
+    }
+    String lustre = s.usedMirror(dev.gpugen.plan.Source.LUSTRE);
+    if (!lustre.isEmpty()) {
+      out.add(new MirrorVar("lustre_client_repo_url", lustre + "/ubuntu", "lustre"));
+    }
+    String files = s.usedMirror(dev.gpugen.plan.Source.FILES);
+    if (!files.isEmpty() && plan.lustre().isPresent()) {
+      out.add(
+          new MirrorVar("lustre_client_key_url", files + "/fsx-ubuntu-public-key.asc", "files"));
+    }
+    if (!files.isEmpty() && plan.efaPools()) {
+      out.add(new MirrorVar("nccl_network_files_mirror_url", files, "files"));
+    }
+    String git = s.usedMirror(dev.gpugen.plan.Source.GIT);
+    if (!git.isEmpty()) {
+      out.add(new MirrorVar("validation_gpu_burn_repo", git + "/gpu-burn.git", "git"));
+      out.add(new MirrorVar("validation_nccl_tests_repo", git + "/nccl-tests.git", "git"));
+    }
+    return out;
   }
 
   /** Whether the cluster is on GKE: the Ansible side is then cluster-level checks only. */

@@ -12,6 +12,7 @@ import java.util.SortedMap;
  * @param metadata cluster identity
  * @param cloud provider and location
  * @param network network layout
+ * @param mirrors the mirrors the nodes install from instead of the public upstreams
  * @param storage shared storage
  * @param pools node pools, in spec order
  * @param software cluster-wide software (each pool carries its own resolved copy)
@@ -31,6 +32,7 @@ public record ClusterSpec(
     Metadata metadata,
     Cloud cloud,
     Network network,
+    Mirrors mirrors,
     Storage storage,
     List<Pool> pools,
     Software software,
@@ -50,6 +52,7 @@ public record ClusterSpec(
     Objects.requireNonNull(metadata);
     Objects.requireNonNull(cloud);
     Objects.requireNonNull(network);
+    Objects.requireNonNull(mirrors);
     Objects.requireNonNull(storage);
     pools = List.copyOf(pools);
     Objects.requireNonNull(software);
@@ -187,6 +190,37 @@ public record ClusterSpec(
     /** Whether Terraform creates a NAT gateway and the nodes' default route through it. */
     public boolean natGateway() {
       return createsVpc() && internet.equals("nat");
+    }
+  }
+
+  /**
+   * Mirrors of the public sources the node plays install from ({@code mirrors:}), each as written
+   * (the plan's {@code Sources} normalises them). Empty: the public upstream.
+   *
+   * @param ubuntu Ubuntu's archive
+   * @param cuda NVIDIA's CUDA repositories
+   * @param nvidiaContainerToolkit the NVIDIA Container Toolkit repository
+   * @param kubernetes pkgs.k8s.io
+   * @param lustre AWS's FSx Lustre client repository
+   * @param files single files (installer tarballs, a signing key) under their upstream names
+   * @param git a Git server holding the validation tools' repositories
+   */
+  public record Mirrors(
+      Optional<String> ubuntu,
+      Optional<String> cuda,
+      Optional<String> nvidiaContainerToolkit,
+      Optional<String> kubernetes,
+      Optional<String> lustre,
+      Optional<String> files,
+      Optional<String> git) {
+    public Mirrors {
+      Objects.requireNonNull(ubuntu);
+      Objects.requireNonNull(cuda);
+      Objects.requireNonNull(nvidiaContainerToolkit);
+      Objects.requireNonNull(kubernetes);
+      Objects.requireNonNull(lustre);
+      Objects.requireNonNull(files);
+      Objects.requireNonNull(git);
     }
   }
 

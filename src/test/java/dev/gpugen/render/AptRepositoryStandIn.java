@@ -68,10 +68,31 @@ final class AptRepositoryStandIn implements AutoCloseable {
   }
 
   /**
+   * A mirror of NVIDIA's repository: its cuda-keyring package's sources entry names {@code
+   * upstream} (NVIDIA's host, stood in for by an address nothing answers on), as the real package's
+   * names developer.download.nvidia.com, not the mirror it was downloaded from.
+   */
+  AptRepositoryStandIn(Path work, String distro, List<Deb> debs, String upstream)
+      throws IOException, InterruptedException {
+    this(
+        work,
+        "/compute/cuda/repos/" + distro + "/x86_64",
+        "cuda-" + distro + "-x86_64",
+        debs,
+        upstream);
+  }
+
+  /**
    * A flat repository at {@code path} whose keyring package installs a sources entry named {@code
    * listName}.list; Ubuntu's archive is stood in for the same way (another path, another key).
    */
   AptRepositoryStandIn(Path work, String path, String listName, List<Deb> debs)
+      throws IOException, InterruptedException {
+    this(work, path, listName, debs, null);
+  }
+
+  private AptRepositoryStandIn(
+      Path work, String path, String listName, List<Deb> debs, String upstream)
       throws IOException, InterruptedException {
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     this.docroot = work.resolve("www" + path.replace('/', '_'));
@@ -105,7 +126,9 @@ final class AptRepositoryStandIn implements AutoCloseable {
                     keyringFile,
                     new String(keyringBytes, StandardCharsets.ISO_8859_1),
                     listFile,
-                    sourcesEntry())));
+                    upstream == null
+                        ? sourcesEntry()
+                        : "deb [signed-by=/" + keyringFile + "] " + upstream + "/ /\n")));
       }
       for (Deb d : all) {
         build(work.resolve("build" + path.replace('/', '_')), repo, d);

@@ -190,6 +190,61 @@ class CudaRepositoryTest {
   }
 
   /**
+   * mirrors.cuda: the air-gapped example's play 01 installs everything from the team's mirror of
+   * NVIDIA's repository. The cuda-keyring package (from the mirror) installs a sources entry that
+   * names NVIDIA's host, here an address nothing answers on: the run passes only because the role
+   * points that entry at the mirror before apt reads it.
+   */
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void aCudaMirrorServesTheKeyringAndEveryPackageAndTheSourcesEntryNamesIt() throws Exception {
+    List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
+    debs.addAll(
+        family("nvidia-open-580", "libnvidia-compute-580", List.of("580.95.05-1", "580.105.08-1")));
+    debs.addAll(family("libnvidia-compute-580", "", List.of("580.95.05-1", "580.105.08-1")));
+    debs.addAll(family("nvidia-fabricmanager-580", "", List.of("580.95.05-1")));
+    debs.addAll(family("libnvidia-nscq", "", List.of("580.95.05-1")));
+    debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
+    String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn mirror = new AptRepositoryStandIn(tmp, "debian12", debs, upstream)) {
+      String base = mirror.url().replace("/debian12/x86_64", "");
+      Path spec = tmp.resolve("airgapped.yaml");
+      String golden = Files.readString(RenderedCase.spec("aws-airgapped"));
+      assertTrue(golden.contains("https://artifactory.vault.example.com/artifactory/nvidia-cuda"));
+      Files.writeString(
+          spec,
+          golden.replace("https://artifactory.vault.example.com/artifactory/nvidia-cuda", base));
+      Path out = tmp.resolve("out-airgapped");
+      dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+      assertEquals(0, cli.exit(), cli::toString);
+      onlyTheStandIn(root);
+      Path dir = out.resolve("ansible");
+      Map<String, Integer> first = play(dir, root, "01-nvidia-driver.yml", List.of(), "mirror");
+      assertEquals(0, first.get("failed"), first::toString);
+      Map<String, Integer> second =
+          play(dir, root, "01-nvidia-driver.yml", List.of(), "mirror again");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      assertEquals("580.95.05-1", installed(root).get("nvidia-open-580"));
+      assertEquals(
+          "deb [signed-by=/usr/share/keyrings/cuda-archive-keyring.gpg] " + mirror.url() + "/ /\n",
+          Files.readString(root.resolve("etc/apt/sources.list.d/cuda-debian12-x86_64.list")));
+      assertEquals(List.of(), mirror.misses(), mirror.requests()::toString);
+      assertTrue(
+          mirror.requests().contains("GET /compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"),
+          mirror.requests()::toString);
+      assertTrue(
+          mirror.requests().stream()
+              .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
+          mirror.requests()::toString);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
+  /**
    * Ubuntu 22.04 with an AWS 6.8 kernel: the kernel was built with gcc-12, build-essential brings
    * gcc-11, and DKMS builds with {@code gcc}. Play 00 reads the compiler from /proc/version (a
    * fixture here: a chroot has no /proc of its own), installs gcc-12 from the archive (a stand-in

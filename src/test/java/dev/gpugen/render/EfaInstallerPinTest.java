@@ -42,6 +42,6 @@ class EfaInstallerPinTest {
     assertEquals(PUBLISHED.get(version), value(defaults, "nccl_network_efa_installer_sha256"));
     assertEquals(
         "https://efa-installer.amazonaws.com/aws-efa-installer-{{ nccl_network_efa_installer_version }}.tar.gz",
-        value(defaults, "nccl_network_efa_installer_url"));
+        value(defaults, "nccl_network_efa_installer_upstream_url"));
   }
 }

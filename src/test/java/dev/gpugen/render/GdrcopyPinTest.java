@@ -43,6 +43,6 @@ class GdrcopyPinTest {
     // The archive Spack's checksum is of: the tag's, from NVIDIA's repository.
     assertEquals(
         "https://github.com/NVIDIA/gdrcopy/archive/v{{ nccl_network_gdrcopy_version }}.tar.gz",
-        value(defaults, "nccl_network_gdrcopy_url"));
+        value(defaults, "nccl_network_gdrcopy_upstream_url"));
   }
 }

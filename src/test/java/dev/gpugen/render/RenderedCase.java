@@ -39,7 +39,8 @@ record RenderedCase(String name, Path ansible) {
           "static-kubeadm",
           "gcp-gke",
           "aws-gitops",
-          "aws-pull");
+          "aws-pull",
+          "aws-airgapped");
 
   /** Files under {@code ansible/} that the inventory tests cover: its launcher and settings. */
   static final List<String> NOT_OURS = List.of("gpugen-inventory", "gpugen-inventory.json");

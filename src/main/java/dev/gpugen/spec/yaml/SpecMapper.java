@@ -113,6 +113,17 @@ final class SpecMapper {
             fabric,
             opt(net, "internet").orElse(existingVpc ? "existing" : "nat"));
 
+    Map<String, Object> mi = map(root, "mirrors");
+    ClusterSpec.Mirrors mirrors =
+        new ClusterSpec.Mirrors(
+            opt(mi, "ubuntu"),
+            opt(mi, "cuda"),
+            opt(mi, "nvidiaContainerToolkit"),
+            opt(mi, "kubernetes"),
+            opt(mi, "lustre"),
+            opt(mi, "files"),
+            opt(mi, "git"));
+
     Map<String, Object> st = map(root, "storage");
     Optional<Lustre> lustre = Optional.empty();
     if (st.containsKey("lustre")) {
@@ -172,6 +183,7 @@ final class SpecMapper {
         metadata,
         cloud,
         network,
+        mirrors,
         storage,
         pools,
         software,

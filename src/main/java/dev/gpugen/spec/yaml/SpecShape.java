@@ -278,6 +278,54 @@ public final class SpecShape {
           "an IAM role or user ARN like arn:aws:iam::123456789012:role/platform-admin",
           2048);
 
+  // A mirror the team runs (Artifactory, Nexus, Harbor...): http or https, a host, an optional
+  // port and path; no user info (credentials are a secret, not a spec value), query, fragment,
+  // whitespace, quotes, braces or '$', so it is plain text in YAML, Jinja, TOML and apt files.
+  static final Str MIRROR_URL =
+      str(
+          "^(?!.*/\\.\\.?(/|$))https?://[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(:[0-9]{1,5})?(/[A-Za-z0-9._~%+-]+)*/?$",
+          "an http(s) URL like https://artifactory.example.com/artifactory/ubuntu (no user info,"
+              + " query, spaces or quotes)",
+          512);
+
+  static final Obj MIRRORS =
+      obj(
+          opt(
+              "ubuntu",
+              MIRROR_URL,
+              null,
+              "A mirror of Ubuntu's archive (http://archive.ubuntu.com/ubuntu, which also carries the -security pocket): play 00 points the node's apt sources at it."),
+          opt(
+              "cuda",
+              MIRROR_URL,
+              null,
+              "A mirror of NVIDIA's CUDA repositories (https://developer.download.nvidia.com/compute/cuda/repos): driver, CUDA toolkit, Fabric Manager, DCGM and the cuda-keyring package."),
+          opt(
+              "nvidiaContainerToolkit",
+              MIRROR_URL,
+              null,
+              "A mirror of the NVIDIA Container Toolkit repository (https://nvidia.github.io/libnvidia-container), with its gpgkey."),
+          opt(
+              "kubernetes",
+              MIRROR_URL,
+              null,
+              "A mirror of https://pkgs.k8s.io (kubelet, kubeadm, kubectl and each minor's Release.key; kubernetes.distribution kubeadm)."),
+          opt(
+              "lustre",
+              MIRROR_URL,
+              null,
+              "A mirror of AWS's FSx Lustre client repository (https://fsx-lustre-client-repo.s3.amazonaws.com; storage.lustre)."),
+          opt(
+              "files",
+              MIRROR_URL,
+              null,
+              "A folder holding single files under their upstream names: aws-efa-installer-<version>.tar.gz and gdrcopy-<version>.tar.gz (EFA pools), fsx-ubuntu-public-key.asc (storage.lustre). docs/air-gapped.md lists them."),
+          opt(
+              "git",
+              MIRROR_URL,
+              null,
+              "A Git server holding gpu-burn.git and nccl-tests.git (mirrors of https://github.com/wilicc/gpu-burn and https://github.com/NVIDIA/nccl-tests), which play 05 builds."));
+
   static final Obj GITOPS =
       obj(
           opt(
@@ -651,6 +699,11 @@ public final class SpecShape {
                           "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")),
                   "Cloud provider and location."),
               opt("network", NETWORK, null, "Network layout."),
+              opt(
+                  "mirrors",
+                  MIRRORS,
+                  null,
+                  "Mirrors the nodes install from instead of the public upstreams (required for every source the render uses when network.internet is none)."),
               opt(
                   "storage",
                   obj(

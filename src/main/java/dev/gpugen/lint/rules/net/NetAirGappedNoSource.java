@@ -18,9 +18,9 @@ public final class NetAirGappedNoSource extends Rule {
             + " endpoint gpugen always adds) and, with the SSM connection, the SSM interface"
             + " endpoints. A push run from a controller, or pull mode from Git, then has no path"
             + " to the Ansible bundle: set ansible.mode: pull with ansible.pull.source: s3 (the"
-            + " bundle comes from the checkpoint bucket through the endpoint). The plays also"
-            + " install packages from the Ubuntu, NVIDIA and Docker repositories; an air-gapped"
-            + " cluster needs an image that has them, or an apt mirror inside the VPC. Source:"
+            + " bundle comes from the checkpoint bucket through the endpoint). The packages and"
+            + " files the plays install come from mirrors inside the network (mirrors:, rule"
+            + " net-air-gapped-no-mirror). Source:"
             + " https://docs.aws.amazon.com/vpc/latest/privatelink/vpc-endpoints-s3.html");
   }
 

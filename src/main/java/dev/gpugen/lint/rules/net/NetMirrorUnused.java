@@ -1,0 +1,48 @@
+package dev.gpugen.lint.rules.net;
+
+import dev.gpugen.lint.Findings;
+import dev.gpugen.lint.Rule;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.Source;
+import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SpecPath;
+
+/** A mirror for a source the render never downloads from would silently do nothing. */
+public final class NetMirrorUnused extends Rule {
+  public NetMirrorUnused() {
+    super(
+        "net-mirror-unused",
+        Severity.WARNING,
+        "a mirror is set for a source this render never downloads from",
+        "Each mirrors: key replaces one public source of the rendered node plays. A mirror of a"
+            + " source they do not use changes nothing: mirrors.kubernetes without"
+            + " kubernetes.distribution kubeadm on static hosts, mirrors.lustre without"
+            + " storage.lustre on AWS, mirrors.files without EFA pools or storage.lustre, and"
+            + " every mirror on GKE, whose nodes gpugen does not configure. Remove it, or turn on"
+            + " what uses it. Mirrors are fine with internet: nat (a team's proxy for speed or"
+            + " pinning). Source of the layouts:"
+            + " https://developer.download.nvidia.com/compute/cuda/repos/ and"
+            + " https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/install-kubeadm/");
+  }
+
+  @Override
+  public void check(ClusterPlan plan, Findings findings) {
+    for (Source s : Source.values()) {
+      if (plan.sources().mirror(s).isPresent() && !plan.sources().used().contains(s)) {
+        findings.report(
+            SpecPath.of("mirrors", s.key()),
+            "mirrors." + s.key() + " is set, but this render never downloads from " + s.upstream(),
+            "remove mirrors." + s.key() + ", or turn on what uses it (" + usedBy(s) + ")");
+      }
+    }
+  }
+
+  private static String usedBy(Source s) {
+    return switch (s) {
+      case KUBERNETES -> "kubernetes.distribution kubeadm on static hosts";
+      case LUSTRE -> "storage.lustre on AWS";
+      case FILES -> "an EFA pool, or storage.lustre on AWS";
+      default -> "the node plays of an AWS or static cluster";
+    };
+  }
+}

@@ -1,0 +1,168 @@
+package dev.gpugen.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpugen.Gpugen;
+import dev.gpugen.TestSpecs;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.Source;
+import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Severity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * mirrors: the grammar takes only plain http(s) URLs, the plan knows which sources a render uses,
+ * an air-gapped cluster needs a mirror for each of them (one finding per missing one, naming the
+ * key), and a mirror nothing uses is reported.
+ */
+class MirrorsLintTest {
+  private static final String AWS =
+      """
+      apiVersion: gpugen/v1
+      kind: GpuCluster
+      metadata: {name: demo}
+      cloud: {provider: aws, region: us-east-1}
+      network: {internet: %s}
+      storage: {checkpointBucket: demo-ckpt%s}
+      ansible: {mode: pull}
+      pools:
+        - {name: gpu, instanceType: %s, count: 2}
+      software: {driver: "580.95.05", cuda: "12.8"}
+      kernel:
+        sysctl: {vm.max_map_count: 262144, kernel.numa_balancing: 0}
+      """;
+
+  private static final String LUSTRE =
+      ", lustre: {capacityGiB: 1200, deploymentType: PERSISTENT_2, perUnitStorageThroughput: 125}";
+
+  private static String aws(String internet, String storage, String type, String mirrors) {
+    return AWS.formatted(internet, storage, type) + mirrors;
+  }
+
+  private static Gpugen.Checked check(String yaml) {
+    return LinterTest.check(yaml, Optional.empty(), Set.of());
+  }
+
+  private static List<String> hints(Gpugen.Checked c, String rule) {
+    return LinterTest.of(c, rule).stream().map(d -> d.hint().orElseThrow()).sorted().toList();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "ftp://mirror.example.com/ubuntu",
+        "https://user:secret@mirror.example.com/ubuntu",
+        "https://mirror.example.com/ubuntu?token=x",
+        "https://mirror.example.com/ubuntu#top",
+        "https://mirror.example.com/ub untu",
+        "https://mirror.example.com/{{ lookup('pipe','id') }}",
+        "https://mirror.example.com/\\\"x",
+        "https://mirror.example.com/$(id)",
+        "https://mirror.example.com/../etc",
+        "mirror.example.com/ubuntu",
+        "https://"
+      })
+  void theGrammarRefusesAnythingButAPlainHttpUrl(String url) {
+    String yaml =
+        aws("nat", "", "p5.48xlarge", "mirrors:\n  ubuntu: \"" + url.replace("\"", "\\\"") + "\"\n");
+    Gpugen.Checked c = check(yaml);
+    assertTrue(c.spec().isEmpty(), url + " was accepted: " + c.diagnostics());
+    assertTrue(
+        c.diagnostics().stream()
+            .anyMatch(
+                d -> d.severity() == Severity.ERROR && d.path().toString().contains("mirrors")),
+        c.diagnostics()::toString);
+  }
+
+  @Test
+  void thePlanKnowsWhichSourcesARenderUsesAndNormalisesTheMirrors() {
+    ClusterPlan efa =
+        TestSpecs.plan(TestSpecs.parse(aws("nat", "", "p5.48xlarge", "mirrors: {cuda: \"https://m.example.com/cuda/\"}\n")));
+    assertEquals(
+        EnumSet.of(
+            Source.UBUNTU, Source.CUDA, Source.NVIDIA_CONTAINER_TOOLKIT, Source.FILES, Source.GIT),
+        efa.sources().used());
+    assertEquals(Optional.of("https://m.example.com/cuda"), efa.sources().mirror(Source.CUDA));
+
+    ClusterPlan tcp = TestSpecs.plan(TestSpecs.parse(aws("nat", "", "g6e.2xlarge", "")));
+    assertEquals(
+        EnumSet.of(Source.UBUNTU, Source.CUDA, Source.NVIDIA_CONTAINER_TOOLKIT, Source.GIT),
+        tcp.sources().used(),
+        "no EFA, no Lustre: no single files");
+
+    ClusterPlan lustre = TestSpecs.plan(TestSpecs.parse(aws("nat", LUSTRE, "g6e.2xlarge", "")));
+    assertTrue(lustre.sources().used().containsAll(EnumSet.of(Source.LUSTRE, Source.FILES)));
+  }
+
+  @Test
+  void anAirGappedClusterNeedsAMirrorForEverySourceItUsesOneFindingEach() {
+    Gpugen.Checked c = check(aws("none", LUSTRE, "p5.48xlarge", ""));
+    assertEquals(
+        List.of(
+            "set mirrors.cuda to a mirror of https://developer.download.nvidia.com/compute/cuda/repos inside the network",
+            "set mirrors.files to a mirror of https://efa-installer.amazonaws.com, https://github.com/NVIDIA/gdrcopy/archive and https://fsx-lustre-client-repo-public-keys.s3.amazonaws.com inside the network",
+            "set mirrors.git to a mirror of https://github.com/wilicc/gpu-burn.git and https://github.com/NVIDIA/nccl-tests.git inside the network",
+            "set mirrors.lustre to a mirror of https://fsx-lustre-client-repo.s3.amazonaws.com inside the network",
+            "set mirrors.nvidiaContainerToolkit to a mirror of https://nvidia.github.io/libnvidia-container inside the network",
+            "set mirrors.ubuntu to a mirror of http://archive.ubuntu.com/ubuntu (the image's apt sources) inside the network"),
+        hints(c, "net-air-gapped-no-mirror"));
+    for (Diagnostic d : LinterTest.of(c, "net-air-gapped-no-mirror")) {
+      assertEquals(Severity.ERROR, d.severity());
+      assertEquals("network.internet", d.path().toString());
+    }
+
+    // Every used source mirrored: no finding; a TCP pool without Lustre needs no files mirror.
+    String all =
+        "mirrors:\n"
+            + "  ubuntu: https://m.example.com/ubuntu\n"
+            + "  cuda: https://m.example.com/cuda\n"
+            + "  nvidiaContainerToolkit: https://m.example.com/ctk\n"
+            + "  git: https://git.example.com/mirrors\n";
+    Gpugen.Checked tcp = check(aws("none", "", "g6e.2xlarge", all));
+    assertEquals(List.of(), LinterTest.of(tcp, "net-air-gapped-no-mirror"));
+    assertEquals(List.of(), LinterTest.of(tcp, "net-mirror-unused"));
+    // The same mirrors with a NAT gateway: fine (a team's proxy), and no mirror is required there.
+    assertEquals(
+        List.of(), LinterTest.of(check(aws("nat", "", "g6e.2xlarge", all)), "net-mirror-unused"));
+    assertEquals(
+        List.of(),
+        LinterTest.of(check(aws("nat", "", "g6e.2xlarge", "")), "net-air-gapped-no-mirror"));
+  }
+
+  @Test
+  void aMirrorNothingDownloadsFromIsReportedAtItsKey() {
+    Gpugen.Checked c =
+        check(
+            aws(
+                "nat",
+                "",
+                "g6e.2xlarge",
+                "mirrors:\n"
+                    + "  kubernetes: https://m.example.com/k8s\n"
+                    + "  lustre: https://m.example.com/fsx\n"
+                    + "  files: https://m.example.com/files\n"));
+    List<Diagnostic> unused = LinterTest.of(c, "net-mirror-unused");
+    assertEquals(
+        List.of("mirrors.files", "mirrors.kubernetes", "mirrors.lustre"),
+        unused.stream().map(d -> d.path().toString()).sorted().toList());
+    assertTrue(unused.stream().allMatch(d -> d.severity() == Severity.WARNING));
+  }
+
+  @Test
+  void theGkeRenderConfiguresNoNodeSoEveryMirrorIsUnused() throws Exception {
+    String gke = Files.readString(Path.of("examples/gcp-gke/cluster.yaml"));
+    Gpugen.Checked c = check(gke + "\nmirrors:\n  cuda: https://m.example.com/cuda\n");
+    assertEquals(
+        List.of("mirrors.cuda"),
+        LinterTest.of(c, "net-mirror-unused").stream().map(d -> d.path().toString()).toList());
+  }
+}
