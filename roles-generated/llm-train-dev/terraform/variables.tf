@@ -205,13 +205,13 @@ variable "public_subnet_cidr" {
 }
 
 variable "vpc_interface_endpoints" {
-  description = "AWS services the nodes reach through VPC interface endpoints with private DNS (ssm, ssmmessages, ec2messages for Session Manager without a NAT gateway; ec2 for pull mode's self-tagging)."
+  description = "AWS services the nodes reach through VPC interface endpoints with private DNS (ssm, ssmmessages, ec2messages for Session Manager without a NAT gateway; ec2 for pull mode's self-tagging; ec2, ecr.api, ecr.dkr, eks, eks-auth, sts for a private EKS cluster)."
   type        = list(string)
   default     = []
 
   validation {
-    condition     = alltrue([for s in var.vpc_interface_endpoints : contains(["ssm", "ssmmessages", "ec2messages", "ec2"], s)])
-    error_message = "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages and ec2."
+    condition     = alltrue([for s in var.vpc_interface_endpoints : contains(["ssm", "ssmmessages", "ec2messages", "ec2", "ecr.api", "ecr.dkr", "eks", "eks-auth", "sts"], s)])
+    error_message = "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages, ec2, ecr.api, ecr.dkr, eks, eks-auth and sts."
   }
 }
 

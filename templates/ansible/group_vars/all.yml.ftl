@@ -39,6 +39,18 @@ nvidia_driver_cuda_package: [=unsafe(ansible.software.cudaPackage)]
 
 # 02 container runtime
 container_runtime_toolkit_version: [=unsafe(ansible.software.containerToolkit)]
+<#if ansible.registryMirrors?has_content>
+# Container registry mirrors (mirrors.registries): containerd pulls each registry's images from
+# its mirror (/etc/containerd/certs.d/<registry>/hosts.toml); override_path when the mirror's URL
+# path is the registry API root.
+container_runtime_registry_mirrors:
+<#list ansible.registryMirrors as r>
+  - registry: [=unsafe(r.registry)]
+    server: [=unsafe(r.server)]
+    url: [=unsafe(r.url)]
+    override_path: [=r.overridePath?c]
+</#list>
+</#if>
 <#if ansible.lustre.enabled>
 
 # FSx for Lustre (storage.lustre): play 00 mounts the file system the Terraform creates here, and

@@ -193,18 +193,37 @@ public record ClusterPlan(
    * The AWS services Terraform gives interface endpoints, sorted. In an air-gapped VPC that gpugen
    * creates they are the nodes' only way to the APIs they call: Session Manager's ssm, ssmmessages
    * and ec2messages
-   * (https://docs.aws.amazon.com/systems-manager/latest/userguide/setup-create-vpc.html), and in
-   * pull mode ec2, for the node's tag with its validation result. Empty otherwise.
+   * (https://docs.aws.amazon.com/systems-manager/latest/userguide/setup-create-vpc.html), in pull
+   * mode ec2, for the node's tag with its validation result, and with EKS those of {@link
+   * #EKS_PRIVATE_CLUSTER_ENDPOINTS}. Empty otherwise.
    */
   public List<String> vpcInterfaceEndpoints() {
     ClusterSpec.Network n = spec.network();
     if (!aws() || !n.createsVpc() || !n.internet().equals("none")) {
       return List.of();
     }
-    return pullMode()
-        ? List.of("ec2", "ec2messages", "ssm", "ssmmessages")
-        : List.of("ec2messages", "ssm", "ssmmessages");
+    java.util.TreeSet<String> out =
+        new java.util.TreeSet<>(List.of("ec2messages", "ssm", "ssmmessages"));
+    if (pullMode()) {
+      out.add("ec2");
+    }
+    if (spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).isPresent()) {
+      out.addAll(EKS_PRIVATE_CLUSTER_ENDPOINTS);
+    }
+    return List.copyOf(out);
   }
+
+  /**
+   * What the nodes of an EKS cluster without outbound internet access reach through interface
+   * endpoints (Amazon EKS User Guide, "Deploy private clusters with limited internet access":
+   * https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html): ec2 (the VPC CNI
+   * assigns addresses, the node's DNS name), ecr.api and ecr.dkr with S3's gateway endpoint (the
+   * VPC CNI, kube-proxy and CoreDNS images), eks, eks-auth (Pod Identity), sts (IAM roles for
+   * service accounts). Load balancers, X-Ray and CloudWatch Logs are left out: gpugen deploys
+   * nothing that calls them.
+   */
+  static final List<String> EKS_PRIVATE_CLUSTER_ENDPOINTS =
+      List.of("ec2", "ecr.api", "ecr.dkr", "eks", "eks-auth", "sts");
 
   /** Whether the GPU Operator installs the driver on GKE (else GKE's own driver and plugin). */
   public boolean gkeOperatorDriver() {

@@ -30,7 +30,15 @@ public enum Source {
       "https://efa-installer.amazonaws.com, https://github.com/NVIDIA/gdrcopy/archive and"
           + " https://fsx-lustre-client-repo-public-keys.s3.amazonaws.com"),
   /** The Git repositories play 05 builds its tools from. */
-  GIT("git", "https://github.com/wilicc/gpu-burn.git and https://github.com/NVIDIA/nccl-tests.git");
+  GIT("git", "https://github.com/wilicc/gpu-burn.git and https://github.com/NVIDIA/nccl-tests.git"),
+  /** NVIDIA's Helm repository: the GPU Operator chart (play 03, or ArgoCD's Application). */
+  HELM_GPU_OPERATOR("helm.gpuOperator", "https://helm.ngc.nvidia.com/nvidia"),
+  /** AWS's eks-charts: the EFA device plugin chart (play 03, EFA pools). */
+  HELM_EKS_CHARTS("helm.eksCharts", "https://aws.github.io/eks-charts"),
+  /** Cilium's Helm repository (play 02b, kubeadm with cni cilium). */
+  HELM_CILIUM("helm.cilium", "https://helm.cilium.io"),
+  /** Calico's tigera-operator chart (play 02b, kubeadm with cni calico). */
+  HELM_TIGERA("helm.tigera", "https://docs.tigera.io/calico/charts");
 
   private final String key;
   private final String upstream;
@@ -40,9 +48,18 @@ public enum Source {
     this.upstream = upstream;
   }
 
-  /** The key under {@code mirrors:} in the spec. */
+  /** The key under {@code mirrors:} in the spec, dotted below it ({@code helm.cilium}). */
   public String key() {
     return key;
+  }
+
+  /** The spec path of the key: {@code mirrors} then each part of {@link #key()}. */
+  public dev.gpugen.spec.SpecPath path() {
+    dev.gpugen.spec.SpecPath p = dev.gpugen.spec.SpecPath.of("mirrors");
+    for (String part : key.split("\\.")) {
+      p = p.key(part);
+    }
+    return p;
   }
 
   /** What the mirror stands in for, as the linter names it. */

@@ -397,11 +397,58 @@ public final class AnsibleView {
     if (!files.isEmpty() && plan.efaPools()) {
       out.add(new MirrorVar("nccl_network_files_mirror_url", files, "files"));
     }
+    String operatorCharts = s.usedMirror(dev.gpugen.plan.Source.HELM_GPU_OPERATOR);
+    if (!operatorCharts.isEmpty() && spec.gitops().isEmpty()) {
+      out.add(new MirrorVar("gpu_operator_chart_repo_url", operatorCharts, "helm.gpuOperator"));
+    }
+    String eksCharts = s.usedMirror(dev.gpugen.plan.Source.HELM_EKS_CHARTS);
+    if (!eksCharts.isEmpty()) {
+      out.add(new MirrorVar("gpu_operator_efa_chart_repo_url", eksCharts, "helm.eksCharts"));
+    }
+    for (dev.gpugen.plan.Source cni :
+        List.of(dev.gpugen.plan.Source.HELM_CILIUM, dev.gpugen.plan.Source.HELM_TIGERA)) {
+      String url = s.usedMirror(cni);
+      if (!url.isEmpty()) {
+        out.add(new MirrorVar("kubeadm_cni_repo_url", url, cni.key()));
+      }
+    }
     String git = s.usedMirror(dev.gpugen.plan.Source.GIT);
     if (!git.isEmpty()) {
       out.add(new MirrorVar("validation_gpu_burn_repo", git + "/gpu-burn.git", "git"));
       out.add(new MirrorVar("validation_nccl_tests_repo", git + "/nccl-tests.git", "git"));
     }
+    return out;
+  }
+
+  /**
+   * One registry containerd pulls from a mirror: {@code
+   * /etc/containerd/certs.d/REGISTRY/hosts.toml} (containerd's registry host configuration,
+   * docs/hosts.md: https://github.com/containerd/containerd/blob/main/docs/hosts.md).
+   *
+   * @param registry the registry as image references name it (the folder's name)
+   * @param server the registry's own URL, containerd's fallback ({@code server}); docker.io's is
+   *     registry-1.docker.io, as hosts.md's example has it
+   * @param url the mirror ({@code [host."URL"]})
+   * @param overridePath whether the URL's path is the registry API root ({@code override_path}): a
+   *     mirror with a path, such as a Harbor proxy project or an Artifactory repository
+   */
+  public record RegistryMirror(String registry, String server, String url, boolean overridePath) {}
+
+  /** The registry mirrors play 02 configures (empty on GKE, whose nodes gpugen does not set up). */
+  public List<RegistryMirror> registryMirrors() {
+    List<RegistryMirror> out = new ArrayList<>();
+    plan.sources()
+        .usedRegistryMirrors()
+        .forEach(
+            (registry, url) ->
+                out.add(
+                    new RegistryMirror(
+                        registry,
+                        registry.equals("docker.io")
+                            ? "https://registry-1.docker.io"
+                            : "https://" + registry,
+                        url,
+                        url.replaceFirst("^https?://[^/]+", "").length() > 0)));
     return out;
   }
 

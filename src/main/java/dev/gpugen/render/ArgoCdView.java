@@ -148,8 +148,9 @@ public final class ArgoCdView {
     return spec.software().gpuOperator().version();
   }
 
+  /** NVIDIA's Helm repository, or the spec's mirror of it (mirrors.helm.gpuOperator). */
   public String chartRepo() {
-    return CHART_REPO;
+    return plan.sources().mirror(dev.gpugen.plan.Source.HELM_GPU_OPERATOR).orElse(CHART_REPO);
   }
 
   public Map<String, Object> operatorValues() {

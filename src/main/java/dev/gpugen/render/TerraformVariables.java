@@ -225,13 +225,15 @@ final class TerraformVariables {
                         "list(string)",
                         "AWS services the nodes reach through VPC interface endpoints with private"
                             + " DNS (ssm, ssmmessages, ec2messages for Session Manager without a"
-                            + " NAT gateway; ec2 for pull mode's self-tagging).")
+                            + " NAT gateway; ec2 for pull mode's self-tagging; ec2, ecr.api, ecr.dkr,"
+                            + " eks, eks-auth, sts for a private EKS cluster).")
                     .defaultTo(List.of())
                     .validation(
                         "alltrue([for s in {var} : contains([\"ssm\", \"ssmmessages\","
-                            + " \"ec2messages\", \"ec2\"], s)])",
-                        "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages and"
-                            + " ec2.")
+                            + " \"ec2messages\", \"ec2\", \"ecr.api\", \"ecr.dkr\", \"eks\","
+                            + " \"eks-auth\", \"sts\"], s)])",
+                        "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages, ec2,"
+                            + " ecr.api, ecr.dkr, eks, eks-auth and sts.")
                     .set(plan.vpcInterfaceEndpoints()),
                 TfVar.of(
                         "ssm_bucket_prefix",

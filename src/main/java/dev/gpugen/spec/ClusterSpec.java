@@ -204,6 +204,11 @@ public record ClusterSpec(
    * @param lustre AWS's FSx Lustre client repository
    * @param files single files (installer tarballs, a signing key) under their upstream names
    * @param git a Git server holding the validation tools' repositories
+   * @param helmGpuOperator NVIDIA's Helm repository
+   * @param helmEksCharts AWS's eks-charts Helm repository
+   * @param helmCilium Cilium's Helm repository
+   * @param helmTigera Calico's (Tigera's) Helm repository
+   * @param registries container registry mirrors, by registry host
    */
   public record Mirrors(
       Optional<String> ubuntu,
@@ -212,8 +217,18 @@ public record ClusterSpec(
       Optional<String> kubernetes,
       Optional<String> lustre,
       Optional<String> files,
-      Optional<String> git) {
+      Optional<String> git,
+      Optional<String> helmGpuOperator,
+      Optional<String> helmEksCharts,
+      Optional<String> helmCilium,
+      Optional<String> helmTigera,
+      SortedMap<String, String> registries) {
     public Mirrors {
+      Objects.requireNonNull(helmGpuOperator);
+      Objects.requireNonNull(helmEksCharts);
+      Objects.requireNonNull(helmCilium);
+      Objects.requireNonNull(helmTigera);
+      registries = Maps.sorted(registries);
       Objects.requireNonNull(ubuntu);
       Objects.requireNonNull(cuda);
       Objects.requireNonNull(nvidiaContainerToolkit);

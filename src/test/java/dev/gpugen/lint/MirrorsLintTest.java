@@ -73,7 +73,11 @@ class MirrorsLintTest {
       })
   void theGrammarRefusesAnythingButAPlainHttpUrl(String url) {
     String yaml =
-        aws("nat", "", "p5.48xlarge", "mirrors:\n  ubuntu: \"" + url.replace("\"", "\\\"") + "\"\n");
+        aws(
+            "nat",
+            "",
+            "p5.48xlarge",
+            "mirrors:\n  ubuntu: \"" + url.replace("\\", "\\\\").replace("\"", "\\\"") + "\"\n");
     Gpugen.Checked c = check(yaml);
     assertTrue(c.spec().isEmpty(), url + " was accepted: " + c.diagnostics());
     assertTrue(
@@ -86,7 +90,13 @@ class MirrorsLintTest {
   @Test
   void thePlanKnowsWhichSourcesARenderUsesAndNormalisesTheMirrors() {
     ClusterPlan efa =
-        TestSpecs.plan(TestSpecs.parse(aws("nat", "", "p5.48xlarge", "mirrors: {cuda: \"https://m.example.com/cuda/\"}\n")));
+        TestSpecs.plan(
+            TestSpecs.parse(
+                aws(
+                    "nat",
+                    "",
+                    "p5.48xlarge",
+                    "mirrors: {cuda: \"https://m.example.com/cuda/\"}\n")));
     assertEquals(
         EnumSet.of(
             Source.UBUNTU, Source.CUDA, Source.NVIDIA_CONTAINER_TOOLKIT, Source.FILES, Source.GIT),
@@ -163,6 +173,64 @@ class MirrorsLintTest {
     Gpugen.Checked c = check(gke + "\nmirrors:\n  cuda: https://m.example.com/cuda\n");
     assertEquals(
         List.of("mirrors.cuda"),
+        LinterTest.of(c, "net-mirror-unused").stream().map(d -> d.path().toString()).toList());
+  }
+
+  @Test
+  void anAirGappedEksClusterNeedsItsChartsAndRegistriesAndGetsThePrivateClusterEndpoints() {
+    String eks =
+        aws("none", "", "p5.48xlarge", "kubernetes: {distribution: eks, version: \"1.33\"}\n")
+            .replace("region: us-east-1", "region: eu-west-1");
+    Gpugen.Checked c = check(eks);
+    List<String> hints = hints(c, "net-air-gapped-no-mirror");
+    for (String want :
+        List.of(
+            "set mirrors.helm.gpuOperator to a mirror of https://helm.ngc.nvidia.com/nvidia inside the network",
+            "set mirrors.helm.eksCharts to a mirror of https://aws.github.io/eks-charts inside the network",
+            "set mirrors.registries: {\"nvcr.io\": URL} to a mirror of nvcr.io inside the network",
+            "set mirrors.registries: {\"registry.k8s.io\": URL} to a mirror of registry.k8s.io inside the network",
+            "set mirrors.registries: {\"602401143452.dkr.ecr.us-west-2.amazonaws.com\": URL} to a"
+                + " mirror of 602401143452.dkr.ecr.us-west-2.amazonaws.com inside the network")) {
+      assertTrue(hints.contains(want), want + " in " + hints);
+    }
+    ClusterPlan plan = c.plan().orElseThrow();
+    assertEquals(
+        List.of(
+            "ec2",
+            "ec2messages",
+            "ecr.api",
+            "ecr.dkr",
+            "eks",
+            "eks-auth",
+            "ssm",
+            "ssmmessages",
+            "sts"),
+        plan.vpcInterfaceEndpoints());
+    // In us-west-2 the EKS cluster's ECR endpoints reach the EFA device plugin's image.
+    Gpugen.Checked west = check(eks.replace("region: eu-west-1", "region: us-west-2"));
+    assertTrue(
+        hints(west, "net-air-gapped-no-mirror").stream().noneMatch(h -> h.contains("602401143452")),
+        hints(west, "net-air-gapped-no-mirror")::toString);
+  }
+
+  @Test
+  void registryMirrorsNeedARegistryHostAndAreUnusedWhereGpugenConfiguresNoContainerd()
+      throws Exception {
+    for (String bad : List.of("nvcr", "NVCR.IO", "nvcr.io/nvidia", "-x.io")) {
+      Gpugen.Checked c =
+          check(
+              aws(
+                  "nat",
+                  "",
+                  "p5.48xlarge",
+                  "mirrors:\n  registries:\n    \"" + bad + "\": https://h.example.com\n"));
+      assertTrue(c.spec().isEmpty(), bad + " was accepted");
+    }
+    String gke = Files.readString(Path.of("examples/gcp-gke/cluster.yaml"));
+    Gpugen.Checked c =
+        check(gke + "\nmirrors:\n  registries:\n    nvcr.io: https://h.example.com/v2/nvcr\n");
+    assertEquals(
+        List.of("mirrors.registries[\"nvcr.io\"]"),
         LinterTest.of(c, "net-mirror-unused").stream().map(d -> d.path().toString()).toList());
   }
 }

@@ -233,7 +233,9 @@ class CudaRepositoryTest {
           Files.readString(root.resolve("etc/apt/sources.list.d/cuda-debian12-x86_64.list")));
       assertEquals(List.of(), mirror.misses(), mirror.requests()::toString);
       assertTrue(
-          mirror.requests().contains("GET /compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"),
+          mirror
+              .requests()
+              .contains("GET /compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"),
           mirror.requests()::toString);
       assertTrue(
           mirror.requests().stream()

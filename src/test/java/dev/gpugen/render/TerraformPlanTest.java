@@ -496,6 +496,12 @@ class TerraformPlanTest {
                 + " && alltrue([for e in values(aws_vpc_endpoint.interface) :"
                 + " e.private_dns_enabled == true && e.vpc_endpoint_type == \"Interface\"])",
             "internet: none: Session Manager's interface endpoints, with private DNS");
+        if (spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).isPresent()) {
+          check(
+              "alltrue([for s in [\"ec2\", \"ecr.api\", \"ecr.dkr\", \"eks\", \"eks-auth\","
+                  + " \"sts\"] : contains(keys(aws_vpc_endpoint.interface), s)])",
+              "internet: none with EKS: the private cluster's interface endpoints");
+        }
         check(
             "length(aws_vpc_endpoint.s3) == 1", "internet: none: S3 through the gateway endpoint");
       } else {

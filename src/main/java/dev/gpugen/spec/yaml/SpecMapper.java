@@ -122,7 +122,12 @@ final class SpecMapper {
             opt(mi, "kubernetes"),
             opt(mi, "lustre"),
             opt(mi, "files"),
-            opt(mi, "git"));
+            opt(mi, "git"),
+            opt(map(mi, "helm"), "gpuOperator"),
+            opt(map(mi, "helm"), "eksCharts"),
+            opt(map(mi, "helm"), "cilium"),
+            opt(map(mi, "helm"), "tigera"),
+            stringMap(mi, "registries"));
 
     Map<String, Object> st = map(root, "storage");
     Optional<Lustre> lustre = Optional.empty();

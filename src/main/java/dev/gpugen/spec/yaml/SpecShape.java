@@ -288,6 +288,13 @@ public final class SpecShape {
               + " query, spaces or quotes)",
           512);
 
+  // A container registry as image references name it: a DNS name with a dot, optionally a port.
+  static final Str REGISTRY =
+      str(
+          "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+(:[0-9]{1,5})?$",
+          "a registry host like nvcr.io or registry.example.com:5000",
+          259);
+
   static final Obj MIRRORS =
       obj(
           opt(
@@ -324,7 +331,37 @@ public final class SpecShape {
               "git",
               MIRROR_URL,
               null,
-              "A Git server holding gpu-burn.git and nccl-tests.git (mirrors of https://github.com/wilicc/gpu-burn and https://github.com/NVIDIA/nccl-tests), which play 05 builds."));
+              "A Git server holding gpu-burn.git and nccl-tests.git (mirrors of https://github.com/wilicc/gpu-burn and https://github.com/NVIDIA/nccl-tests), which play 05 builds."),
+          opt(
+              "helm",
+              obj(
+                  opt(
+                      "gpuOperator",
+                      MIRROR_URL,
+                      null,
+                      "A mirror of NVIDIA's Helm repository https://helm.ngc.nvidia.com/nvidia (the GPU Operator chart; play 03 or ArgoCD)."),
+                  opt(
+                      "eksCharts",
+                      MIRROR_URL,
+                      null,
+                      "A mirror of https://aws.github.io/eks-charts (the EFA device plugin chart; EFA pools)."),
+                  opt(
+                      "cilium",
+                      MIRROR_URL,
+                      null,
+                      "A mirror of https://helm.cilium.io (kubeadm with cni cilium)."),
+                  opt(
+                      "tigera",
+                      MIRROR_URL,
+                      null,
+                      "A mirror of https://docs.tigera.io/calico/charts (kubeadm with cni calico).")),
+              null,
+              "Helm chart repositories, one per upstream."),
+          opt(
+              "registries",
+              new MapOf(REGISTRY, MIRROR_URL, 32),
+              null,
+              "Container registry mirrors by registry (nvcr.io, registry.k8s.io, docker.io, ...): containerd on the nodes pulls that registry's images from the URL (/etc/containerd/certs.d/<registry>/hosts.toml). A URL with a path is the registry API root (override_path)."));
 
   static final Obj GITOPS =
       obj(

@@ -5,10 +5,13 @@
 ################################################################################
 
 locals {
-  # Canonical's image names for the OS names the spec accepts (hvm-ssd and hvm-ssd-gp3 builds).
+  # EKS: Canonical's Ubuntu EKS images for the cluster's Kubernetes minor (kubelet, containerd and
+  # /etc/eks/bootstrap.sh preinstalled; https://cloud-images.ubuntu.com/aws-eks/). Canonical builds
+  # 22.04 images for EKS 1.29 and later, 24.04 images for 1.31 and later
+  # (https://documentation.ubuntu.com/aws/aws-how-to/kubernetes/deploy-ubuntu-cluster-with-eks-ami/).
   ubuntu_ami_names = {
-    "ubuntu-22.04" = "ubuntu/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
-    "ubuntu-24.04" = "ubuntu/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
+    "ubuntu-22.04" = "ubuntu-eks/k8s_${var.kubernetes_version}/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
+    "ubuntu-24.04" = "ubuntu-eks/k8s_${var.kubernetes_version}/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
   }
 
   ami_id = startswith(var.image, "ami-") ? var.image : one(data.aws_ami.ubuntu[*].id)
@@ -71,8 +74,24 @@ resource "aws_launch_template" "h100" {
   name_prefix            = "${local.name}-h100-"
   description            = "gpugen pool h100: network interfaces and metadata options of its nodes"
   update_default_version = true
-  # Pull mode: the node configures itself at boot (gpugen renders the script; no credentials).
-  user_data = filebase64("${path.module}/user-data-h100.sh")
+  # EKS and pull mode: cloud-init runs both scripts in order (a MIME multi-part user data,
+  # https://cloudinit.readthedocs.io/en/latest/explanation/format.html#mime-multi-part-archive):
+  # the join, then the node's own configuration (gpugen renders the script; no credentials).
+  user_data = base64encode(join("\r\n", [
+    "Content-Type: multipart/mixed; boundary=\"${local.user_data_boundary}\"",
+    "MIME-Version: 1.0",
+    "",
+    "--${local.user_data_boundary}",
+    "Content-Type: text/x-shellscript; charset=\"us-ascii\"",
+    "",
+    local.eks_join["h100"],
+    "--${local.user_data_boundary}",
+    "Content-Type: text/x-shellscript; charset=\"us-ascii\"",
+    "",
+    file("${path.module}/user-data-h100.sh"),
+    "--${local.user_data_boundary}--",
+    "",
+  ]))
 
   dynamic "network_interfaces" {
     for_each = local.pool_network_interfaces["h100"]

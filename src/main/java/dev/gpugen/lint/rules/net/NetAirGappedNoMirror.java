@@ -21,7 +21,11 @@ public final class NetAirGappedNoMirror extends Rule {
             + " at REGION.ec2.archive.ubuntu.com), mirrors.cuda, mirrors.nvidiaContainerToolkit,"
             + " mirrors.git always; mirrors.kubernetes with kubernetes.distribution kubeadm;"
             + " mirrors.lustre with storage.lustre; mirrors.files on EFA pools (EFA installer,"
-            + " GDRCopy) and with storage.lustre (the FSx repository's key). A mirror is a"
+            + " GDRCopy) and with storage.lustre (the FSx repository's key); mirrors.helm.gpuOperator"
+            + " and mirrors.registries for nvcr.io and registry.k8s.io with a kubernetes: section"
+            + " (the GPU Operator's chart and images, https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/install-gpu-operator-air-gapped.html),"
+            + " mirrors.helm.eksCharts and the EFA device plugin's ECR registry with EFA pools."
+            + " A mirror is a"
             + " remote (proxy) repository of the upstream with its layout, as Artifactory and"
             + " Nexus offer them. One finding per missing mirror. Sources:"
             + " https://docs.aws.amazon.com/vpc/latest/privatelink/vpc-endpoints-s3.html,"
@@ -42,6 +46,20 @@ public final class NetAirGappedNoMirror extends Rule {
                 + s.upstream()
                 + ", which they cannot reach",
             "set mirrors." + s.key() + " to a mirror of " + s.upstream() + " inside the network");
+      }
+    }
+    for (String r : plan.sources().registries()) {
+      if (!plan.sources().registryMirrors().containsKey(r)) {
+        findings.report(
+            SpecPath.of("network", "internet"),
+            "network.internet: none, but the nodes would pull images of what gpugen deploys from "
+                + r
+                + ", which they cannot reach",
+            "set mirrors.registries: {\""
+                + r
+                + "\": URL} to a mirror of "
+                + r
+                + " inside the network");
       }
     }
   }

@@ -18,7 +18,10 @@ public final class NetMirrorUnused extends Rule {
             + " source they do not use changes nothing: mirrors.kubernetes without"
             + " kubernetes.distribution kubeadm on static hosts, mirrors.lustre without"
             + " storage.lustre on AWS, mirrors.files without EFA pools or storage.lustre, and"
-            + " every mirror on GKE, whose nodes gpugen does not configure. Remove it, or turn on"
+            + " mirrors.helm.* without what installs that chart, and every mirror (registries"
+            + " included) on GKE, whose nodes gpugen does not configure. Registry mirrors apply to"
+            + " every image the nodes pull, workloads' too, so they count as used wherever gpugen"
+            + " configures containerd. Remove it, or turn on"
             + " what uses it. Mirrors are fine with internet: nat (a team's proxy for speed or"
             + " pinning). Source of the layouts:"
             + " https://developer.download.nvidia.com/compute/cuda/repos/ and"
@@ -30,10 +33,25 @@ public final class NetMirrorUnused extends Rule {
     for (Source s : Source.values()) {
       if (plan.sources().mirror(s).isPresent() && !plan.sources().used().contains(s)) {
         findings.report(
-            SpecPath.of("mirrors", s.key()),
+            s.path(),
             "mirrors." + s.key() + " is set, but this render never downloads from " + s.upstream(),
             "remove mirrors." + s.key() + ", or turn on what uses it (" + usedBy(s) + ")");
       }
+    }
+    registries(plan, findings);
+  }
+
+  private static void registries(ClusterPlan plan, Findings findings) {
+    if (plan.sources().containerd()) {
+      return;
+    }
+    for (String r : plan.sources().registryMirrors().keySet()) {
+      findings.report(
+          SpecPath.of("mirrors", "registries", r),
+          "mirrors.registries."
+              + r
+              + " is set, but gpugen does not configure these nodes' containerd",
+          "remove mirrors.registries; GKE's nodes take registry mirrors through GKE's own settings");
     }
   }
 
@@ -42,6 +60,10 @@ public final class NetMirrorUnused extends Rule {
       case KUBERNETES -> "kubernetes.distribution kubeadm on static hosts";
       case LUSTRE -> "storage.lustre on AWS";
       case FILES -> "an EFA pool, or storage.lustre on AWS";
+      case HELM_GPU_OPERATOR -> "a kubernetes: section";
+      case HELM_EKS_CHARTS -> "an EFA pool with a kubernetes: section and no gitops";
+      case HELM_CILIUM -> "kubeadm with kubernetes.cni cilium";
+      case HELM_TIGERA -> "kubeadm with kubernetes.cni calico";
       default -> "the node plays of an AWS or static cluster";
     };
   }
