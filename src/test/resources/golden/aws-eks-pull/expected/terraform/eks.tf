@@ -250,8 +250,10 @@ resource "aws_subnet" "eks_control_plane" {
       error_message = "The EKS control-plane subnet ${local.eks_extra_subnet_cidr} overlaps subnet_cidr ${var.subnet_cidr}: set eks_subnet_cidr to a free /28 of the VPC."
     }
 
+    # A conditional, not ||: Terraform evaluates both operands of ||, and without a NAT gateway
+    # (internet: none) local.subnet_ranges has no public entry.
     precondition {
-      condition     = !contains(keys(local.subnet_ranges), "public") || local.eks_extra_subnet_range[1] < local.subnet_ranges.public[0] || local.subnet_ranges.public[1] < local.eks_extra_subnet_range[0]
+      condition     = contains(keys(local.subnet_ranges), "public") ? (local.eks_extra_subnet_range[1] < local.subnet_ranges.public[0] || local.subnet_ranges.public[1] < local.eks_extra_subnet_range[0]) : true
       error_message = "The EKS control-plane subnet ${local.eks_extra_subnet_cidr} overlaps the NAT subnet: set eks_subnet_cidr to a free /28 of the VPC."
     }
 
