@@ -112,7 +112,7 @@ final class Lock implements AutoCloseable {
   }
 
   private static Lock lockFile(Path file, Path claim, long deadline, Path out)
-      throws IOException, WriteException {
+      throws IOException, Failure {
     while (true) {
       if (Files.isSymbolicLink(file)) {
         throw new InvalidInput(
