@@ -3,6 +3,8 @@ package dev.gpugen.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.RealTools;
+import dev.gpugen.testing.RealToolsTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,20 +13,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Starts a second JVM, so it runs with the tool tests. */
+@RealToolsTest
 class LockTest {
   @TempDir Path tmp;
 
   /** What another process sees of the OS lock on the folder's lock file. */
   private static String probe(Path file) throws Exception {
     Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                LockProbe.class.getName(),
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
+        RealTools.start(
+            new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    LockProbe.class.getName(),
+                    file.toString())
+                .redirectErrorStream(true));
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     return out;
