@@ -1,6 +1,7 @@
 package dev.gpugen.render;
 
 import dev.gpugen.compat.Version;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
@@ -593,7 +594,7 @@ public final class AnsibleView {
               .driverBranch(Version.parse(s.driver()))
               .map(b -> b.maxCudaMajor())
               .orElse(java.util.OptionalInt.empty());
-    } catch (dev.gpugen.compat.InvalidVersionException e) {
+    } catch (InvalidInput e) {
       // Not a version: fall back to the toolkit's major below.
     }
     return known.isPresent() && known.getAsInt() > 0
