@@ -1,10 +1,11 @@
 package dev.gpugen.write;
 
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,7 +13,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -20,18 +23,28 @@ import java.util.UUID;
  * drops the lock when its process dies, so a killed run never blocks the next. The file is deleted
  * on release (a committed {@code roles-generated/} stays clean); a waiter that then holds the lock
  * of a deleted file notices it by the token it writes not being what the path holds, and retries.
+ *
+ * <p>Threads of one JVM wait for each other before they open the file at all: the OS lock is a
+ * POSIX record lock, which belongs to the process and is dropped when the process closes any
+ * descriptor of the file, so a waiting thread that opened and closed the file would free the lock
+ * another thread holds for every other process.
  */
 final class Lock implements AutoCloseable {
   /** How long a render waits for another one writing the same folder. */
   static final long WAIT_MILLIS = 60_000;
 
+  /** The lock files a thread of this JVM holds or is acquiring. */
+  private static final Set<Path> CLAIMED = new HashSet<>();
+
   private final Path file;
+  private final Path claim;
   private final FileChannel channel;
   private final FileLock lock;
   private final FileChannel check;
 
-  private Lock(Path file, FileChannel channel, FileLock lock, FileChannel check) {
+  private Lock(Path file, Path claim, FileChannel channel, FileLock lock, FileChannel check) {
     this.file = file;
+    this.claim = claim;
     this.channel = channel;
     this.lock = lock;
     this.check = check;
@@ -41,15 +54,69 @@ final class Lock implements AutoCloseable {
     return out.resolveSibling(".gpugen-lock-" + out.getFileName());
   }
 
-  static Lock acquire(Path out) throws IOException, WriteException {
+  static Lock acquire(Path out) throws IOException, Failure {
     Path file = fileFor(out);
     long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
+    Path claim = claim(file, deadline, out);
+    boolean locked = false;
+    try {
+      Lock lock = lockFile(file, claim, deadline, out);
+      locked = true;
+      return lock;
+    } finally {
+      if (!locked) {
+        unclaim(claim);
+      }
+    }
+  }
+
+  /** Waits until no other thread of this JVM holds or acquires the lock file. */
+  private static Path claim(Path file, long deadline, Path out) throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    Path dir = abs.getParent();
+    // The real folder, so two spellings of one folder are one claim.
+    Path key = Files.isDirectory(dir) ? dir.toRealPath().resolve(abs.getFileName()) : abs;
+    synchronized (CLAIMED) {
+      while (!CLAIMED.add(key)) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+          throw busy(out, file);
+        }
+        try {
+          CLAIMED.wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting for " + file, e);
+        }
+      }
+    }
+    return key;
+  }
+
+  private static void unclaim(Path key) {
+    synchronized (CLAIMED) {
+      CLAIMED.remove(key);
+      CLAIMED.notifyAll();
+    }
+  }
+
+  private static IOException busy(Path out, Path file) {
+    return new IOException(
+        "another gpugen has been writing "
+            + out
+            + " for "
+            + WAIT_MILLIS / 1000
+            + " s (it holds "
+            + file
+            + "); wait for it to finish");
+  }
+
+  private static Lock lockFile(Path file, Path claim, long deadline, Path out)
+      throws IOException, Failure {
     while (true) {
       if (Files.isSymbolicLink(file)) {
-        throw new WriteException(
-            file + " is a symbolic link; gpugen does not lock through links: remove it",
-            true,
-            null);
+        throw new InvalidInput(
+            file + " is a symbolic link; gpugen does not lock through links: remove it");
       }
       FileChannel ch =
           FileChannel.open(
@@ -60,12 +127,7 @@ final class Lock implements AutoCloseable {
               LinkOption.NOFOLLOW_LINKS);
       boolean keep = false;
       try {
-        FileLock l;
-        try {
-          l = ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-          l = null; // another thread of this JVM writes the folder: wait like for a process
-        }
+        FileLock l = ch.tryLock();
         if (l != null) {
           byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
           ch.truncate(0);
@@ -74,7 +136,7 @@ final class Lock implements AutoCloseable {
           Optional<FileChannel> check = holds(file, token);
           if (check.isPresent()) {
             keep = true;
-            return new Lock(file, ch, l, check.get());
+            return new Lock(file, claim, ch, l, check.get());
           }
           l.release();
         }
@@ -84,14 +146,7 @@ final class Lock implements AutoCloseable {
         }
       }
       if (System.nanoTime() > deadline) {
-        throw new IOException(
-            "another gpugen has been writing "
-                + out
-                + " for "
-                + WAIT_MILLIS / 1000
-                + " s (it holds "
-                + file
-                + "); wait for it to finish");
+        throw busy(out, file);
       }
       try {
         Thread.sleep(50);
@@ -134,9 +189,13 @@ final class Lock implements AutoCloseable {
       // Delete while still holding the lock: nobody else can be the owner of this path now.
       Files.deleteIfExists(file);
     } finally {
-      lock.release();
-      check.close();
-      channel.close();
+      try {
+        lock.release();
+        check.close();
+        channel.close();
+      } finally {
+        unclaim(claim);
+      }
     }
   }
 }
