@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='a080f7eca0c3198cd305a3063e8b109da65335e4d2cf0bf04605bcb880cae0aa'
-bundle_sha256='e0b9e9320dfddcdbb3c2ac0f7b2d2d173675abd3874bae69f937930668c1f73d'
+bundle_sha256='e85917afce33987b90525d182f7e7091699fdd1abee06a1c309ead71e42f3706'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
