@@ -2,16 +2,16 @@ package dev.gpugen;
 
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.lint.Linter;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.plan.ClusterPlan;
-import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Renderer;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
-import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.yaml.SafeYaml;
 import dev.gpugen.spec.yaml.SpecReader;
@@ -83,7 +83,7 @@ public final class Gpugen {
       throws IOException {
     // A FIFO or a device would block or never end: only regular files (links to them are fine).
     if (!Files.isRegularFile(file) && Files.exists(file)) {
-      throw new SafeRead.Refused(
+      throw new EnvironmentFailure(
           (Files.isDirectory(file) ? "is a folder" : "is not a regular file (a pipe or a device)")
               + "; give the path of a spec file");
     }
@@ -142,7 +142,7 @@ public final class Gpugen {
   }
 
   public RenderedTree render(ClusterPlan plan, Templates templates, String specLabel)
-      throws RenderException {
+      throws InternalFailure {
     return new Renderer(templates).render(plan, specLabel);
   }
 }

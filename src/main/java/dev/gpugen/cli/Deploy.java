@@ -1,13 +1,13 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.HostFacts;
 import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
-import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
@@ -191,8 +191,7 @@ final class Deploy {
    * Every tool the steps run, found on the context's PATH; a missing one is refused before anything
    * runs, naming it and where to get it.
    */
-  static Map<String, Path> tools(List<Step> steps, Context context, String command)
-      throws GpugenException {
+  static Map<String, Path> tools(List<Step> steps, Context context, String command) {
     Set<String> names = new LinkedHashSet<>();
     steps.forEach(
         s -> {
@@ -211,14 +210,12 @@ final class Deploy {
       }
     }
     if (!missing.isEmpty()) {
-      throw new GpugenException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           command
               + " needs "
               + String.join(", ", missing)
               + " on PATH; nothing was run. Install it, or run the steps gpugen render prints"
-              + " by hand",
-          null);
+              + " by hand");
     }
     return found;
   }
@@ -246,8 +243,7 @@ final class Deploy {
       Path folder,
       Context context,
       PrintWriter out,
-      PrintWriter err)
-      throws GpugenException {
+      PrintWriter err) {
     Map<String, String> env = new HashMap<>(context.env());
     ownJar().ifPresent(jar -> env.putIfAbsent("GPUGEN_JAR", jar.toString()));
     int n = 0;
@@ -281,8 +277,7 @@ final class Deploy {
   }
 
   private static int exec(
-      Run r, Path tool, Map<String, String> env, PrintWriter out, PrintWriter err)
-      throws GpugenException {
+      Run r, Path tool, Map<String, String> env, PrintWriter out, PrintWriter err) {
     List<String> cmd = new ArrayList<>();
     cmd.add(tool.toString());
     cmd.addAll(r.args());
@@ -300,11 +295,10 @@ final class Deploy {
       e.join();
       return code;
     } catch (IOException e) {
-      throw new GpugenException(
-          ExitCodes.ENVIRONMENT, "cannot run " + tool + ": " + e.getMessage(), e);
+      throw new EnvironmentFailure("cannot run " + tool + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new GpugenException(ExitCodes.ENVIRONMENT, "interrupted while " + r.tool() + " ran", e);
+      throw new EnvironmentFailure("interrupted while " + r.tool() + " ran", e);
     }
   }
 
@@ -335,8 +329,8 @@ final class Deploy {
    * instances) until every pool has its count, printing {@code N/M nodes ready} on stderr, for at
    * most the context's wait limit.
    */
-  private static void waitForNodes(ClusterPlan plan, Path folder, Context context, PrintWriter err)
-      throws GpugenException {
+  private static void waitForNodes(
+      ClusterPlan plan, Path folder, Context context, PrintWriter err) {
     int expected = plan.pools().stream().mapToInt(p -> p.pool().count()).sum();
     long deadline = System.nanoTime() + context.waitLimit().toNanos();
     String last = "";
@@ -363,9 +357,8 @@ final class Deploy {
           List<String> members = inventory.groups().getOrDefault(p.group(), List.of());
           ready += Math.min(members.size(), p.pool().count());
         }
-      } catch (InventoryException e) {
-        throw new GpugenException(
-            e.exitCode(), "cannot ask EC2 for the nodes: " + e.getMessage(), e);
+      } catch (Failure e) {
+        throw e.prefixed("cannot ask EC2 for the nodes: ");
       }
       String line = ready + "/" + expected + " nodes ready";
       if (!line.equals(last)) {
@@ -377,20 +370,18 @@ final class Deploy {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new GpugenException(
-            ExitCodes.ENVIRONMENT,
+        throw new EnvironmentFailure(
             line
                 + " after "
                 + context.waitLimit().toSeconds()
                 + " s: see the instances' state in EC2 (capacity, spot, quotas), then run gpugen up"
-                + " again",
-            null);
+                + " again");
       }
       try {
         Thread.sleep(context.poll().toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new GpugenException(ExitCodes.ENVIRONMENT, "interrupted while waiting", e);
+        throw new EnvironmentFailure("interrupted while waiting", e);
       }
     }
   }

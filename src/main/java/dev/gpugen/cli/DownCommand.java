@@ -1,7 +1,8 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.plan.ClusterPlan;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ final class DownCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
@@ -71,19 +72,15 @@ final class DownCommand implements Callable<Integer> {
     }
     ClusterPlan plan = checked.plan().get();
     if (plan.staticHosts()) {
-      throw new GpugenException(
-          ExitCodes.USAGE,
-          "gpugen down: " + file + " lists static hosts; gpugen created nothing to destroy",
-          null);
+      throw InvalidInput.usage(
+          "gpugen down: " + file + " lists static hosts; gpugen created nothing to destroy");
     }
     Path folder = output != null ? output : Path.of(plan.spec().outputFolder());
     if (!Files.isDirectory(folder.resolve("terraform"))) {
-      throw new GpugenException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "gpugen down: no render at "
               + folder.resolve("terraform")
-              + " (its Terraform state is what down destroys); pass -o DIR if it is elsewhere",
-          null);
+              + " (its Terraform state is what down destroys); pass -o DIR if it is elsewhere");
     }
     List<Deploy.Step> steps = Deploy.down(folder, autoApprove);
     Map<String, Path> tools = Deploy.tools(steps, context, "gpugen down");

@@ -1,19 +1,19 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.drift.Drift;
 import dev.gpugen.drift.Finding;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.HostFacts;
 import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
-import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.json.Json;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Printable;
-import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -101,13 +101,12 @@ public final class DriftCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
     if (checked.spec().isEmpty()) {
       DiagnosticPrinter.text(spec.commandLine().getErr(), checked);
-      throw new GpugenException(
-          ExitCodes.ENVIRONMENT, "drift: " + file + " cannot be read as a spec", null);
+      throw new EnvironmentFailure("drift: " + file + " cannot be read as a spec");
     }
     ClusterSpec cluster = checked.spec().get();
     List<Finding> findings = new ArrayList<>();
@@ -118,35 +117,29 @@ public final class DriftCommand implements Callable<Integer> {
       List<HostFacts> hosts;
       try {
         hosts = context.sources().create(settings(cluster, region)).describe(region);
-      } catch (InventoryException e) {
-        throw new GpugenException(e.exitCode(), "drift: cannot ask EC2: " + e.getMessage(), e);
+      } catch (Failure e) {
+        throw e.prefixed("drift: cannot ask EC2: ");
       }
       findings.addAll(Drift.cloud(checked.plan().orElseThrow(), hosts));
       looked.add("cloud: " + hosts.size() + " instances in " + region);
     }
     if (facts != null) {
       if (!Files.isDirectory(facts)) {
-        throw new GpugenException(
-            ExitCodes.ENVIRONMENT, "drift: --facts " + facts + ": no such folder", null);
+        throw new EnvironmentFailure("drift: --facts " + facts + ": no such folder");
       }
       try {
         findings.addAll(Drift.nodes(checked.plan().orElseThrow(), facts));
-      } catch (SafeRead.Refused e) {
-        throw new GpugenException(
-            ExitCodes.ENVIRONMENT, "drift: " + Printable.text(e.getMessage()), e);
+      } catch (EnvironmentFailure e) {
+        throw new EnvironmentFailure("drift: " + Printable.text(e.getMessage()), e);
       } catch (IOException e) {
-        throw new GpugenException(
-            ExitCodes.ENVIRONMENT,
-            "drift: cannot read " + Printable.text(facts + ": " + e.getMessage()),
-            e);
+        throw new EnvironmentFailure(
+            "drift: cannot read " + Printable.text(facts + ": " + e.getMessage()), e);
       }
       looked.add("nodes: " + facts);
     }
     if (looked.isEmpty()) {
-      throw new GpugenException(
-          ExitCodes.USAGE,
-          "drift: nothing to compare: the cluster is not on AWS (or --no-cloud) and no --facts",
-          null);
+      throw InvalidInput.usage(
+          "drift: nothing to compare: the cluster is not on AWS (or --no-cloud) and no --facts");
     }
     String name =
         cluster.metadata().name() + cluster.metadata().environment().map(e -> "/" + e).orElse("");
@@ -160,7 +153,7 @@ public final class DriftCommand implements Callable<Integer> {
   }
 
   /** The inventory's settings for this spec: its cluster, environment and region. */
-  private InventoryConfig settings(ClusterSpec cluster, String region) throws InventoryException {
+  private InventoryConfig settings(ClusterSpec cluster, String region) {
     Map<String, String> env = new HashMap<>(context.env());
     env.remove(InventoryConfigReader.CONFIG_ENV);
     env.put("GPUGEN_CLUSTER", cluster.metadata().name());

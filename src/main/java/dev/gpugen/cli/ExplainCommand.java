@@ -1,6 +1,5 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.spec.yaml.ReaderRules;

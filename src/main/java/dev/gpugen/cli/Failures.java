@@ -1,6 +1,7 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.spec.Printable;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -17,14 +18,12 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
         parsed.hasMatchedOption("--verbose")
             || (parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("--verbose"));
     int code;
-    if (e instanceof GpugenException g) {
-      err.println("gpugen: " + Printable.text(g.getMessage()));
-      code = g.exitCode();
+    if (e instanceof Failure f) {
+      err.println("gpugen: " + Printable.text(f.getMessage()));
+      code = ExitCodes.of(f);
     } else {
       err.println(
-          "gpugen: internal error: "
-              + Printable.text(e.toString())
-              + " (please report it with the output of --verbose)");
+          "gpugen: internal error: " + Printable.text(e.toString()) + " " + InternalFailure.REPORT);
       code = ExitCodes.INTERNAL;
     }
     if (verbose) {

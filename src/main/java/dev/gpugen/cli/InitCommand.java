@@ -1,7 +1,9 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.InternalFailure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.yaml.StarterSpec;
 import java.io.IOException;
@@ -75,7 +77,7 @@ final class InitCommand implements Callable<Integer> {
   boolean force;
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
     String text = StarterSpec.text(gpu, clusterName, provider.toString());
@@ -103,7 +105,7 @@ final class InitCommand implements Callable<Integer> {
   }
 
   /** What init writes must validate cleanly; only --name can make it fail. */
-  private void check(String text, String clusterName) throws GpugenException {
+  private void check(String text, String clusterName) {
     Gpugen.Checked c =
         Knowledge.gpugen()
             .check(
@@ -118,14 +120,13 @@ final class InitCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--name: " + aboutName.get().message());
     }
-    throw new GpugenException(
-        ExitCodes.INTERNAL, "the starter spec for " + gpu + " does not validate: " + ds, null);
+    throw new InternalFailure("the starter spec for " + gpu + " does not validate: " + ds);
   }
 
-  private void write(Path file, String text) throws GpugenException {
+  private void write(Path file, String text) {
     String exists = file + " exists; not overwritten (use --force, or -o another file)";
     if (!force && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      throw new GpugenException(ExitCodes.INVALID, exists, null);
+      throw new InvalidInput(exists);
     }
     boolean reserved = false;
     try {
@@ -154,9 +155,9 @@ final class InitCommand implements Callable<Integer> {
         }
       }
     } catch (FileAlreadyExistsException e) {
-      throw new GpugenException(ExitCodes.INVALID, exists, e);
+      throw new InvalidInput(exists, e);
     } catch (IOException e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, "cannot write " + file + ": " + e, e);
+      throw new EnvironmentFailure("cannot write " + file + ": " + e, e);
     }
   }
 

@@ -1,11 +1,11 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
-import dev.gpugen.inventory.InventoryException;
 import dev.gpugen.inventory.InventoryJson;
 import dev.gpugen.inventory.InventoryService;
 import java.io.FileDescriptor;
@@ -209,23 +209,21 @@ public final class InventoryCommand implements Callable<Integer> {
           context.stdout().get().write(document);
           context.stdout().get().flush();
         } catch (IOException e) {
-          throw new InventoryException(
-              ExitCodes.ENVIRONMENT,
-              "cannot write the inventory to standard output: " + e.getMessage(),
-              e);
+          throw new EnvironmentFailure(
+              "cannot write the inventory to standard output: " + e.getMessage(), e);
         }
       } else {
         out.write(new String(document, StandardCharsets.UTF_8));
         out.flush();
       }
       return ExitCodes.OK;
-    } catch (InventoryException e) {
+    } catch (Failure e) {
       err.println(PREFIX + "error: " + e.getMessage());
       if (verbose) {
         e.printStackTrace(err);
       }
       err.flush();
-      return e.exitCode();
+      return ExitCodes.of(e);
     } catch (IOException | RuntimeException e) {
       err.println(
           PREFIX

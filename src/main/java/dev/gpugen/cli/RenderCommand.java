@@ -1,14 +1,11 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
-import dev.gpugen.render.RenderException;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.write.TreeWriter;
-import dev.gpugen.write.WriteException;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,7 +77,7 @@ final class RenderCommand implements Callable<Integer> {
   @Mixin SpecOptions options;
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     if (output != null && (files.size() > 1 || allEnvs)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
@@ -123,7 +120,7 @@ final class RenderCommand implements Callable<Integer> {
    * Two renders into one folder would delete each other's files (the second render removes what the
    * first wrote and it does not make): refused before anything is written, naming both.
    */
-  private void sharedFolders(List<Target> targets) throws GpugenException {
+  private void sharedFolders(List<Target> targets) {
     java.util.Map<Path, Target> byFolder = new java.util.HashMap<>();
     for (Target t : targets) {
       if (options.fails(t.checked())) {
@@ -133,16 +130,14 @@ final class RenderCommand implements Callable<Integer> {
       Target other = byFolder.putIfAbsent(dir, t);
       // The same spec named twice renders the same files twice: harmless.
       if (other != null && !same(other, t)) {
-        throw new GpugenException(
-            ExitCodes.USAGE,
+        throw InvalidInput.usage(
             describe(other)
                 + " and "
                 + describe(t)
                 + " both render into "
                 + folder(t.checked())
                 + ": give them different metadata.name (or environments), or render each with"
-                + " its own -o DIR",
-            null);
+                + " its own -o DIR");
       }
     }
   }
@@ -168,20 +163,14 @@ final class RenderCommand implements Callable<Integer> {
   /** Loaded on first use: an invalid spec never pays for FreeMarker's start-up. */
   private Templates loaded;
 
-  private Templates templates() throws GpugenException {
+  private Templates templates() {
     if (loaded == null) {
-      try {
-        loaded = Templates.load(Optional.ofNullable(templates));
-      } catch (Templates.OverrideException e) {
-        throw new GpugenException(ExitCodes.INTERNAL, e.getMessage(), e);
-      } catch (IOException e) {
-        throw new GpugenException(ExitCodes.ENVIRONMENT, e.getMessage(), e);
-      }
+      loaded = Templates.load(Optional.ofNullable(templates));
     }
     return loaded;
   }
 
-  private int renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) throws GpugenException {
+  private int renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (oneLineInvalid && options.fails(checked)) {
@@ -210,13 +199,8 @@ final class RenderCommand implements Callable<Integer> {
             .relativize(file.toAbsolutePath().normalize())
             .toString()
             .replace('\\', '/');
-    RenderedTree tree;
-    try {
-      tree = gpugen.render(checked.plan().orElseThrow(), templates(), label);
-    } catch (RenderException e) {
-      throw new GpugenException(ExitCodes.INTERNAL, "render failed: " + e.getMessage(), e);
-    }
-    try {
+    RenderedTree tree = gpugen.render(checked.plan().orElseThrow(), templates(), label);
+    {
       if (check) {
         String diff = TreeWriter.check(dir, tree);
         if (!diff.isEmpty()) {
@@ -249,9 +233,6 @@ final class RenderCommand implements Callable<Integer> {
               + " deleted");
       out.flush();
       return ExitCodes.OK;
-    } catch (WriteException e) {
-      throw new GpugenException(
-          e.refused() ? ExitCodes.INVALID : ExitCodes.ENVIRONMENT, e.getMessage(), e);
     }
   }
 

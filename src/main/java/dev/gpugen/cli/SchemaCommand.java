@@ -1,6 +1,5 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.spec.yaml.SchemaWriter;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -1,10 +1,10 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.lint.rules.spec.SpecLintSettings;
-import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.yaml.ReaderRules;
 import dev.gpugen.spec.yaml.Suggest;
@@ -54,51 +54,45 @@ final class SpecOptions {
   }
 
   /** The --skip-rule ids; an id that names no lint rule is a usage error (exit 2). */
-  Set<String> skip() throws GpugenException {
+  Set<String> skip() {
     Set<String> ids = new TreeSet<>();
     Rules.all().forEach(r -> ids.add(r.id()));
     for (String id : skipRules) {
       if (id.equals(SpecLintSettings.ID) || ReaderRules.doc(id).isPresent()) {
-        throw new GpugenException(
-            ExitCodes.USAGE,
+        throw InvalidInput.usage(
             "--skip-rule "
                 + id
                 + ": "
                 + (id.equals(SpecLintSettings.ID) ? "this rule" : "a spec reader error")
-                + " cannot be skipped; fix what the finding says",
-            null);
+                + " cannot be skipped; fix what the finding says");
       }
       if (!ids.contains(id)) {
         String near = Suggest.closest(id, ids);
-        throw new GpugenException(
-            ExitCodes.USAGE,
+        throw InvalidInput.usage(
             "--skip-rule "
                 + id
                 + " is not a rule id"
                 + (near == null ? "" : "; did you mean " + near + "?")
-                + " (gpugen explain lists them)",
-            null);
+                + " (gpugen explain lists them)");
       }
     }
     return new LinkedHashSet<>(skipRules);
   }
 
-  Gpugen.Checked check(Gpugen gpugen, Path file) throws GpugenException {
+  Gpugen.Checked check(Gpugen gpugen, Path file) {
     return check(gpugen, file, env());
   }
 
   /** Reads and lints {@code file} with the overlay {@code environment} (not --env). */
-  Gpugen.Checked check(Gpugen gpugen, Path file, Optional<String> environment)
-      throws GpugenException {
+  Gpugen.Checked check(Gpugen gpugen, Path file, Optional<String> environment) {
     try {
       return gpugen.check(file, file.toString(), environment, skip(), !noSpecSuppressions);
     } catch (NoSuchFileException e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": no such file", e);
-    } catch (SafeRead.Refused e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, file + ": " + e.getMessage(), e);
+      throw new EnvironmentFailure(file + ": no such file", e);
+    } catch (EnvironmentFailure e) {
+      throw e.prefixed(file + ": ");
     } catch (IOException e) {
-      throw new GpugenException(
-          ExitCodes.ENVIRONMENT, file + ": cannot read: " + e.getMessage(), e);
+      throw new EnvironmentFailure(file + ": cannot read: " + e.getMessage(), e);
     }
   }
 

@@ -1,14 +1,10 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
 import dev.gpugen.plan.ClusterPlan;
-import dev.gpugen.render.RenderException;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.write.TreeWriter;
-import dev.gpugen.write.WriteException;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -72,7 +68,7 @@ final class UpCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Gpugen gpugen = Knowledge.gpugen();
@@ -97,7 +93,7 @@ final class UpCommand implements Callable<Integer> {
             .relativize(file.toAbsolutePath().normalize())
             .toString()
             .replace('\\', '/');
-    try {
+    {
       RenderedTree tree = gpugen.render(plan, Templates.load(Optional.empty()), label);
       TreeWriter.Summary s = TreeWriter.write(folder, tree, false);
       out.println(
@@ -111,13 +107,6 @@ final class UpCommand implements Callable<Integer> {
               + s.deleted()
               + " deleted");
       out.flush();
-    } catch (RenderException e) {
-      throw new GpugenException(ExitCodes.INTERNAL, "render failed: " + e.getMessage(), e);
-    } catch (WriteException e) {
-      throw new GpugenException(
-          e.refused() ? ExitCodes.INVALID : ExitCodes.ENVIRONMENT, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new GpugenException(ExitCodes.ENVIRONMENT, e.getMessage(), e);
     }
     int code = Deploy.run("gpugen up", steps, tools, plan, folder, context, out, err);
     if (code == ExitCodes.OK) {

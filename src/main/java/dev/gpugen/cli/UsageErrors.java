@@ -1,6 +1,5 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.spec.yaml.Suggest;
 import java.io.PrintWriter;
 import java.util.List;

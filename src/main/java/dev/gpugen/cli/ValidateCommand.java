@@ -1,7 +1,7 @@
 package dev.gpugen.cli;
 
-import dev.gpugen.ExitCodes;
 import dev.gpugen.Gpugen;
+import dev.gpugen.failure.Failure;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Mixin SpecOptions options;
 
   @Override
-  public Integer call() throws GpugenException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     Gpugen gpugen = Knowledge.gpugen();
     List<Gpugen.Checked> all = new ArrayList<>();
@@ -50,12 +50,12 @@ final class ValidateCommand implements Callable<Integer> {
       Gpugen.Checked c;
       try {
         c = options.check(gpugen, f);
-      } catch (GpugenException e) {
+      } catch (Failure e) {
         // One unreadable file must not hide the findings of the others (pre-commit passes many).
         PrintWriter err = spec.commandLine().getErr();
         err.println("gpugen: " + e.getMessage());
         err.flush();
-        unreadable = Math.max(unreadable, e.exitCode());
+        unreadable = Math.max(unreadable, ExitCodes.of(e));
         continue;
       }
       all.add(c);

@@ -1,5 +1,6 @@
 package dev.gpugen.compat;
 
+import dev.gpugen.failure.InternalFailure;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -187,7 +188,7 @@ public final class CompatTable {
   /** The table gpugen ships, read from {@code compat.yaml} on first use. */
   public static CompatTable load() {
     if (Holder.FAILURE != null) {
-      throw new CompatDataException(Holder.FAILURE.getMessage(), Holder.FAILURE);
+      throw new InternalFailure(Holder.FAILURE.getMessage(), Holder.FAILURE);
     }
     return Holder.TABLE;
   }
@@ -198,14 +199,14 @@ public final class CompatTable {
    */
   private static final class Holder {
     static final CompatTable TABLE;
-    static final CompatDataException FAILURE;
+    static final InternalFailure FAILURE;
 
     static {
       CompatTable table = null;
-      CompatDataException failure = null;
+      InternalFailure failure = null;
       try {
         table = CompatYaml.loadResource();
-      } catch (CompatDataException e) {
+      } catch (InternalFailure e) {
         failure = e;
       }
       TABLE = table;
@@ -495,8 +496,8 @@ public final class CompatTable {
 
   /** Builds load errors that name the file, section and row. */
   private record Checker(String label) {
-    CompatDataException error(String section, String row, String message) {
-      return new CompatDataException(label + ": " + section + "[" + row + "]: " + message);
+    InternalFailure error(String section, String row, String message) {
+      return new InternalFailure(label + ": " + section + "[" + row + "]: " + message);
     }
 
     void branch(Map<Integer, DriverBranch> branches, String section, String row, int number) {

@@ -1,5 +1,6 @@
 package dev.gpugen.compat;
 
+import dev.gpugen.failure.InternalFailure;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -35,7 +36,7 @@ public final class CompatTree {
   /**
    * Build step: {@code CompatTree YAML OUT} checks the table and writes its tree to OUT.
    *
-   * @throws CompatDataException naming the row and key that are wrong, which fails the build
+   * @throws InternalFailure naming the row and key that are wrong, which fails the build
    */
   public static void main(String[] args) throws IOException {
     if (args.length != 2) {
@@ -75,13 +76,13 @@ public final class CompatTree {
       out.writeInt(map.size());
       for (Map.Entry<?, ?> e : map.entrySet()) {
         if (!(e.getKey() instanceof String key)) {
-          throw new CompatDataException("compat tree: keys must be text, got " + e.getKey());
+          throw new InternalFailure("compat tree: keys must be text, got " + e.getKey());
         }
         out.writeUTF(key);
         node(e.getValue(), out);
       }
     } else {
-      throw new CompatDataException(
+      throw new InternalFailure(
           "compat tree: unexpected " + value.getClass().getSimpleName() + " " + value);
     }
   }

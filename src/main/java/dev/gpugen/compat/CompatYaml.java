@@ -1,5 +1,7 @@
 package dev.gpugen.compat;
 
+import dev.gpugen.failure.InternalFailure;
+import dev.gpugen.failure.InvalidInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.YearMonth;
@@ -68,7 +70,7 @@ final class CompatYaml {
   static CompatTable loadResource() {
     try (InputStream in = CompatTable.class.getResourceAsStream(CompatTree.RESOURCE)) {
       if (in == null) {
-        throw new CompatDataException(
+        throw new InternalFailure(
             CompatTree.RESOURCE
                 + " is missing from the classpath (the build writes it from "
                 + RESOURCE
@@ -76,8 +78,7 @@ final class CompatYaml {
       }
       return fromTree(CompatTree.read(in), RESOURCE);
     } catch (IOException e) {
-      throw new CompatDataException(
-          "cannot read " + CompatTree.RESOURCE + ": " + e.getMessage(), e);
+      throw new InternalFailure("cannot read " + CompatTree.RESOURCE + ": " + e.getMessage(), e);
     }
   }
 
@@ -85,7 +86,7 @@ final class CompatYaml {
    * Parses a table from YAML text.
    *
    * @param label the file name to put in error messages
-   * @throws CompatDataException naming the row and key that are wrong
+   * @throws InternalFailure naming the row and key that are wrong
    */
   static CompatTable parse(String yaml, String label) {
     return fromTree(readTree(yaml, label), label);
@@ -102,7 +103,7 @@ final class CompatYaml {
               .build();
       return new Load(settings).loadFromString(yaml);
     } catch (YamlEngineException e) {
-      throw new CompatDataException(label + ": not a valid table: " + e.getMessage(), e);
+      throw new InternalFailure(label + ": not a valid table: " + e.getMessage(), e);
     }
   }
 
@@ -408,13 +409,13 @@ final class CompatYaml {
     private static Fields of(String label, String path, String key, Object value) {
       if (!(value instanceof Map<?, ?> raw)) {
         String where = path.isEmpty() ? "the document" : path;
-        throw new CompatDataException(
+        throw new InternalFailure(
             label + ": " + where + ": expected a mapping, got " + describe(value));
       }
       Map<String, Object> map = new LinkedHashMap<>();
       for (Map.Entry<?, ?> e : raw.entrySet()) {
         if (!(e.getKey() instanceof String k)) {
-          throw new CompatDataException(label + ": " + path + ": keys must be text");
+          throw new InternalFailure(label + ": " + path + ": keys must be text");
         }
         map.put(k, e.getValue());
       }
@@ -448,9 +449,9 @@ final class CompatYaml {
       return of(label, path + "[" + rowKey + "]", rowKey, map.get(rowKey));
     }
 
-    CompatDataException error(String name, String message) {
+    InternalFailure error(String name, String message) {
       String where = name == null ? path : join(path, name);
-      return new CompatDataException(label + ": " + where + ": " + message);
+      return new InternalFailure(label + ": " + where + ": " + message);
     }
 
     private static String join(String path, String name) {
@@ -595,7 +596,7 @@ final class CompatYaml {
     Version parseVersion(String name, String text) {
       try {
         return Version.parse(text);
-      } catch (InvalidVersionException e) {
+      } catch (InvalidInput e) {
         throw error(name, e.getMessage());
       }
     }

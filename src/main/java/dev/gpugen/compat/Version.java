@@ -1,5 +1,6 @@
 package dev.gpugen.compat;
 
+import dev.gpugen.failure.InvalidInput;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,12 +36,12 @@ public final class Version implements Comparable<Version> {
    * Parses a version.
    *
    * @param text the version as written, e.g. {@code 580.95.05} or {@code 12.8u1}
-   * @throws InvalidVersionException if {@code text} is not a version; the message says why
+   * @throws InvalidInput if {@code text} is not a version; the message says why
    */
   public static Version parse(String text) {
     Objects.requireNonNull(text, "text");
     if (text.isEmpty()) {
-      throw new InvalidVersionException(text, "empty; " + EXPECTED);
+      throw notAVersion(text, "empty; " + EXPECTED);
     }
     String body = text;
     if (body.charAt(0) == 'v' || body.charAt(0) == 'V') {
@@ -57,8 +58,7 @@ public final class Version implements Comparable<Version> {
     List<String> digits = new ArrayList<>(Arrays.asList(fields));
     if (update != null) {
       if (fields.length != 2) {
-        throw new InvalidVersionException(
-            text, "an update suffix needs major.minor before it, like 12.8u1");
+        throw notAVersion(text, "an update suffix needs major.minor before it, like 12.8u1");
       }
       digits.add(update);
     }
@@ -71,10 +71,10 @@ public final class Version implements Comparable<Version> {
 
   private static int number(String text, String digits) {
     if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new InvalidVersionException(text, EXPECTED);
+      throw notAVersion(text, EXPECTED);
     }
     if (digits.length() > MAX_DIGITS) {
-      throw new InvalidVersionException(text, "part \"" + digits + "\" is too large");
+      throw notAVersion(text, "part \"" + digits + "\" is too large");
     }
     return Integer.parseInt(digits);
   }
@@ -147,5 +147,10 @@ public final class Version implements Comparable<Version> {
   @Override
   public String toString() {
     return text;
+  }
+
+  /** The text is not a version; the message names it (exactly as given) and the expected form. */
+  private static InvalidInput notAVersion(String input, String reason) {
+    return new InvalidInput("not a version: \"" + input + "\": " + reason);
   }
 }

@@ -2,6 +2,7 @@ package dev.gpugen.drift;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.inventory.GpugenTags;
 import dev.gpugen.inventory.HostFacts;
 import dev.gpugen.plan.ClusterPlan;
@@ -121,7 +122,7 @@ public final class Drift {
    * --tree DIR} writes them: one per host, named after it ({@code .json} is dropped if present).
    *
    * @throws IOException when the folder cannot be read or holds no file (no facts is not in sync),
-   *     or {@link SafeRead.Refused} for a file that is not a regular one or more than {@link
+   *     or {@link EnvironmentFailure} for a file that is not a regular one or more than {@link
    *     #MAX_FACTS_BYTES}
    */
   public static List<Finding> nodes(ClusterPlan plan, Path dir) throws IOException {
@@ -145,8 +146,8 @@ public final class Drift {
       byte[] bytes;
       try {
         bytes = SafeRead.read(f, MAX_FACTS_BYTES, false);
-      } catch (SafeRead.Refused e) {
-        throw new SafeRead.Refused(f + " " + e.getMessage());
+      } catch (EnvironmentFailure e) {
+        throw e.prefixed(f + " ");
       }
       JsonNode root;
       try {

@@ -1,6 +1,6 @@
 package dev.gpugen.inventory;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -52,7 +52,7 @@ final class Ec2Failures {
         : "\"endpoint\"/GPUGEN_EC2_ENDPOINT or AWS_ENDPOINT_URL_EC2";
   }
 
-  static InventoryException describe(RuntimeException e, InventoryConfig config, String region) {
+  static EnvironmentFailure describe(RuntimeException e, InventoryConfig config, String region) {
     String where = "EC2 DescribeInstances in " + region;
     String endpoint = endpointName(config, region);
     String attempts = attempts(e);
@@ -204,8 +204,8 @@ final class Ec2Failures {
     return fail(where + " failed: " + clip(text) + attempts, e);
   }
 
-  private static InventoryException fail(String message, Throwable cause) {
-    return new InventoryException(ExitCodes.ENVIRONMENT, message, cause);
+  private static EnvironmentFailure fail(String message, Throwable cause) {
+    return new EnvironmentFailure(message, cause);
   }
 
   private static String attempts(RuntimeException e) {

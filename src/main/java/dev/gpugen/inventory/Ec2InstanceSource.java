@@ -1,6 +1,7 @@
 package dev.gpugen.inventory;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -103,7 +104,7 @@ public final class Ec2InstanceSource implements InstanceSource {
    * (ec2:DescribeAvailabilityZones) it goes on with the one chain.
    */
   @Override
-  public List<HostFacts> describe(String region) throws InventoryException {
+  public List<HostFacts> describe(String region) throws Failure {
     Ec2Client client;
     try {
       client = client(region);
@@ -111,8 +112,7 @@ public final class Ec2InstanceSource implements InstanceSource {
       throw Ec2Failures.describe(e, config, region);
     } catch (RuntimeException e) {
       // The SDK reads AWS_MAX_ATTEMPTS, AWS_RETRY_MODE, ~/.aws/config ... while it is built.
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "cannot set up the AWS SDK for "
               + region
               + ": "
@@ -171,8 +171,7 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
   }
 
-  private List<HostFacts> byZone(Ec2Client ec2, String region, List<String> zones)
-      throws InventoryException {
+  private List<HostFacts> byZone(Ec2Client ec2, String region, List<String> zones) throws Failure {
     ExecutorService pool =
         Executors.newFixedThreadPool(
             Math.min(zones.size(), MAX_PARALLEL_ZONES),
@@ -198,8 +197,7 @@ public final class Ec2InstanceSource implements InstanceSource {
         for (HostFacts host : future.get()) {
           // Every instance is in exactly one zone; one listed twice is an endpoint that lies.
           if (!ids.add(host.instanceId())) {
-            throw new InventoryException(
-                ExitCodes.ENVIRONMENT,
+            throw new EnvironmentFailure(
                 "EC2 DescribeInstances in "
                     + region
                     + " listed instance "
@@ -214,7 +212,7 @@ public final class Ec2InstanceSource implements InstanceSource {
       return all;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof InventoryException failure) {
+      if (cause instanceof Failure failure) {
         throw failure;
       }
       if (cause instanceof RuntimeException failure) {
@@ -223,7 +221,7 @@ public final class Ec2InstanceSource implements InstanceSource {
       throw new IllegalStateException(cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+      throw new EnvironmentFailure("interrupted while asking EC2", e);
     } finally {
       pool.shutdownNow();
     }
@@ -232,15 +230,14 @@ public final class Ec2InstanceSource implements InstanceSource {
   /** {@code first} and the pages after it, at most {@link #MAX_PAGES}. */
   private List<HostFacts> chain(
       Ec2Client ec2, String region, DescribeInstancesRequest request, InstancePages.Page first)
-      throws InventoryException {
+      throws Failure {
     List<HostFacts> hosts = new ArrayList<>();
     Set<String> tokens = new HashSet<>();
     InstancePages.Page page = first;
     collect(region, page, hosts, tokens);
     for (int n = 1; page.nextToken() != null; n++) {
       if (n >= MAX_PAGES) {
-        throw new InventoryException(
-            ExitCodes.ENVIRONMENT,
+        throw new EnvironmentFailure(
             "EC2 DescribeInstances in "
                 + region
                 + " was still returning a NextToken after "
@@ -250,7 +247,7 @@ public final class Ec2InstanceSource implements InstanceSource {
                 + " does not paginate correctly");
       }
       if (Thread.currentThread().isInterrupted()) {
-        throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2");
+        throw new EnvironmentFailure("interrupted while asking EC2");
       }
       page = page(ec2, region, request.toBuilder().nextToken(page.nextToken()).build());
       collect(region, page, hosts, tokens);
@@ -260,11 +257,10 @@ public final class Ec2InstanceSource implements InstanceSource {
 
   private void collect(
       String region, InstancePages.Page page, List<HostFacts> hosts, Set<String> tokens)
-      throws InventoryException {
+      throws Failure {
     for (HostFacts host : page.hosts()) {
       if (host.instanceId().isEmpty()) {
-        throw new InventoryException(
-            ExitCodes.ENVIRONMENT,
+        throw new EnvironmentFailure(
             "EC2 DescribeInstances in "
                 + region
                 + " returned an instance without an id; is "
@@ -275,8 +271,7 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
     String next = page.nextToken();
     if (next != null && !tokens.add(next)) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "EC2 DescribeInstances in "
               + region
               + " returned the same NextToken twice; the endpoint ("

@@ -1,5 +1,6 @@
 package dev.gpugen.inventory;
 
+import dev.gpugen.failure.Failure;
 import java.util.List;
 
 /** Lists the instances of the configured cluster; the only place the inventory talks to EC2. */
@@ -8,9 +9,9 @@ public interface InstanceSource {
    * Every instance of the cluster in {@code region} that matches the configured states, all pages
    * followed.
    *
-   * @throws InventoryException when EC2 cannot be asked or refuses; never returns a partial list
+   * @throws Failure when EC2 cannot be asked or refuses; never returns a partial list
    */
-  List<HostFacts> describe(String region) throws InventoryException;
+  List<HostFacts> describe(String region) throws Failure;
 
   /** Creates the source for one run. */
   @FunctionalInterface

@@ -1,7 +1,9 @@
 package dev.gpugen.inventory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.json.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -87,14 +89,13 @@ public final class InventoryConfigReader {
    * GPUGEN_INVENTORY_CONFIG}, else from {@code ./gpugen-inventory.json} if present, else from the
    * environment alone.
    */
-  public InventoryConfig read(Optional<Path> configFile) throws InventoryException {
+  public InventoryConfig read(Optional<Path> configFile) throws Failure {
     Optional<Path> file = configFile.or(() -> env(CONFIG_ENV).map(Path::of));
     if (file.isEmpty() && Files.exists(Path.of(DEFAULT_FILE_NAME))) {
       file = Optional.of(Path.of(DEFAULT_FILE_NAME));
     }
     if (file.isEmpty() && env("GPUGEN_CLUSTER").isEmpty()) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "no "
               + DEFAULT_FILE_NAME
               + " here; run from the rendered ansible/ folder or pass --config (or set "
@@ -109,32 +110,27 @@ public final class InventoryConfigReader {
     return resolve(raw, base, file.map(Path::toString).orElse("the environment"), errors);
   }
 
-  private static InventoryFile parse(Path file, List<String> errors) throws InventoryException {
+  private static InventoryFile parse(Path file, List<String> errors) throws Failure {
     byte[] bytes;
     try {
       bytes = BoundedFiles.read(file, MAX_CONFIG_BYTES, "inventory settings");
     } catch (NoSuchFileException e) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "inventory settings " + file + " not found (--config or " + CONFIG_ENV + ")");
     } catch (BoundedFiles.NotAFileException e) {
-      throw new InventoryException(ExitCodes.ENVIRONMENT, e.getMessage());
+      throw new EnvironmentFailure(e.getMessage());
     } catch (IOException e) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
+      throw new EnvironmentFailure("cannot read inventory settings " + file + ": " + e, e);
     }
     Object root;
     try {
       root = Json.parseCollecting(bytes, errors);
     } catch (JsonProcessingException e) {
       // Nothing after a syntax error can be read: it is the one problem reported.
-      throw new InventoryException(
-          ExitCodes.INVALID,
-          where(file, e) + "not valid JSON: " + firstLine(e.getOriginalMessage()),
-          e);
+      throw new InvalidInput(
+          where(file, e) + "not valid JSON: " + firstLine(e.getOriginalMessage()), e);
     } catch (IOException e) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT, "cannot read inventory settings " + file + ": " + e, e);
+      throw new EnvironmentFailure("cannot read inventory settings " + file + ": " + e, e);
     }
     return fileConfig(root, errors);
   }
@@ -262,7 +258,7 @@ public final class InventoryConfigReader {
   }
 
   private InventoryConfig resolve(InventoryFile raw, Path base, String source, List<String> errors)
-      throws InventoryException {
+      throws Failure {
     String cluster = env("GPUGEN_CLUSTER").orElse(raw.cluster());
     if (cluster == null || cluster.isBlank()) {
       errors.add("\"cluster\" is required (in " + source + " or GPUGEN_CLUSTER)");
@@ -412,8 +408,7 @@ public final class InventoryConfigReader {
     NodeConnection connection = connection(raw, errors);
 
     if (!errors.isEmpty()) {
-      throw new InventoryException(
-          ExitCodes.INVALID,
+      throw new InvalidInput(
           "invalid inventory settings (" + source + "): " + String.join("; ", errors));
     }
     return new InventoryConfig(

@@ -1,6 +1,7 @@
 package dev.gpugen.inventory;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ public final class InventoryService {
    */
   public static InventoryConfig resolveRegions(
       InventoryConfig config, Map<String, String> env, Supplier<Optional<String>> profileRegion)
-      throws InventoryException {
+      throws Failure {
     if (!config.regions().isEmpty()) {
       return config;
     }
@@ -73,8 +74,7 @@ public final class InventoryService {
             .filter(r -> !r.isBlank())
             .or(profileRegion);
     if (region.isEmpty()) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "no AWS region: set \"regions\" in gpugen-inventory.json, or GPUGEN_REGIONS or AWS_REGION");
     }
     return config.withRegions(List.of(region.get().trim()));
@@ -85,7 +85,7 @@ public final class InventoryService {
    * GPUGEN_REFRESH_CACHE=1} in the environment refreshes like {@code refreshCache}, since Ansible
    * passes the script no option but {@code --list}.
    */
-  public Output list(boolean refreshCache) throws InventoryException {
+  public Output list(boolean refreshCache) throws Failure {
     List<String> warnings = new ArrayList<>();
     Optional<InventoryCache> cache = Optional.empty();
     if (config.cacheTtlSeconds() > 0) {
@@ -172,7 +172,7 @@ public final class InventoryService {
    * Every region's instances, or a failure once {@code deadlineSeconds} have passed: whatever the
    * endpoint does (an endless NextToken chain, a trickling body), the run ends.
    */
-  private List<HostFacts> withinDeadline() throws InventoryException {
+  private List<HostFacts> withinDeadline() throws Failure {
     ExecutorService runner =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -184,8 +184,7 @@ public final class InventoryService {
       Future<List<HostFacts>> all = runner.submit(this::describeAll);
       return all.get(config.deadline().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new InventoryException(
-          ExitCodes.ENVIRONMENT,
+      throw new EnvironmentFailure(
           "listing the instances in "
               + String.join(", ", config.regions())
               + " took longer than "
@@ -194,15 +193,14 @@ public final class InventoryService {
               + " paginating",
           e);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof InventoryException failure) {
+      if (e.getCause() instanceof Failure failure) {
         throw failure;
       }
       if (e.getCause() instanceof RuntimeException failure) {
         throw failure;
       }
       if (e.getCause() instanceof OutOfMemoryError) {
-        throw new InventoryException(
-            ExitCodes.ENVIRONMENT,
+        throw new EnvironmentFailure(
             "ran out of memory while reading EC2's answers in "
                 + String.join(", ", config.regions())
                 + "; raise the heap with GPUGEN_JAVA_OPTS=-Xmx...",
@@ -211,13 +209,13 @@ public final class InventoryService {
       throw new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+      throw new EnvironmentFailure("interrupted while asking EC2", e);
     } finally {
       runner.shutdownNow();
     }
   }
 
-  private List<HostFacts> describeAll() throws InventoryException {
+  private List<HostFacts> describeAll() throws Failure {
     InstanceSource source = sources.create(config);
     List<String> regions = config.regions();
     if (regions.size() == 1) {
@@ -242,13 +240,13 @@ public final class InventoryService {
       }
       return all;
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof InventoryException failure) {
+      if (e.getCause() instanceof Failure failure) {
         throw failure;
       }
       throw new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InventoryException(ExitCodes.ENVIRONMENT, "interrupted while asking EC2", e);
+      throw new EnvironmentFailure("interrupted while asking EC2", e);
     } finally {
       pool.shutdownNow();
     }

@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.plan.ClusterPlan;
 import freemarker.template.Template;
 import freemarker.template.TemplateException;
@@ -27,7 +28,7 @@ public final class Renderer {
   /**
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
    */
-  public RenderedTree render(ClusterPlan plan, String specLabel) throws RenderException {
+  public RenderedTree render(ClusterPlan plan, String specLabel) throws InternalFailure {
     Map<String, Object> base = Views.model(plan, specLabel);
     Map<String, RenderedTree.File> out = new TreeMap<>();
     // The bundle (ansible/) first: the other files may name its digest (pull mode's user data).
@@ -52,7 +53,8 @@ public final class Renderer {
         text = copy(o.source(), specLabel);
       }
       if (text.isBlank()) {
-        throw new RenderException(o.source() + ": rendered blank for " + o.path(), null);
+        throw new InternalFailure(
+            "render failed: " + o.source() + ": rendered blank for " + o.path(), null);
       }
       put(out, o.path(), text);
     }
@@ -60,12 +62,12 @@ public final class Renderer {
   }
 
   /** A static file behind the header: after the #! line of a script, as Jinja for *.j2 files. */
-  String copy(String source, String specLabel) throws RenderException {
+  String copy(String source, String specLabel) throws InternalFailure {
     String body;
     try {
       body = templates.text(source);
     } catch (IOException e) {
-      throw new RenderException(source + ": " + e.getMessage(), e);
+      throw new InternalFailure("render failed: " + source + ": " + e.getMessage(), e);
     }
     String header = Views.header(specLabel, source.endsWith(".j2")) + "\n";
     if (body.startsWith("#!")) {
@@ -86,7 +88,7 @@ public final class Renderer {
             normalized.getBytes(StandardCharsets.UTF_8), normalized.startsWith("#!")));
   }
 
-  private String renderOne(String name, Map<String, Object> model) throws RenderException {
+  private String renderOne(String name, Map<String, Object> model) throws InternalFailure {
     try {
       Template t = templates.get(name);
       StringWriter w = new StringWriter();
@@ -99,9 +101,10 @@ public final class Renderer {
           e.getLineNumber() == null
               ? name
               : name + ":" + e.getLineNumber() + ":" + e.getColumnNumber();
-      throw new RenderException(where + ": " + message(e.getMessageWithoutStackTop()), e);
+      throw new InternalFailure(
+          "render failed: " + where + ": " + message(e.getMessageWithoutStackTop()), e);
     } catch (IOException e) {
-      throw new RenderException(name + ": " + e.getMessage(), e);
+      throw new InternalFailure("render failed: " + name + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.gpugen.render;
 
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.spec.yaml.Suggest;
 import freemarker.cache.ClassTemplateLoader;
 import freemarker.cache.FileTemplateLoader;
@@ -48,19 +50,32 @@ public final class Templates {
     this.overrides = overrides;
   }
 
-  /** The built-in templates, with {@code overrides} taking precedence where given. */
-  public static Templates load(Optional<Path> overrides) throws IOException {
+  /**
+   * The built-in templates, with {@code overrides} taking precedence where given.
+   *
+   * @throws InternalFailure for an override that replaces no built-in template (README: exit 4)
+   * @throws EnvironmentFailure when the override folder cannot be read
+   */
+  public static Templates load(Optional<Path> overrides) {
+    try {
+      return read(overrides);
+    } catch (IOException e) {
+      throw new EnvironmentFailure(e.getMessage(), e);
+    }
+  }
+
+  private static Templates read(Optional<Path> overrides) throws IOException {
     TreeSet<String> names = new TreeSet<>(builtInNames());
     List<TemplateLoader> loaders = new ArrayList<>();
     if (overrides.isPresent()) {
       Path dir = overrides.get();
       if (!Files.isDirectory(dir)) {
-        throw new IOException("--templates " + dir + " is not a directory");
+        throw new EnvironmentFailure("--templates " + dir + " is not a directory");
       }
       for (String name : walk(dir)) {
         if (!names.contains(name)) {
           // A misspelt or misplaced override would otherwise be silently ignored.
-          throw new OverrideException(
+          throw new InternalFailure(
               "--templates "
                   + dir
                   + ": "
@@ -77,15 +92,6 @@ public final class Templates {
         configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
         new ArrayList<>(names),
         overrides);
-  }
-
-  /** An override file that replaces no built-in template. */
-  public static final class OverrideException extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    OverrideException(String message) {
-      super(message);
-    }
   }
 
   /** The built-in name closest to {@code name}: same file name first, then edit distance. */

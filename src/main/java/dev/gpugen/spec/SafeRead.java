@@ -1,5 +1,6 @@
 package dev.gpugen.spec;
 
+import dev.gpugen.failure.EnvironmentFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -16,33 +17,27 @@ import java.nio.file.attribute.BasicFileAttributes;
 public final class SafeRead {
   private SafeRead() {}
 
-  /** Thrown for a file that is not a regular file or is larger than allowed; one line. */
-  public static final class Refused extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    public Refused(String message) {
-      super(message);
-    }
-  }
-
   /**
    * The bytes of {@code file}, at most {@code max} of them. With {@code followLinks} false a
    * symbolic link is refused, including one swapped in between the check and the open.
+   *
+   * @throws EnvironmentFailure for a file that is not a regular file or is larger than allowed; one
+   *     line saying what it is, for the caller to put the file's name before
    */
   public static byte[] read(Path file, long max, boolean followLinks) throws IOException {
     LinkOption[] link =
         followLinks ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
     BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, link);
     if (a.isSymbolicLink()) {
-      throw new Refused("is a symbolic link; gpugen does not read through links");
+      throw new EnvironmentFailure("is a symbolic link; gpugen does not read through links");
     }
     if (!a.isRegularFile()) {
-      throw new Refused(
+      throw new EnvironmentFailure(
           (a.isDirectory() ? "is a folder" : "is not a regular file (a pipe or a device)")
               + "; gpugen reads only regular files");
     }
     if (a.size() > max) {
-      throw new Refused(tooLarge(a.size(), max));
+      throw new EnvironmentFailure(tooLarge(a.size(), max));
     }
     OpenOption[] open =
         followLinks ? new OpenOption[0] : new OpenOption[] {LinkOption.NOFOLLOW_LINKS};
@@ -50,7 +45,7 @@ public final class SafeRead {
       byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
       if (bytes.length > max) {
         // It grew between the size check and the read.
-        throw new Refused(tooLarge(bytes.length, max));
+        throw new EnvironmentFailure(tooLarge(bytes.length, max));
       }
       return bytes;
     }

@@ -1,5 +1,7 @@
 package dev.gpugen.write;
 
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.spec.Printable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,26 +45,24 @@ final class Contained {
    * {@code out/rel} after {@link #problem} and a walk from {@code out} down to the file that finds
    * no symbolic link on the way (the file itself included).
    */
-  static Path resolve(Path out, String rel) throws WriteException {
+  static Path resolve(Path out, String rel) throws Failure {
     String problem = problem(rel);
     if (problem != null) {
-      throw new WriteException(
-          "path \"" + Printable.text(rel) + "\" escapes " + out + ": it " + problem, true, null);
+      throw new InvalidInput(
+          "path \"" + Printable.text(rel) + "\" escapes " + out + ": it " + problem);
     }
     Path target = out.resolve(rel).normalize();
     if (!target.startsWith(out) || target.equals(out)) {
-      throw new WriteException("path " + Printable.text(rel) + " escapes " + out, true, null);
+      throw new InvalidInput("path " + Printable.text(rel) + " escapes " + out);
     }
     Path p = out;
     for (Path segment : out.relativize(target)) {
       p = p.resolve(segment);
       if (Files.isSymbolicLink(p)) {
-        throw new WriteException(
+        throw new InvalidInput(
             Printable.text(p.toString())
                 + " is a symbolic link; gpugen does not read, write or delete through links"
-                + " (remove the link; a generated folder holds only real files)",
-            true,
-            null);
+                + " (remove the link; a generated folder holds only real files)");
       }
     }
     return target;
@@ -72,19 +72,17 @@ final class Contained {
    * Refuses a symbolic link anywhere on the way to {@code out}: for a relative {@code -o} the
    * folders below the working directory, for an absolute one every folder from the root.
    */
-  static void checkOutput(Path given, Path out) throws WriteException {
+  static void checkOutput(Path given, Path out) throws Failure {
     Path cwd = Path.of("").toAbsolutePath().normalize();
     for (Path p = out; p != null; p = p.getParent()) {
       if (!given.isAbsolute() && cwd.startsWith(p)) {
         return;
       }
       if (Files.isSymbolicLink(p)) {
-        throw new WriteException(
+        throw new InvalidInput(
             Printable.text(p.toString())
                 + " is a symbolic link on the way to the output folder; gpugen writes only"
-                + " through real folders: give -o the real path",
-            true,
-            null);
+                + " through real folders: give -o the real path");
       }
     }
   }

@@ -1,5 +1,7 @@
 package dev.gpugen.write;
 
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -52,7 +54,7 @@ final class Lock implements AutoCloseable {
     return out.resolveSibling(".gpugen-lock-" + out.getFileName());
   }
 
-  static Lock acquire(Path out) throws IOException, WriteException {
+  static Lock acquire(Path out) throws IOException, Failure {
     Path file = fileFor(out);
     long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
     Path claim = claim(file, deadline, out);
@@ -110,13 +112,11 @@ final class Lock implements AutoCloseable {
   }
 
   private static Lock lockFile(Path file, Path claim, long deadline, Path out)
-      throws IOException, WriteException {
+      throws IOException, Failure {
     while (true) {
       if (Files.isSymbolicLink(file)) {
-        throw new WriteException(
-            file + " is a symbolic link; gpugen does not lock through links: remove it",
-            true,
-            null);
+        throw new InvalidInput(
+            file + " is a symbolic link; gpugen does not lock through links: remove it");
       }
       FileChannel ch =
           FileChannel.open(

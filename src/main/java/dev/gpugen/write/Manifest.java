@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.json.Json;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.SafeRead;
@@ -73,13 +76,13 @@ public record Manifest(SortedMap<String, String> files, SortedMap<String, String
    * manifest decides what gets read, replaced and deleted, so a tampered one must never reach
    * outside the folder.
    */
-  public static Manifest read(Path dir) throws WriteException {
+  public static Manifest read(Path dir) throws Failure {
     Path file = dir.resolve(FILE_NAME);
     byte[] bytes;
     try {
       bytes = SafeRead.read(file, MAX_BYTES, false);
-    } catch (IOException e) {
-      throw new WriteException(file + ": " + e.getMessage(), false, e);
+    } catch (IOException | EnvironmentFailure e) {
+      throw new EnvironmentFailure(file + ": " + e.getMessage(), e);
     }
     Map<String, SortedMap<String, String>> sections = new LinkedHashMap<>();
     sections.put("files", new TreeMap<>());
@@ -113,26 +116,24 @@ public record Manifest(SortedMap<String, String> files, SortedMap<String, String
           at == null ? JsonLocation.NA : at,
           "not JSON gpugen can read (" + Printable.text(e.getOriginalMessage()) + ")");
     } catch (IOException e) {
-      throw new WriteException(
+      throw new InvalidInput(
           file
               + " is not a manifest gpugen can read ("
               + Printable.text(String.valueOf(e.getMessage()).lines().findFirst().orElse(""))
               + "); delete it and render with --force",
-          true,
           e);
     }
     return new Manifest(sections.get("files"), sections.get("pending"));
   }
 
-  private static void expect(boolean ok, Path file, JsonParser p, String what)
-      throws WriteException {
+  private static void expect(boolean ok, Path file, JsonParser p, String what) throws Failure {
     if (!ok) {
       throw refused(file, p.currentTokenLocation(), "expected " + what);
     }
   }
 
-  private static WriteException refused(Path file, JsonLocation at, String what) {
-    return new WriteException(
+  private static InvalidInput refused(Path file, JsonLocation at, String what) {
+    return new InvalidInput(
         file
             + ":"
             + at.getLineNr()
@@ -141,9 +142,7 @@ public record Manifest(SortedMap<String, String> files, SortedMap<String, String
             + ": "
             + what
             + "; gpugen reads and deletes only relative paths inside its folder: check the"
-            + " manifest was not tampered with, delete it and render with --force",
-        true,
-        null);
+            + " manifest was not tampered with, delete it and render with --force");
   }
 
   public byte[] toJson() {

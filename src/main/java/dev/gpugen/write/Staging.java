@@ -1,5 +1,6 @@
 package dev.gpugen.write;
 
+import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.spec.SafeRead;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,7 +67,7 @@ final class Staging {
           new String(SafeRead.read(staging.resolve(OWNER), 1024, false), StandardCharsets.UTF_8)
               .trim()
               .split(" ");
-    } catch (IOException e) {
+    } catch (IOException | EnvironmentFailure e) {
       // Being created this instant, or from a run that died before writing it: the age decides.
       return false;
     }
@@ -107,7 +108,7 @@ final class Staging {
       // The command name (field 2) is in parentheses and may hold spaces: count after the last ')'.
       String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
       return fields.length > 19 ? Optional.of("t" + fields[19]) : Optional.empty();
-    } catch (IOException | IndexOutOfBoundsException e) {
+    } catch (IOException | IndexOutOfBoundsException | EnvironmentFailure e) {
       return ProcessHandle.of(pid)
           .flatMap(h -> h.info().startInstant())
           .map(i -> "s" + i.getEpochSecond());

@@ -1,5 +1,8 @@
 package dev.gpugen.write;
 
+import dev.gpugen.failure.EnvironmentFailure;
+import dev.gpugen.failure.Failure;
+import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.SafeRead;
@@ -91,12 +94,12 @@ public final class TreeWriter {
         };
   }
 
-  public static Summary write(Path dir, RenderedTree tree, boolean force) throws WriteException {
+  public static Summary write(Path dir, RenderedTree tree, boolean force) throws Failure {
     return write(dir, tree, force, Ops.REAL);
   }
 
   @SuppressWarnings("try") // the lock is held for the block, never read
-  static Summary write(Path dir, RenderedTree tree, boolean force, Ops ops) throws WriteException {
+  static Summary write(Path dir, RenderedTree tree, boolean force, Ops ops) throws Failure {
     Path out = dir.toAbsolutePath().normalize();
     try {
       Contained.checkOutput(dir, out);
@@ -117,7 +120,7 @@ public final class TreeWriter {
         }
       }
     } catch (IOException e) {
-      throw new WriteException("cannot write " + out + ": " + describe(e), false, e);
+      throw new EnvironmentFailure("cannot write " + out + ": " + describe(e), e);
     }
   }
 
@@ -126,7 +129,7 @@ public final class TreeWriter {
    * manifest lists that the render no longer makes count as stale too. Reads only inside the
    * folder, never through a link.
    */
-  public static String check(Path dir, RenderedTree tree) throws WriteException {
+  public static String check(Path dir, RenderedTree tree) throws Failure {
     Path out = dir.toAbsolutePath().normalize();
     StringBuilder diff = new StringBuilder();
     try {
@@ -164,7 +167,7 @@ public final class TreeWriter {
         }
       }
     } catch (IOException e) {
-      throw new WriteException("cannot read " + out + ": " + describe(e), false, e);
+      throw new EnvironmentFailure("cannot read " + out + ": " + describe(e), e);
     }
     return diff.toString();
   }
@@ -172,13 +175,14 @@ public final class TreeWriter {
   private static Optional<byte[]> readForDiff(Path target) throws IOException {
     try {
       return Optional.of(SafeRead.read(target, MAX_DIFF_BYTES, false));
-    } catch (SafeRead.Refused e) {
+    } catch (EnvironmentFailure e) {
+      // Refused (a link, a pipe, too large): shown as stale without a diff.
       return Optional.empty();
     }
   }
 
   /** Relative path → checked absolute path, in order. */
-  private static Map<String, Path> targets(Path out, Iterable<String> paths) throws WriteException {
+  private static Map<String, Path> targets(Path out, Iterable<String> paths) throws Failure {
     Map<String, Path> m = new LinkedHashMap<>();
     for (String rel : paths) {
       m.put(rel, Contained.resolve(out, rel));
@@ -196,7 +200,7 @@ public final class TreeWriter {
       Optional<Manifest> previous,
       Map<String, Path> old,
       boolean force)
-      throws IOException, WriteException {
+      throws IOException, Failure {
     List<String> changed = new ArrayList<>();
     List<String> edited = new ArrayList<>();
     List<String> foreign = new ArrayList<>();
@@ -316,7 +320,7 @@ public final class TreeWriter {
     Path manifestPath = out.resolve(Manifest.FILE_NAME);
     Optional<byte[]> oldManifest =
         Files.exists(manifestPath, LinkOption.NOFOLLOW_LINKS)
-            ? Optional.of(SafeRead.read(manifestPath, Manifest.MAX_BYTES, false))
+            ? Optional.of(readManifest(manifestPath))
             : Optional.empty();
     Deque<Done> done = new ArrayDeque<>();
     try {
@@ -441,7 +445,7 @@ public final class TreeWriter {
   }
 
   private static Optional<Manifest> previousManifest(Path out, boolean force)
-      throws WriteException, IOException {
+      throws Failure, IOException {
     if (!Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
       return Optional.empty();
     }
@@ -491,8 +495,17 @@ public final class TreeWriter {
     return Arrays.asList(t.split("\n", -1));
   }
 
-  private static WriteException refused(String message, Throwable cause) {
-    return new WriteException(Printable.text(message), true, cause);
+  private static InvalidInput refused(String message, Throwable cause) {
+    return new InvalidInput(Printable.text(message), cause);
+  }
+
+  /** A refused manifest fails the write like any I/O error: "cannot write OUT: ...". */
+  private static byte[] readManifest(Path file) throws IOException {
+    try {
+      return SafeRead.read(file, Manifest.MAX_BYTES, false);
+    } catch (EnvironmentFailure e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   private static String describe(IOException e) {

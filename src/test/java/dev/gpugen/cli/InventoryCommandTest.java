@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Cli;
-import dev.gpugen.ExitCodes;
 import dev.gpugen.inventory.Ec2StandIn;
 import dev.gpugen.inventory.Ec2StandIn.Fault;
 import dev.gpugen.inventory.Fleet;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.failure.InternalFailure;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,8 +67,8 @@ class CompatYamlTest {
         us-central1: {zones: [a, b, c, f], source: *RN}
       """;
 
-  private static CompatDataException failure(String yaml) {
-    return assertThrows(CompatDataException.class, () -> CompatYaml.parse(yaml, "test.yaml"));
+  private static InternalFailure failure(String yaml) {
+    return assertThrows(InternalFailure.class, () -> CompatYaml.parse(yaml, "test.yaml"));
   }
 
   private static String broken(String from, String to) {
@@ -108,13 +109,13 @@ class CompatYamlTest {
         "R580: {type: LTSB | R58: {type: LTSB | driver_branches[R58]: expected a driver branch like R580",
       })
   void malformedRowsNameTheRowAndKey(String from, String to, String expected) {
-    CompatDataException e = failure(broken(from.strip(), to.strip()));
+    InternalFailure e = failure(broken(from.strip(), to.strip()));
     assertTrue(e.getMessage().contains(expected.strip()), e.getMessage());
   }
 
   @Test
   void duplicateYamlKeysAreRejected() {
-    CompatDataException e =
+    InternalFailure e =
         failure(
             broken(
                 "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n",
@@ -126,7 +127,7 @@ class CompatYamlTest {
 
   @Test
   void versionKeysThatAreEqualAsVersionsClash() {
-    CompatDataException e =
+    InternalFailure e =
         failure(
             broken(
                 "  \"12.8\": {min_driver: \"570.26\", source: *RN}\n",
@@ -138,7 +139,7 @@ class CompatYamlTest {
 
   @Test
   void gpuAliasesMayNotShadowAnotherGpu() {
-    CompatDataException e =
+    InternalFailure e =
         failure(
             broken(
                 "  H100: {arch: hopper,",
@@ -151,17 +152,17 @@ class CompatYamlTest {
 
   @Test
   void missingAndUnknownSectionsAreRejected() {
-    CompatDataException missing = failure(VALID.replace("gcp_accelerators:", "gcp_accelerator:"));
+    InternalFailure missing = failure(VALID.replace("gcp_accelerators:", "gcp_accelerator:"));
     assertTrue(
         missing.getMessage().contains("missing key \"gcp_accelerators\""), missing.getMessage());
 
-    CompatDataException unknown = failure(VALID + "azure_vms: {}\n");
+    InternalFailure unknown = failure(VALID + "azure_vms: {}\n");
     assertTrue(unknown.getMessage().contains("unknown key(s) [azure_vms]"), unknown.getMessage());
   }
 
   @Test
   void aSectionMustBeAMappingOfRows() {
-    CompatDataException e =
+    InternalFailure e =
         failure(
             broken(
                 "gcp_accelerators:\n  nvidia-h100-80gb: {gpu: H100, source: *RN}",
@@ -173,7 +174,7 @@ class CompatYamlTest {
 
   @Test
   void withoutACveFixThereIsNoSecurityFloor() {
-    CompatDataException e =
+    InternalFailure e =
         failure(broken("{fixes_cves: [CVE-2025-23359], source: *RN}", "{source: *RN}"));
     assertTrue(e.getMessage().contains("no release lists fixes_cves"), e.getMessage());
   }

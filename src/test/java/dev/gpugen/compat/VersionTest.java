@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.failure.InvalidInput;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -148,9 +149,7 @@ class VersionTest {
         "580.95.05a"
       })
   void rejectsTextThatIsNotAVersionWithAClearMessage(String text) {
-    InvalidVersionException e =
-        assertThrows(InvalidVersionException.class, () -> Version.parse(text));
-    assertEquals(text, e.input());
+    InvalidInput e = assertThrows(InvalidInput.class, () -> Version.parse(text));
     assertTrue(
         e.getMessage().startsWith("not a version: \"" + text + "\": "), () -> e.getMessage());
     assertTrue(e.getMessage().length() > ("not a version: \"" + text + "\": ").length());
@@ -158,8 +157,7 @@ class VersionTest {
 
   @Test
   void updateSuffixMessageSaysWhatIsExpected() {
-    InvalidVersionException e =
-        assertThrows(InvalidVersionException.class, () -> Version.parse("12u1"));
+    InvalidInput e = assertThrows(InvalidInput.class, () -> Version.parse("12u1"));
     assertTrue(e.getMessage().contains("major.minor"), e.getMessage());
   }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2StandIn.Fault;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -31,12 +31,12 @@ class Ec2InstanceSourceTest {
     standIn.close();
   }
 
-  private InventoryConfig config(String... more) throws InventoryException {
+  private InventoryConfig config(String... more) throws Failure {
     Map<String, String> env = StandIns.env(standIn, Path.of("/nonexistent"), more);
     return new InventoryConfigReader(env).read(Optional.empty());
   }
 
-  private List<HostFacts> describe(String... more) throws InventoryException {
+  private List<HostFacts> describe(String... more) throws Failure {
     return new Ec2InstanceSource(config(more), StandIns.CREDENTIALS).describe("us-east-1");
   }
 
@@ -164,8 +164,8 @@ class Ec2InstanceSourceTest {
   @Test
   void throttlingBeyondTheRetryBudgetFailsNamingTheSetting() {
     standIn.failAlways(Fault.THROTTLE);
-    InventoryException e = assertThrows(InventoryException.class, this::describe);
-    assertEquals(ExitCodes.ENVIRONMENT, e.exitCode());
+    Failure e = assertThrows(Failure.class, this::describe);
+    assertEquals(Failure.Kind.ENVIRONMENT, e.kind());
     assertTrue(e.getMessage().contains("RequestLimitExceeded"), e.getMessage());
     assertTrue(e.getMessage().contains("after 3 attempts"), e.getMessage());
     assertTrue(e.getMessage().contains("maxAttempts"), e.getMessage());
@@ -175,14 +175,14 @@ class Ec2InstanceSourceTest {
   @Test
   void aPersistentServerErrorFails() {
     standIn.failAlways(Fault.INTERNAL_ERROR);
-    InventoryException e = assertThrows(InventoryException.class, this::describe);
+    Failure e = assertThrows(Failure.class, this::describe);
     assertTrue(e.getMessage().contains("HTTP 500 InternalError after 3 attempts"), e.getMessage());
   }
 
   @Test
   void garbageInsteadOfXmlFails() {
     standIn.failAlways(Fault.GARBAGE);
-    InventoryException e = assertThrows(InventoryException.class, this::describe);
+    Failure e = assertThrows(Failure.class, this::describe);
     assertTrue(e.getMessage().contains("not EC2 XML"), e.getMessage());
   }
 
@@ -190,9 +190,7 @@ class Ec2InstanceSourceTest {
   void aHangingEndpointFailsWithinTheCallTimeout() {
     standIn.failAlways(Fault.HANG);
     long start = System.nanoTime();
-    InventoryException e =
-        assertThrows(
-            InventoryException.class, () -> describe("GPUGEN_API_CALL_TIMEOUT_SECONDS", "2"));
+    Failure e = assertThrows(Failure.class, () -> describe("GPUGEN_API_CALL_TIMEOUT_SECONDS", "2"));
     long millis = (System.nanoTime() - start) / 1_000_000;
     assertTrue(millis < 6_000, "took " + millis + " ms");
     assertTrue(e.getMessage().contains("no answer from endpoint"), e.getMessage());
@@ -202,8 +200,8 @@ class Ec2InstanceSourceTest {
   @Test
   void rejectedCredentialsFailWithoutRetrying() {
     standIn.acceptKeys("AKIDSOMEONEELSE");
-    InventoryException e = assertThrows(InventoryException.class, this::describe);
-    assertEquals(ExitCodes.ENVIRONMENT, e.exitCode());
+    Failure e = assertThrows(Failure.class, this::describe);
+    assertEquals(Failure.Kind.ENVIRONMENT, e.kind());
     assertTrue(e.getMessage().contains("credentials were not accepted"), e.getMessage());
     assertTrue(e.getMessage().contains("AWS_PROFILE"), e.getMessage());
     assertTrue(!e.getMessage().contains("secret"), e.getMessage());
@@ -214,7 +212,7 @@ class Ec2InstanceSourceTest {
   void aClosedPortFailsNamingTheEndpoint() throws Exception {
     String endpoint = standIn.endpoint().toString();
     standIn.close();
-    InventoryException e = assertThrows(InventoryException.class, this::describe);
+    Failure e = assertThrows(Failure.class, this::describe);
     assertTrue(e.getMessage().contains("cannot connect to endpoint " + endpoint), e.getMessage());
     assertTrue(e.getMessage().contains("GPUGEN_EC2_ENDPOINT"), e.getMessage());
   }
@@ -224,8 +222,8 @@ class Ec2InstanceSourceTest {
     // The SDK reads aws.maxAttempts (or AWS_MAX_ATTEMPTS) while the client is built.
     System.setProperty("aws.maxAttempts", "bogus");
     try {
-      InventoryException e = assertThrows(InventoryException.class, this::describe);
-      assertEquals(ExitCodes.ENVIRONMENT, e.exitCode());
+      Failure e = assertThrows(Failure.class, this::describe);
+      assertEquals(Failure.Kind.ENVIRONMENT, e.kind());
       assertTrue(e.getMessage().startsWith("cannot set up the AWS SDK"), e.getMessage());
       assertTrue(e.getMessage().contains("AWS_*"), e.getMessage());
     } finally {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class InventoryBuilderTest {
   private static final Pattern ANSIBLE_GROUP = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-  private static InventoryConfig smallFleetConfig(String... env) throws InventoryException {
+  private static InventoryConfig smallFleetConfig(String... env) throws Failure {
     Map<String, String> vars = new java.util.HashMap<>(Map.of("GPUGEN_CACHE_DIR", "/nonexistent"));
     for (int i = 0; i + 1 < env.length; i += 2) {
       vars.put(env[i], env[i + 1]);

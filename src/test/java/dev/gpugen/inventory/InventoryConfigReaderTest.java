@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpugen.ExitCodes;
+import dev.gpugen.failure.Failure;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +25,8 @@ class InventoryConfigReaderTest {
     return new InventoryConfigReader(env).read(Optional.of(file));
   }
 
-  private InventoryException invalid(String json, Map<String, String> env) {
-    return assertThrows(InventoryException.class, () -> read(json, env));
+  private Failure invalid(String json, Map<String, String> env) {
+    return assertThrows(Failure.class, () -> read(json, env));
   }
 
   @Test
@@ -114,13 +114,13 @@ class InventoryConfigReaderTest {
 
   @Test
   void everyProblemIsReportedAtOnce() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"hostname\": \"fqdn\", \"ansibleHost\": \"ipv6\", \"states\": [],"
                 + " \"regions\": [\"US East\"], \"cacheTtlSeconds\": -1,"
                 + " \"apiCallTimeoutSeconds\": 0, \"maxAttempts\": 11}",
             Map.of());
-    assertEquals(ExitCodes.INVALID, e.exitCode());
+    assertEquals(Failure.Kind.INVALID_INPUT, e.kind());
     for (String fragment :
         List.of(
             "\"cluster\" is required",
@@ -145,7 +145,7 @@ class InventoryConfigReaderTest {
 
   @Test
   void structuralAndValueProblemsAreAllReportedInOneLine() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\n  \"cluster\": \"demo\",\n  \"cluster\": \"x\",\n  \"colour\": 1,\n"
                 + "  \"maxAttempts\": 99,\n  \"environment\": \"{{ x }}\"\n}",
@@ -165,7 +165,7 @@ class InventoryConfigReaderTest {
   @Test
   void wrongTypesAreNamed() {
     assertTrue(invalid("[1]", Map.of()).getMessage().contains("expected a JSON object"));
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"cluster\": 7, \"maxAttempts\": 2.5, \"regions\": \"us-east-1\","
                 + " \"pools\": {\"p\": {\"driver\": 550, \"gpu\": \"a100\"}}}",
@@ -183,7 +183,7 @@ class InventoryConfigReaderTest {
 
   @Test
   void badVariablesAreNamed() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"cluster\": \"demo\"}",
             Map.of("GPUGEN_CACHE_TTL_SECONDS", "five", "GPUGEN_POOLS", "[not an object"));
@@ -193,7 +193,7 @@ class InventoryConfigReaderTest {
 
   @Test
   void settingsThatWouldBecomeJinjaAreRefused() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"cluster\": \"demo\", \"pools\": {\"p\": {\"driver\": \"{{ lookup('env','HOME') }}\"}}}",
             Map.of());
@@ -202,7 +202,7 @@ class InventoryConfigReaderTest {
 
   @Test
   void anEndpointWithCredentialsIsRefusedWithoutEchoingThem() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"cluster\": \"demo\", \"endpoint\": \"https://AKID:topsecret@ec2.example\"}",
             Map.of());
@@ -242,14 +242,14 @@ class InventoryConfigReaderTest {
 
   @Test
   void badAwsEc2StyleOptionsAreAllNamedAndSecretsNotEchoed() {
-    InventoryException e =
+    Failure e =
         invalid(
             "{\"cluster\": \"demo\", \"hostname\": \"name-tag\", \"hostnames\": [\"instance-id\"],"
                 + " \"assumeRoleArn\": \"arn:aws:iam::12:user/x\","
                 + " \"assumeRoleExternalId\": \"a b c\", \"deadlineSeconds\": 0,"
                 + " \"filters\": {\"Bad Name\": \"x\"}, \"keyedGroups\": [{\"prefix\": \"x\"}]}",
             Map.of());
-    assertEquals(ExitCodes.INVALID, e.exitCode());
+    assertEquals(Failure.Kind.INVALID_INPUT, e.kind());
     String m = e.getMessage();
     assertTrue(m.contains("set \"hostnames\" or \"hostname\", not both"), m);
     assertTrue(m.contains("\"assumeRoleArn\" must be an IAM role ARN"), m);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class LustreTagsTest {
   private static final String DNS = "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com";
 
-  private static InventoryConfig config() throws InventoryException {
+  private static InventoryConfig config() throws Failure {
     Map<String, String> vars = new HashMap<>(Map.of("GPUGEN_CACHE_DIR", "/nonexistent"));
     return new InventoryConfigReader(vars).read(Optional.of(StandIns.SMALL_FLEET_CONFIG));
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.failure.Failure;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
@@ -29,7 +30,7 @@ class NodeConnectionTest {
   private static final String PREFIX = "demo-prod-ssm-";
   private static final String BUCKET = PREFIX + "20261201063000000000000001";
 
-  private static InventoryConfig config(String... env) throws InventoryException {
+  private static InventoryConfig config(String... env) throws Failure {
     Map<String, String> vars = new HashMap<>(Map.of("GPUGEN_CACHE_DIR", "/nonexistent"));
     for (int i = 0; i + 1 < env.length; i += 2) {
       vars.put(env[i], env[i + 1]);
@@ -163,7 +164,7 @@ class NodeConnectionTest {
             new Bad(new String[] {"GPUGEN_USER", "{{ lookup('pipe', 'id') }}"}, "must be a login"),
             new Bad(new String[] {"GPUGEN_USER", "root -oProxyCommand=id"}, "must be a login"),
             new Bad(new String[] {"GPUGEN_USER", "Ubuntu"}, "\"user\" must be a login name"))) {
-      InventoryException e = assertThrows(InventoryException.class, () -> config(bad.env()));
+      Failure e = assertThrows(Failure.class, () -> config(bad.env()));
       assertTrue(e.getMessage().contains(bad.message()), e.getMessage());
     }
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Gpugen;
 import dev.gpugen.compat.CompatTable;
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
@@ -70,10 +71,8 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
               .render(
                   dev.gpugen.TestSpecs.plan(spec), Templates.load(Optional.empty()), "spec.yaml");
       return new Rendered(label, spec, terraformOf(tree));
-    } catch (RenderException e) {
+    } catch (InternalFailure e) {
       throw new IllegalStateException(label + ": " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Gpugen;
+import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Severity;
@@ -279,7 +280,7 @@ class TerraformHostileValuesTest {
               .spec();
       ClusterSpec renamed = Records.with(spec, "pools[0].name", name);
       assertThrows(
-          RenderException.class,
+          InternalFailure.class,
           () ->
               Rendered.gpugen()
                   .render(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gpugen.failure.Failure;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.spec.Sha256;
 import java.io.IOException;
@@ -104,19 +105,18 @@ class TreeWriterAttackTest {
     String outBefore = hashTree(out);
     for (boolean force : new boolean[] {false, true}) {
       // The render drops a.yml: a stale-file deletion would follow the tampered entry.
-      WriteException x =
+      Failure x =
           assertThrows(
-              WriteException.class,
+              Failure.class,
               () -> TreeWriter.write(out, tree("b.yml", "y\n"), force),
               "force=" + force);
-      assertTrue(x.refused(), x.getMessage());
+      assertEquals(Failure.Kind.INVALID_INPUT, x.kind(), x.getMessage());
       assertTrue(
           x.getMessage().startsWith(out.resolve(Manifest.FILE_NAME) + ":3:5: entry "),
           x.getMessage());
       assertFalse(x.getMessage().contains("\n"), "one line: " + x.getMessage());
     }
-    WriteException c =
-        assertThrows(WriteException.class, () -> TreeWriter.check(out, tree("b.yml", "y\n")));
+    Failure c = assertThrows(Failure.class, () -> TreeWriter.check(out, tree("b.yml", "y\n")));
     assertFalse(c.getMessage().contains("SECRET-TOKEN"), c.getMessage());
     assertEquals(outBefore, hashTree(out), "the folder is unchanged too");
     assertVictimUntouched();
@@ -130,19 +130,17 @@ class TreeWriterAttackTest {
     Files.delete(out.resolve("old/gone.tf"));
     Files.delete(out.resolve("old"));
     Files.createSymbolicLink(out.resolve("old"), victim.resolve("old"));
-    WriteException x =
-        assertThrows(
-            WriteException.class, () -> TreeWriter.write(out, tree("keep.tf", "a\n"), true));
+    Failure x =
+        assertThrows(Failure.class, () -> TreeWriter.write(out, tree("keep.tf", "a\n"), true));
     assertTrue(x.getMessage().contains("is a symbolic link"), x.getMessage());
-    assertThrows(WriteException.class, () -> TreeWriter.check(out, tree("keep.tf", "a\n")));
+    assertThrows(Failure.class, () -> TreeWriter.check(out, tree("keep.tf", "a\n")));
     // A generated file replaced by a link: --check must not print what it points to.
     Files.delete(out.resolve("old"));
     Files.delete(out.resolve("keep.tf"));
     Files.createSymbolicLink(out.resolve("keep.tf"), victim.resolve("precious.txt"));
-    WriteException c =
-        assertThrows(WriteException.class, () -> TreeWriter.check(out, tree("keep.tf", "a\n")));
+    Failure c = assertThrows(Failure.class, () -> TreeWriter.check(out, tree("keep.tf", "a\n")));
     assertFalse(c.getMessage().contains("SECRET"), c.getMessage());
-    assertThrows(WriteException.class, () -> TreeWriter.write(out, tree("keep.tf", "z\n"), true));
+    assertThrows(Failure.class, () -> TreeWriter.write(out, tree("keep.tf", "z\n"), true));
     assertVictimUntouched();
   }
 
@@ -151,11 +149,10 @@ class TreeWriterAttackTest {
     TreeWriter.write(out, tree("a.yml", "x\n"), false);
     Files.delete(out.resolve(Manifest.FILE_NAME));
     Files.createSymbolicLink(out.resolve(Manifest.FILE_NAME), victim.resolve("precious.txt"));
-    WriteException x =
-        assertThrows(WriteException.class, () -> TreeWriter.check(out, tree("a.yml", "y\n")));
+    Failure x = assertThrows(Failure.class, () -> TreeWriter.check(out, tree("a.yml", "y\n")));
     assertFalse(x.getMessage().contains("SECRET"), x.getMessage());
     assertTrue(x.getMessage().contains("symbolic link"), x.getMessage());
-    assertThrows(WriteException.class, () -> TreeWriter.write(out, tree("a.yml", "y\n"), true));
+    assertThrows(Failure.class, () -> TreeWriter.write(out, tree("a.yml", "y\n"), true));
     assertVictimUntouched();
   }
 
@@ -167,9 +164,9 @@ class TreeWriterAttackTest {
             out.resolve(Manifest.FILE_NAME), java.nio.file.StandardOpenOption.WRITE)) {
       ch.position(3L << 30).write(java.nio.ByteBuffer.wrap(new byte[] {'}'})); // sparse 3 GiB
     }
-    WriteException x =
-        assertThrows(WriteException.class, () -> TreeWriter.write(out, tree("a.yml", "y\n"), true));
-    assertFalse(x.refused(), "an I/O limit: exit 3");
+    Failure x =
+        assertThrows(Failure.class, () -> TreeWriter.write(out, tree("a.yml", "y\n"), true));
+    assertEquals(Failure.Kind.ENVIRONMENT, x.kind(), "an I/O limit: exit 3");
     assertTrue(x.getMessage().contains("3.0 GiB, more than the 16 MiB"), x.getMessage());
   }
 
@@ -178,15 +175,13 @@ class TreeWriterAttackTest {
     Path real = Files.createDirectories(tmp.resolve("real"));
     Path linkdir = Files.createSymbolicLink(tmp.resolve("linkdir"), real);
     String realBefore = hashTree(real);
-    WriteException x =
+    Failure x =
         assertThrows(
-            WriteException.class,
-            () -> TreeWriter.write(linkdir.resolve("sub"), tree("a", "x\n"), true));
+            Failure.class, () -> TreeWriter.write(linkdir.resolve("sub"), tree("a", "x\n"), true));
     assertTrue(
         x.getMessage().startsWith(linkdir + " is a symbolic link on the way"), x.getMessage());
     assertThrows(
-        WriteException.class,
-        () -> TreeWriter.check(linkdir.resolve("sub/deeper"), tree("a", "x\n")));
+        Failure.class, () -> TreeWriter.check(linkdir.resolve("sub/deeper"), tree("a", "x\n")));
     assertEquals(realBefore, hashTree(real));
   }
 
@@ -197,8 +192,8 @@ class TreeWriterAttackTest {
     Files.writeString(out.resolve("terraform/pull.tf"), "# mine\n");
     RenderedTree pull = tree("terraform/main.tf", "m\n", "terraform/pull.tf", "generated\n");
     String before = hashTree(out);
-    WriteException x = assertThrows(WriteException.class, () -> TreeWriter.write(out, pull, false));
-    assertTrue(x.refused());
+    Failure x = assertThrows(Failure.class, () -> TreeWriter.write(out, pull, false));
+    assertEquals(Failure.Kind.INVALID_INPUT, x.kind());
     assertEquals(
         "files gpugen did not write are where the render puts its own: terraform/pull.tf; move"
             + " them away (or into the spec or a template override, --templates), or pass --force"
@@ -227,10 +222,9 @@ class TreeWriterAttackTest {
     next.add("argocd/root.yaml");
     next.add("r\n");
     String before = hashTree(out);
-    WriteException x =
+    Failure x =
         assertThrows(
-            WriteException.class,
-            () -> TreeWriter.write(out, tree(next.toArray(String[]::new)), true));
+            Failure.class, () -> TreeWriter.write(out, tree(next.toArray(String[]::new)), true));
     assertTrue(
         x.getMessage().contains("argocd (a file where gpugen needs a folder"), x.getMessage());
     assertEquals(before, hashTree(out), "not one of the 42 files was replaced");
@@ -299,12 +293,12 @@ class TreeWriterAttackTest {
       Files.writeString(dir.resolve("terraform.tfstate"), "{}"); // a user's file
       String before = hashTree(dir);
       int failAt = k;
-      WriteException x =
+      Failure x =
           assertThrows(
-              WriteException.class,
+              Failure.class,
               () -> TreeWriter.write(dir, NEW, false, new FailingOps(failAt, false)),
               "step " + k);
-      assertFalse(x.refused());
+      assertEquals(Failure.Kind.ENVIRONMENT, x.kind());
       assertTrue(x.getMessage().contains("injected failure at step " + k), x.getMessage());
       assertEquals(before, hashTree(dir), "rolled back after a failure at step " + k);
       try (Stream<Path> s = Files.list(dir.getParent())) {
@@ -364,7 +358,7 @@ class TreeWriterAttackTest {
                   () -> {
                     try {
                       TreeWriter.write(dir, t, false);
-                    } catch (WriteException e) {
+                    } catch (Failure e) {
                       failures.incrementAndGet();
                       fail(e);
                     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.failure.Failure;
 import dev.gpugen.render.RenderedTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -96,10 +97,9 @@ class TreeWriterTest {
   void refusesAFolderItDidNotWriteUnlessForced() throws Exception {
     Path out = Files.createDirectories(tmp.resolve("out"));
     Files.writeString(out.resolve("precious.txt"), "data");
-    WriteException e =
-        assertThrows(
-            WriteException.class, () -> TreeWriter.write(out, tree("a.yml", "x\n"), false));
-    assertTrue(e.refused());
+    Failure e =
+        assertThrows(Failure.class, () -> TreeWriter.write(out, tree("a.yml", "x\n"), false));
+    assertEquals(Failure.Kind.INVALID_INPUT, e.kind());
     assertTrue(e.getMessage().contains("--force"), e.getMessage());
     assertFalse(Files.exists(out.resolve("a.yml")));
     TreeWriter.write(out, tree("a.yml", "x\n"), true);
@@ -112,9 +112,9 @@ class TreeWriterTest {
     Path out = tmp.resolve("out");
     TreeWriter.write(out, tree("a.yml", "x: 1\n", "b.yml", "y\n"), false);
     Files.writeString(out.resolve("a.yml"), "x: 2 # tuned by hand\n");
-    WriteException e =
+    Failure e =
         assertThrows(
-            WriteException.class,
+            Failure.class,
             () -> TreeWriter.write(out, tree("a.yml", "x: 3\n", "b.yml", "z\n"), false));
     assertTrue(e.getMessage().contains("a.yml"), e.getMessage());
     assertEquals("x: 2 # tuned by hand\n", Files.readString(out.resolve("a.yml")), "nothing lost");
@@ -127,24 +127,22 @@ class TreeWriterTest {
   void refusesSymlinkedOutputAndLinksInside() throws Exception {
     Path real = Files.createDirectories(tmp.resolve("real"));
     Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
-    assertTrue(
-        assertThrows(WriteException.class, () -> TreeWriter.write(link, tree("a", "x\n"), true))
-            .refused());
+    assertEquals(
+        Failure.Kind.INVALID_INPUT,
+        assertThrows(Failure.class, () -> TreeWriter.write(link, tree("a", "x\n"), true)).kind());
     Path out = tmp.resolve("out");
     TreeWriter.write(out, tree("a", "x\n"), false);
     Files.createSymbolicLink(out.resolve("etc"), real);
     assertThrows(
-        WriteException.class,
-        () -> TreeWriter.write(out, tree("a", "x\n", "etc/passwd", "p\n"), false));
+        Failure.class, () -> TreeWriter.write(out, tree("a", "x\n", "etc/passwd", "p\n"), false));
     assertFalse(Files.exists(real.resolve("passwd")));
   }
 
   @Test
   void refusesPathsThatEscapeTheFolder() {
     Path out = tmp.resolve("out");
-    WriteException e =
-        assertThrows(
-            WriteException.class, () -> TreeWriter.write(out, tree("../evil", "x\n"), true));
+    Failure e =
+        assertThrows(Failure.class, () -> TreeWriter.write(out, tree("../evil", "x\n"), true));
     assertTrue(e.getMessage().contains("escapes"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("evil")));
   }

@@ -204,6 +204,7 @@ final class SpecMapper {
             strings(k, "publicCidrs"),
             strings(k, "admins"),
             hosts,
+            opt(map(k, "controlPlane"), "endpoint"),
             str(k, "cni")));
   }
 
