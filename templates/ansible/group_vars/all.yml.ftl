@@ -68,7 +68,11 @@ kubeadm_cni: [=unsafe(ansible.kubernetes.cni)]
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
 # that holds none of the spec's host addresses.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+# kubeadm init --control-plane-endpoint: kubernetes.controlPlane.endpoint (the load balancer or
+# DNS name in front of every API server), else the first control-plane host's address; its host
+# is an extra SAN of the API server certificate.
 kubeadm_control_plane_endpoint: [=unsafe(ansible.kubernetes.controlPlaneEndpoint)]
+kubeadm_apiserver_cert_extra_sans: [=unsafe(ansible.kubernetes.apiServerCertSan)]
 # containerd's runc uses the systemd cgroup driver, as kubelet does under kubeadm.
 container_runtime_systemd_cgroup: true
 </#if>

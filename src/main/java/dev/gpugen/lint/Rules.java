@@ -34,7 +34,8 @@ import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
-import dev.gpugen.lint.rules.k8s.K8sDistributionNotRendered;
+import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
+import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
 import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
@@ -112,7 +113,8 @@ public final class Rules {
           // Kubernetes distribution and version
           new K8sNotConfigured(),
           new K8sDistributionProvider(),
-          new K8sDistributionNotRendered(),
+          new K8sControlPlaneEndpointMissing(),
+          new K8sControlPlaneEven(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),
           new K8sSettingIgnored(),

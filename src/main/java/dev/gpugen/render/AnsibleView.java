@@ -260,7 +260,10 @@ public final class AnsibleView {
    * @param cni kubeadm: cilium or calico; else empty
    * @param podCidr kubeadm: kubeadm init's --pod-network-cidr, which the CNI's IPAM uses; else
    *     empty
-   * @param controlPlaneEndpoint kubeadm: the first control-plane host's address; else empty
+   * @param controlPlaneEndpoint kubeadm: kubeadm init's --control-plane-endpoint, the spec's
+   *     controlPlane.endpoint or else the first control-plane host's address; else empty
+   * @param apiServerCertSan kubeadm: the endpoint's host, an extra SAN of the API server's
+   *     certificate; else empty
    */
   public record KubernetesVars(
       boolean enabled,
@@ -269,7 +272,8 @@ public final class AnsibleView {
       boolean kubeadm,
       String cni,
       String podCidr,
-      String controlPlaneEndpoint) {}
+      String controlPlaneEndpoint,
+      String apiServerCertSan) {}
 
   /** The inventory group of the kubeadm control-plane hosts (play 02b). */
   public static final String CONTROL_PLANE_GROUP = "kube_control_plane";
@@ -288,9 +292,23 @@ public final class AnsibleView {
                         true,
                         k.cni(),
                         PodNetwork.cidr(allAddresses()),
-                        k.controlPlaneHosts().get(0).address())
-                    : new KubernetesVars(true, k.distribution(), k.version(), false, "", "", ""))
-        .orElse(new KubernetesVars(false, "", "", false, "", "", ""));
+                        controlPlaneEndpoint(k),
+                        controlPlaneEndpointHost(k))
+                    : new KubernetesVars(
+                        true, k.distribution(), k.version(), false, "", "", "", ""))
+        .orElse(new KubernetesVars(false, "", "", false, "", "", "", ""));
+  }
+
+  /** The spec's endpoint (HOST:PORT), else the first control-plane host's address. */
+  private static String controlPlaneEndpoint(ClusterSpec.Kubernetes k) {
+    return k.controlPlaneEndpoint().orElse(k.controlPlaneHosts().get(0).address());
+  }
+
+  /** The endpoint's host: the grammar's HOST:PORT has no ':' in HOST (IPv4 or a DNS name). */
+  private static String controlPlaneEndpointHost(ClusterSpec.Kubernetes k) {
+    return k.controlPlaneEndpoint()
+        .map(e -> e.substring(0, e.lastIndexOf(':')))
+        .orElse(k.controlPlaneHosts().get(0).address());
   }
 
   /**

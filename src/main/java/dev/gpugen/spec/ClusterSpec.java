@@ -384,6 +384,8 @@ public record ClusterSpec(
    * @param publicCidrs eks: who may reach a public endpoint
    * @param admins eks: IAM principal ARNs given cluster-admin through access entries
    * @param controlPlaneHosts kubeadm: the control-plane hosts, the first one runs kubeadm init
+   * @param controlPlaneEndpoint kubeadm: the load balancer or DNS name (HOST:PORT) in front of the
+   *     API servers, if the spec gives one
    * @param cni kubeadm: cilium or calico
    */
   public record Kubernetes(
@@ -393,6 +395,7 @@ public record ClusterSpec(
       List<String> publicCidrs,
       List<String> admins,
       List<Host> controlPlaneHosts,
+      Optional<String> controlPlaneEndpoint,
       String cni) {
     public Kubernetes {
       Objects.requireNonNull(distribution);
@@ -401,6 +404,7 @@ public record ClusterSpec(
       publicCidrs = List.copyOf(publicCidrs);
       admins = List.copyOf(admins);
       controlPlaneHosts = List.copyOf(controlPlaneHosts);
+      Objects.requireNonNull(controlPlaneEndpoint);
       Objects.requireNonNull(cni);
     }
 

@@ -91,6 +91,73 @@ class KubernetesLintTest {
             "k8s-distribution-provider"));
   }
 
+  private static final String HA =
+      "kubernetes: {distribution: kubeadm, version: \"1.33\", controlPlane: {hosts:"
+          + " [{name: cp01, address: 10.40.0.5}, {name: cp02, address: 10.40.0.6},"
+          + " {name: cp03, address: 10.40.0.7}]%s}}";
+
+  private static List<Diagnostic> at(Gpugen.Checked c, String path) {
+    return c.diagnostics().stream().filter(d -> d.path().toString().equals(path)).toList();
+  }
+
+  @Test
+  void anHaControlPlaneNeedsAnEndpointAndAnOddCount() {
+    Gpugen.Checked none = check(STATIC, HA.formatted(""));
+    assertEquals(1, of(none, "k8s-control-plane-endpoint-missing").size(), none.toString());
+    assertEquals(Severity.ERROR, of(none, "k8s-control-plane-endpoint-missing").get(0).severity());
+    Gpugen.Checked ok = check(STATIC, HA.formatted(", endpoint: \"k8s-api.corp.example:6443\""));
+    assertEquals(List.of(), of(ok, "k8s-control-plane-endpoint-missing"));
+    assertEquals(List.of(), of(ok, "k8s-control-plane-even"));
+    assertEquals(List.of(), of(ok, "k8s-distribution-provider"));
+    assertTrue(
+        ok.diagnostics().stream().noneMatch(d -> d.severity() == Severity.ERROR), ok::toString);
+    // One host needs no endpoint; two are even.
+    assertEquals(
+        List.of(),
+        of(
+            check(
+                STATIC,
+                "kubernetes: {distribution: kubeadm, version: \"1.33\","
+                    + " controlPlane: {hosts: [{name: cp01, address: 10.40.0.5}]}}"),
+            "k8s-control-plane-endpoint-missing"));
+    Gpugen.Checked two =
+        check(
+            STATIC,
+            "kubernetes: {distribution: kubeadm, version: \"1.33\", controlPlane: {hosts:"
+                + " [{name: cp01, address: 10.40.0.5}, {name: cp02, address: 10.40.0.6}],"
+                + " endpoint: \"10.40.0.4:6443\"}}");
+    assertEquals(1, of(two, "k8s-control-plane-even").size(), two.toString());
+  }
+
+  @Test
+  void theEndpointIsStrictlyHostColonPort() {
+    for (String good :
+        List.of("k8s-api.corp.example:6443", "10.0.0.4:443", "api:1", "lb-1.example.com:65535")) {
+      Gpugen.Checked c = check(STATIC, HA.formatted(", endpoint: \"" + good + "\""));
+      assertEquals(List.of(), at(c, "kubernetes.controlPlane.endpoint"), good);
+    }
+    for (String bad :
+        List.of(
+            "k8s-api.corp.example",
+            "k8s-api.corp.example:0",
+            "k8s-api.corp.example:65536",
+            "k8s-api.corp.example:06443",
+            "https://k8s-api.corp.example:6443",
+            "k8s-api.corp.example:6443/",
+            "10.0.0.300:6443",
+            "[fd00::1]:6443",
+            "-api.example:6443",
+            "api..example:6443",
+            "K8S-API.example:6443",
+            "api.example:6443 --token x",
+            ":6443")) {
+      Gpugen.Checked c = check(STATIC, HA.formatted(", endpoint: \"" + bad + "\""));
+      List<Diagnostic> ds = at(c, "kubernetes.controlPlane.endpoint");
+      assertEquals(1, ds.size(), bad + ": " + c.diagnostics());
+      assertEquals(Severity.ERROR, ds.get(0).severity(), bad);
+    }
+  }
+
   @Test
   void gkeRefusesAnyDistributionButExisting() throws Exception {
     String gke =

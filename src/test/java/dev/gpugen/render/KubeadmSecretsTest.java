@@ -19,27 +19,28 @@ import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
- * The kubeadm join token and the admin kubeconfig exist only while play 02b runs: no render holds a
- * token, a CA hash or a credential, the state folder the kubeconfig lands in is git-ignored, and
- * every task that handles them (kubeadm init's output, token create, the join, the kubeconfig's
- * content) is no_log.
+ * The kubeadm join token, the control-plane certificate key and the admin kubeconfig exist only
+ * while play 02b runs: no render holds a token, a certificate key, a CA hash or a credential, the
+ * state folder the kubeconfig lands in is git-ignored, and every task that handles them (kubeadm
+ * init's output, token create, upload-certs, the join, the kubeconfig's content) is no_log.
  */
 class KubeadmSecretsTest {
   /** kubeadm's bootstrap token form, [a-z0-9]{6}.[a-z0-9]{16} (kubeadm token --help). */
   static final Pattern TOKEN =
       Pattern.compile("(?<![a-z0-9])[a-z0-9]{6}\\.[a-z0-9]{16}(?![a-z0-9])");
 
-  /** What a join command or a kubeconfig would leave behind. */
+  /** What a join command (a worker's or a control-plane host's) or a kubeconfig leaves behind. */
   static final Pattern CREDENTIAL =
       Pattern.compile(
           "--token[ =]|--discovery-token-ca-cert-hash[ =]sha256:|sha256:[0-9a-f]{64}"
+              + "|--certificate-key[ =][0-9a-f]"
               + "|client-key-data|client-certificate-data|BEGIN [A-Z ]*PRIVATE KEY");
 
   @TempDir Path tmp;
 
   @Test
   void noRenderedFileHoldsAJoinTokenOrACredential() throws Exception {
-    for (String name : List.of("static-kubeadm")) {
+    for (String name : List.of("static-kubeadm", "static-kubeadm-ha")) {
       Path dir = RenderedCase.render(name, tmp.resolve(name)).ansible();
       assertTrue(Files.exists(dir.resolve("02b-kubernetes.yml")), "the kubeadm play is rendered");
       assertEquals(List.of(), hits(dir), name);
@@ -59,8 +60,10 @@ class KubeadmSecretsTest {
         "kubeadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef"
             + " --discovery-token-ca-cert-hash sha256:"
             + "0".repeat(64)
+            + " --control-plane --certificate-key "
+            + "e".repeat(64)
             + "\n");
-    assertEquals(3, hits(dir).size(), hits(dir)::toString);
+    assertEquals(4, hits(dir).size(), hits(dir)::toString);
   }
 
   @Test
@@ -85,6 +88,9 @@ class KubeadmSecretsTest {
       String text = t.toString();
       boolean handles =
           text.contains("kubeadm_join_command")
+              || text.contains("kubeadm_join_argv")
+              || text.contains("kubeadm_upload_certs")
+              || text.contains("upload-certs")
               || text.contains("--print-join-command")
               || text.contains("init,")
               || text.contains("kubeadm_admin_kubeconfig")
@@ -101,12 +107,17 @@ class KubeadmSecretsTest {
             "Read the admin kubeconfig",
             "Write the admin kubeconfig into the state folder",
             "Create a join command on the control plane",
+            "Upload the control-plane certificates for this join",
+            "Build the join command",
             "Check the join command",
             "Join with kubeadm")) {
       assertTrue(sensitive.contains(name), name + " not among " + sensitive);
     }
-    // kubeadm init does not print its token either.
-    assertTrue(Files.readString(tasks.resolve("init.yml")).contains("- --skip-token-print"));
+    // kubeadm init does not print its token either, and uploads the certificates (for the
+    // control-plane joins) under that no_log.
+    String init = Files.readString(tasks.resolve("init.yml"));
+    assertTrue(init.contains("- --skip-token-print"), init);
+    assertTrue(init.contains("- --upload-certs"), init);
   }
 
   @SuppressWarnings("unchecked")

@@ -8,6 +8,7 @@ import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * containerd from a stand-in of the distribution's archive with runc on the systemd cgroup driver,
  * and kubelet, kubeadm and kubectl from a stand-in of pkgs.k8s.io on 127.0.0.1 (the minor's
  * repository path, its Release.key, signed indexes). The run converges, then changes nothing.
- * kubeadm init, the CNI and kubeadm join are skipped (tag bootstrap): no kubelet can run in a
- * chroot; the syntax check and production lint of every render cover them (AnsibleToolsTest), and
- * KubeadmSecretsTest their no_log and the render's freedom from tokens.
+ * kubeadm init and kubeadm join run against a kubeadm stand-in on an HA control plane of three
+ * chroot roots and a GPU node (no kubelet can run in a chroot); the CNI's Helm install is covered
+ * by the syntax check and production lint of every render (AnsibleToolsTest), and
+ * KubeadmSecretsTest covers no_log and the render's freedom from tokens.
  */
 @RealToolsTest
 class KubeadmTest {
@@ -118,6 +120,149 @@ class KubeadmTest {
     } finally {
       RealTools.deleteTestRoot(root);
     }
+  }
+
+  /**
+   * A kubeadm stand-in (/usr/bin/kubeadm in each root): it records every call and answers as
+   * kubeadm does (the outputs of the HA page's steps): init writes admin.conf and kubelet.conf,
+   * token create prints a join command, upload-certs prints a new certificate key on its last line,
+   * join writes kubelet.conf. Anything else fails.
+   */
+  private static final String FAKE_KUBEADM =
+      """
+      #!/bin/sh
+      echo "$*" >> /var/log/fake-kubeadm.log
+      case "$*" in
+        "version --output short") echo v1.34.2 ;;
+        "init phase upload-certs --upload-certs")
+          n=$(grep -c '^init phase upload-certs' /var/log/fake-kubeadm.log)
+          echo '[upload-certs] Storing the certificates in Secret "kubeadm-certs" in the "kube-system" Namespace'
+          echo '[upload-certs] Using certificate key:'
+          printf 'c%063d\n' "$n" ;;
+        "token create --print-join-command --ttl=15m")
+          echo "kubeadm join k8s-api.lab.example:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:HASH" ;;
+        "init "*)
+          mkdir -p /etc/kubernetes
+          echo "client-key-data: ADMINSECRET" > /etc/kubernetes/admin.conf
+          : > /etc/kubernetes/kubelet.conf ;;
+        "join "*)
+          mkdir -p /etc/kubernetes
+          : > /etc/kubernetes/kubelet.conf ;;
+        *) echo "unexpected: $*" >&2; exit 2 ;;
+      esac
+      """
+          .replace("HASH", "a".repeat(64));
+
+  /**
+   * Play 02b's bootstrap on an HA control plane (the static-kubeadm-ha golden: three hosts behind
+   * k8s-api.lab.example:6443) and a GPU node, four chroot roots with the kubeadm stand-in: the
+   * first host runs kubeadm init with the endpoint, its SAN and --upload-certs; the other two join
+   * one after the other as control-plane nodes, each with a certificate key made for it; the GPU
+   * node joins as a worker. Nothing secret reaches the output (-v), and a second run changes
+   * nothing and joins nobody again. The CNI's Helm install (tag helm) needs an API server and is
+   * left out.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void theHaControlPlaneInitsOnceJoinsEachHostOnceThenChangesNothing() throws Exception {
+    Path dir = RenderedCase.render("static-kubeadm-ha", tmp.resolve("render")).ansible();
+    List<String> hosts = List.of("cp-01", "cp-02", "cp-03", "gpu-node-01");
+    Map<String, Path> roots = new LinkedHashMap<>();
+    try {
+      for (String h : hosts) {
+        Path root = RealTools.copyTestRoot(tmp.resolve("root-" + h));
+        roots.put(h, root);
+        Path bin = root.resolve("usr/bin/kubeadm");
+        Files.writeString(bin, FAKE_KUBEADM);
+        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
+      }
+      StringBuilder inv = new StringBuilder("all:\n  hosts:\n");
+      roots.forEach(
+          (h, root) ->
+              inv.append("    ")
+                  .append(h)
+                  .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
+                  .append(root)
+                  .append("\"}\n"));
+      inv.append("  children:\n")
+          .append("    kube_control_plane:\n      hosts: {cp-01: {}, cp-02: {}, cp-03: {}}\n")
+          .append("    gpu_nodes:\n      hosts: {gpu-node-01: {}}\n")
+          .append("    pool_h100:\n      hosts: {gpu-node-01: {}}\n");
+      Path inventory = Files.writeString(tmp.resolve("ha-inventory.yml"), inv.toString());
+      List<String> cmd =
+          List.of(
+              "ansible-playbook",
+              "-v",
+              "-i",
+              inventory.toString(),
+              "--tags",
+              "bootstrap",
+              "--skip-tags",
+              "helm",
+              "02b-kubernetes.yml");
+
+      RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, first);
+      for (String h : hosts) {
+        assertEquals(0, RealTools.recap(first.output(), h).get("failed"), h);
+      }
+      String join =
+          "join k8s-api.lab.example:6443 --token abcdef.0123456789abcdef"
+              + " --discovery-token-ca-cert-hash sha256:"
+              + "a".repeat(64);
+      String token = "token create --print-join-command --ttl=15m";
+      String upload = "init phase upload-certs --upload-certs";
+      assertEquals(
+          List.of(
+              "version --output short",
+              "init --kubernetes-version=v1.34.2"
+                  + " --control-plane-endpoint=k8s-api.lab.example:6443"
+                  + " --apiserver-cert-extra-sans=k8s-api.lab.example"
+                  + " --pod-network-cidr=10.244.0.0/16 --upload-certs --skip-token-print",
+              token,
+              upload,
+              token,
+              upload,
+              token),
+          calls(roots.get("cp-01")));
+      assertEquals(
+          List.of(join + " --control-plane --certificate-key c" + "0".repeat(62) + "1"),
+          calls(roots.get("cp-02")));
+      assertEquals(
+          List.of(join + " --control-plane --certificate-key c" + "0".repeat(62) + "2"),
+          calls(roots.get("cp-03")));
+      assertEquals(List.of(join), calls(roots.get("gpu-node-01")));
+      // The admin kubeconfig reached the state folder, mode 0600.
+      Path kubeconfig = dir.resolve(".state/kubeconfig");
+      assertEquals("client-key-data: ADMINSECRET\n", Files.readString(kubeconfig));
+      assertEquals(
+          "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)));
+      // no_log: the token, the certificate keys and the kubeconfig never reach the output.
+      for (String secret :
+          List.of("abcdef.0123456789abcdef", "c" + "0".repeat(62), "ADMINSECRET", "a".repeat(64))) {
+        assertFalse(first.output().contains(secret), secret + " in the output:\n" + first.output());
+      }
+
+      RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, second);
+      for (String h : hosts) {
+        assertEquals(
+            0, RealTools.recap(second.output(), h).get("changed"), h + ": " + second.output());
+      }
+      assertEquals(8, calls(roots.get("cp-01")).size(), "only kubeadm version ran again");
+      assertEquals("version --output short", calls(roots.get("cp-01")).get(7));
+      for (String h : List.of("cp-02", "cp-03", "gpu-node-01")) {
+        assertEquals(1, calls(roots.get(h)).size(), h + " joined again");
+      }
+    } finally {
+      for (Path root : roots.values()) {
+        RealTools.deleteTestRoot(root);
+      }
+    }
+  }
+
+  private static List<String> calls(Path root) throws Exception {
+    return Files.readAllLines(root.resolve("var/log/fake-kubeadm.log"));
   }
 
   /**

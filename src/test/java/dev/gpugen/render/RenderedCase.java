@@ -37,6 +37,7 @@ record RenderedCase(String name, Path ansible) {
           "aws-mixed",
           "static-baremetal",
           "static-kubeadm",
+          "static-kubeadm-ha",
           "gcp-gke",
           "aws-gitops",
           "aws-pull");

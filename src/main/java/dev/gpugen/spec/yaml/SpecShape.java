@@ -217,6 +217,18 @@ public final class SpecShape {
           "an IPv4 address (four numbers 0-255), an IPv6 address or a DNS name (whose last label"
               + " is not all digits)",
           253);
+  // kubeadm's --control-plane-endpoint: HOST:PORT, a DNS name (last label not all digits) or an
+  // IPv4 address, and a port 1-65535; kubeadm adds the host to the API server certificate's SANs.
+  // https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/high-availability/
+  static final Str CONTROL_PLANE_ENDPOINT =
+      str(
+          "^((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}"
+              + "|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)*"
+              + "(?=[0-9-]*[a-z])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)"
+              + ":(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$",
+          "HOST:PORT, a DNS name or IPv4 address and a port 1-65535, like"
+              + " k8s-api.corp.example:6443",
+          259);
   // Host variables are an allow-list: ansible_connection, ansible_*_interpreter, *_executable,
   // *_args and become* settings decide what runs where (ansible_connection: local plus an
   // interpreter of "/usr/bin/touch x" runs a command on the controller), and a password or key
@@ -587,8 +599,14 @@ public final class SpecShape {
                           "hosts",
                           new ListOf(HOST, 1, 7),
                           null,
-                          "The control-plane host that runs kubeadm init (play 02b); gpugen renders one, more (an HA control plane) is refused: k8s-distribution-not-rendered.")
-                      .as("controlPlaneHosts")),
+                          "static: the control-plane hosts; the first runs kubeadm init, the others join as control-plane nodes (stacked etcd, so an odd number: k8s-control-plane-even).")
+                      .as("controlPlaneHosts"),
+                  opt(
+                          "endpoint",
+                          CONTROL_PLANE_ENDPOINT,
+                          null,
+                          "static: kubeadm's --control-plane-endpoint, a load balancer or DNS name in front of every API server that you provide (HOST:PORT); required with more than one host (k8s-control-plane-endpoint-missing), else the first host's address.")
+                      .as("controlPlaneEndpoint")),
               null,
               "kubeadm: the control plane."),
           opt(
