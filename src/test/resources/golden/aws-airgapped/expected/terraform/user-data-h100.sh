@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='72084117ec1c58280f063572288e3182cbe5d92240d1e0530171fc894b0632c8'
-bundle_sha256='5e66f1e60cc6428f17883cf3a7e063ccdb8b7a588c414e236c24a4b172a01132'
+bundle_sha256='e2b6e2aaa25bce3660c418e61319b2e431b08fe74a52bacd93034fd1052f1b05'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='4e7392e6a0b6c68064c0ef1bb46809856e50033aa4078db0b6e41e55cee34e25'
-bundle_sha256='491efae0b616160a1983d43c3df474054d4327a08efff1518221d6c612f786bc'
+bundle_sha256='725869362e6377a5d818cd4b970a56cf15a15b40299b6e208a979bd043b62795'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='86e737b3f5d2ac912d6a1b4f98412c8b6afa2fb718f6e30da37fccdb61b25932'
+bundle_sha256='2752098a31d5c9e6ff9df9bbc515ed90d96fb16b4ab628ea8d68454cb8ece8f5'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
