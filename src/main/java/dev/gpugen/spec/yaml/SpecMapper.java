@@ -205,6 +205,8 @@ final class SpecMapper {
             strings(k, "admins"),
             hosts,
             opt(map(k, "controlPlane"), "endpoint"),
+            str(map(k, "controlPlane"), "instanceType"),
+            integer(map(k, "controlPlane"), "count"),
             str(k, "cni")));
   }
 
