@@ -222,7 +222,15 @@ resource "aws_instance" "[=id(pool.var)]" {
   tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-[=id(pool.name)]-${count.index}"
     "gpugen:pool" = [=hcl(pool.name)]
+<#if terraform.eks && terraform.pull>
+    # EC2 refuses a tag key with "/" on an instance whose metadata exposes its tags (pull mode with
+    # Lustre, above): those nodes go without the cluster's ownership tag.
+  }, var.lustre_enabled ? {} : local.eks_node_tags)
+<#elseif terraform.eks>
+  }, local.eks_node_tags)
+<#else>
   })
+</#if>
 
   lifecycle {
     # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,

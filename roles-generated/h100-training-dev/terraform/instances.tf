@@ -177,7 +177,7 @@ resource "aws_instance" "h100" {
   tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
-  })
+  }, local.eks_node_tags)
 
   lifecycle {
     # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,

@@ -263,6 +263,19 @@
   when: nccl_network_fabric in ['infiniband', 'roce']
   tags: [network]
 
+# nvidia-peermem registers with the peer-memory API that only NVIDIA's MLNX_OFED/DOCA-OFED
+# ib_core provides; against Ubuntu's own RDMA stack it refuses to load ("Unknown symbol
+# ib_register_peer_memory_client", https://github.com/Mellanox/nv_peer_memory/issues/84). Without
+# OFED, NCCL reaches GPUDirect RDMA through DMA-BUF instead (open kernel modules and a recent kernel,
+# https://github.com/NVIDIA/nccl/issues/1474; NVIDIA recommends DMA-BUF over nvidia-peermem,
+# https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-rdma.html).
+# OFED installs its kernel headers under /usr/src/ofa_kernel.
+- name: Look for MLNX_OFED or DOCA-OFED, which nvidia-peermem needs
+  ansible.builtin.stat:
+    path: /usr/src/ofa_kernel
+  register: nccl_network_ofed
+  when: nccl_network_peermem | bool
+
 - name: Load nvidia-peermem at boot for GPUDirect RDMA
   ansible.builtin.copy:
     dest: /etc/modules-load.d/nvidia-peermem.conf
@@ -272,7 +285,15 @@
     owner: root
     group: root
     mode: "0644"
-  when: nccl_network_peermem | bool
+  when:
+    - nccl_network_peermem | bool
+    - nccl_network_ofed.stat.exists
+
+- name: Leave nvidia-peermem out without OFED (NCCL uses DMA-BUF)
+  ansible.builtin.file:
+    path: /etc/modules-load.d/nvidia-peermem.conf
+    state: absent
+  when: not (nccl_network_peermem | bool and nccl_network_ofed.stat.exists)
 
 - name: Load nvidia-peermem now
   community.general.modprobe:
@@ -280,5 +301,6 @@
     state: present
   when:
     - nccl_network_peermem | bool
+    - nccl_network_ofed.stat.exists
     - nccl_network_live_host | bool
   tags: [hardware]

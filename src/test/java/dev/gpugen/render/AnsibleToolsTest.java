@@ -418,6 +418,9 @@ class AnsibleToolsTest {
     Path h100 = RealTools.copyTestRoot(tmp.resolve("h100"));
     Path l4 = RealTools.copyTestRoot(tmp.resolve("l4"));
     try {
+      // The h100 node has NVIDIA's OFED (its kernel headers), which nvidia-peermem needs; the l4
+      // node has only Ubuntu's RDMA stack.
+      Files.createDirectories(h100.resolve("usr/src/ofa_kernel/default"));
       Path chroots =
           Files.writeString(
               tmp.resolve("chroots.yml"),
@@ -479,14 +482,15 @@ class AnsibleToolsTest {
         assertEquals(
             List.of("NCCL_DEBUG=WARN", "NCCL_SOCKET_IFNAME==eth0"),
             settings(root.resolve("etc/nccl.conf")));
-        // fabric: infiniband, so GPUDirect RDMA's module loads at boot.
-        assertEquals(
-            List.of("nvidia-peermem"),
-            settings(root.resolve("etc/modules-load.d/nvidia-peermem.conf")));
         assertTrue(
             settings(root.resolve("etc/apt/preferences.d/gpugen-nvidia-container-toolkit.pref"))
                 .contains("Pin: version 1.18.1-*"));
       }
+      // fabric: infiniband: nvidia-peermem loads at boot where OFED is, DMA-BUF serves elsewhere.
+      assertEquals(
+          List.of("nvidia-peermem"),
+          settings(h100.resolve("etc/modules-load.d/nvidia-peermem.conf")));
+      assertFalse(Files.exists(l4.resolve("etc/modules-load.d/nvidia-peermem.conf")));
       assertTrue(Files.exists(dir.resolve("reports/gpu-node-01.json")));
       assertTrue(Files.exists(dir.resolve("reports/infer-01.lab.example.com.json")));
 

@@ -361,6 +361,24 @@ class TerraformPlanTest {
     private void eks(ClusterSpec spec, ClusterSpec.Kubernetes k) {
       eks = true;
       String cluster = "aws_eks_cluster.this";
+      // EC2 refuses a tag key with "/" where instance metadata exposes the tags (pull mode with
+      // Lustre); elsewhere every node carries the ownership tag EKS asks of self-managed nodes.
+      boolean tagsInMetadata = spec.ansible().pullMode() && spec.storage().lustre().isPresent();
+      for (ClusterSpec.Pool pool : spec.pools()) {
+        check(
+            "alltrue([for i in aws_instance."
+                + pool.name().replace('-', '_')
+                + " : lookup(i.tags, \"kubernetes.io/cluster/${"
+                + cluster
+                + ".name}\", \"\") == \""
+                + (tagsInMetadata ? "" : "owned")
+                + "\"])",
+            "pool "
+                + pool.name()
+                + (tagsInMetadata
+                    ? ": no kubernetes.io/cluster tag where the tags are in instance metadata"
+                    : ": every node is tagged kubernetes.io/cluster/NAME = owned"));
+      }
       check(
           cluster + ".version == " + TerraformPlan.hclString(k.version()),
           "the EKS cluster runs the spec's Kubernetes minor " + k.version());

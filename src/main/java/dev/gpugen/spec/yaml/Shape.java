@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -16,24 +17,38 @@ public sealed interface Shape {
   /** How the shape is named in messages: "a string", "an integer from 1 to 8". */
   String describe();
 
-  /** A mapping with a fixed set of keys; unknown keys are errors. */
-  record Obj(List<Field> fields) implements Shape {
+  /**
+   * A mapping with a fixed set of keys; unknown keys are errors.
+   *
+   * @param binding the record this mapping binds into; null for a mapping whose keys bind into the
+   *     enclosing record's components (ncclAllReduce's keys are components of Validation)
+   */
+  record Obj(List<Field> fields, Binding binding) implements Shape {
     public Obj {
       fields = List.copyOf(fields);
+    }
+
+    public Obj(List<Field> fields) {
+      this(fields, null);
     }
 
     public Optional<Field> field(String key) {
       return fields.stream().filter(f -> f.key().equals(key)).findFirst();
     }
 
-    /** The same keys, none required and none defaulted: for overrides and overlays. */
+    /** The same keys and record, none required and none defaulted: for overrides and overlays. */
     public Obj allOptional() {
       List<Field> out = new ArrayList<>();
       for (Field f : fields) {
         Shape s = f.shape() instanceof Obj o ? o.allOptional() : f.shape();
-        out.add(new Field(f.key(), s, false, null, f.doc()));
+        out.add(new Field(f.key(), s, false, null, f.doc(), f.component(), f.resolve()));
       }
-      return new Obj(out);
+      return new Obj(out, binding);
+    }
+
+    /** This mapping bound into {@code type}, with the components no key names computed. */
+    public Obj into(Class<? extends Record> type, Derived... derived) {
+      return new Obj(fields, new Binding(type, List.of(derived)));
     }
 
     @Override
@@ -42,16 +57,74 @@ public sealed interface Shape {
     }
   }
 
+  /** The record a mapping binds into, and its components that no key names. */
+  record Binding(Class<? extends Record> type, List<Derived> derived) {
+    public Binding {
+      Objects.requireNonNull(type);
+      derived = List.copyOf(derived);
+    }
+  }
+
+  /**
+   * A record component that is no key of the mapping: computed from the bound values (a pool's
+   * fabric from its instance type, the names of the environments), in the record's own type.
+   */
+  record Derived(String component, Function<Scope, Object> value) {
+    public Derived {
+      Objects.requireNonNull(component);
+      Objects.requireNonNull(value);
+    }
+  }
+
+  /**
+   * A default that depends on other values, or a value another one decides (a static pool's count
+   * is its number of hosts): given the scope and the bound value (null when the key is absent), the
+   * value to bind in the binder's form (String, Long, Double, Boolean, List, Map), or null.
+   */
+  @FunctionalInterface
+  interface Resolve {
+    Object apply(Scope scope, Object bound);
+  }
+
   /**
    * One key of an {@link Obj}.
    *
    * @param defaultValue filled in by the binder when the key is absent; null for none
+   * @param component the record component the key binds into: null for the one named like the key,
+   *     "" for a key that is no component of this mapping's record (a {@link Derived} one reads it)
+   * @param resolve a default that depends on other values; null for none
    */
-  record Field(String key, Shape shape, boolean required, Object defaultValue, String doc) {
+  record Field(
+      String key,
+      Shape shape,
+      boolean required,
+      Object defaultValue,
+      String doc,
+      String component,
+      Resolve resolve) {
     public Field {
       Objects.requireNonNull(key);
       Objects.requireNonNull(shape);
       Objects.requireNonNull(doc);
+    }
+
+    public Field(String key, Shape shape, boolean required, Object defaultValue, String doc) {
+      this(key, shape, required, defaultValue, doc, null, null);
+    }
+
+    /** The record component this key binds into, or "" for none. */
+    public String componentName() {
+      return component == null ? key : component;
+    }
+
+    /** This key bound into the component {@code name} ("" for none of this record's). */
+    public Field as(String name) {
+      return new Field(key, shape, required, defaultValue, doc, name, resolve);
+    }
+
+    /** This key with a default (or a value) that depends on other values. */
+    public Field resolvedBy(Resolve r) {
+      return new Field(key, shape, required, defaultValue, doc, component, r);
     }
   }
 

@@ -87,7 +87,7 @@ public final class SpecReader {
     if (diags.hasErrors() || base == null) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
-    List<String> envNames = new ArrayList<>(SpecMapper.envNames(base));
+    List<String> envNames = new ArrayList<>(Scope.asMap(base.get("environments")).keySet());
     if (env.isPresent()) {
       String name = env.get();
       if (!envNames.contains(name)) {
@@ -119,8 +119,15 @@ public final class SpecReader {
     if (diags.hasErrors()) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
-    ClusterSpec spec = SpecMapper.toSpec(base, Optional.empty(), efaCapable);
+    ClusterSpec spec = bindSpec(base, Optional.empty());
     return new Result(Optional.of(spec), sources, diags.sorted(), resolved);
+  }
+
+  private ClusterSpec bindSpec(Map<String, Object> bound, Optional<String> env) {
+    ClusterSpec spec =
+        (ClusterSpec)
+            RecordBinder.build(SpecShape.root(), bound, new Scope.Context(bound, env, efaCapable));
+    return spec;
   }
 
   /** Says which environment a finding belongs to, so users know which overlay to fix. */
@@ -147,10 +154,7 @@ public final class SpecReader {
     if (diags.hasErrors() || bound == null) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
-    return new Result(
-        Optional.of(SpecMapper.toSpec(bound, Optional.of(env), efaCapable)),
-        sources,
-        diags.sorted());
+    return new Result(Optional.of(bindSpec(bound, Optional.of(env))), sources, diags.sorted());
   }
 
   /** The base tree with environments.ENV merged over it; overlay nodes keep their own marks. */

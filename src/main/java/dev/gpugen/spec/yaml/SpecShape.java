@@ -1,8 +1,39 @@
 package dev.gpugen.spec.yaml;
 
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.ClusterSpec.Ansible;
+import dev.gpugen.spec.ClusterSpec.ArgoCd;
+import dev.gpugen.spec.ClusterSpec.Autoscaling;
+import dev.gpugen.spec.ClusterSpec.Bastion;
+import dev.gpugen.spec.ClusterSpec.Cloud;
+import dev.gpugen.spec.ClusterSpec.Connection;
+import dev.gpugen.spec.ClusterSpec.DevicePlugin;
+import dev.gpugen.spec.ClusterSpec.GitOps;
+import dev.gpugen.spec.ClusterSpec.Gke;
+import dev.gpugen.spec.ClusterSpec.GpuOperator;
+import dev.gpugen.spec.ClusterSpec.Host;
+import dev.gpugen.spec.ClusterSpec.Imds;
+import dev.gpugen.spec.ClusterSpec.Kernel;
+import dev.gpugen.spec.ClusterSpec.Kubernetes;
+import dev.gpugen.spec.ClusterSpec.Lint;
+import dev.gpugen.spec.ClusterSpec.Lustre;
+import dev.gpugen.spec.ClusterSpec.Metadata;
+import dev.gpugen.spec.ClusterSpec.Nccl;
+import dev.gpugen.spec.ClusterSpec.Network;
+import dev.gpugen.spec.ClusterSpec.Pool;
+import dev.gpugen.spec.ClusterSpec.Pull;
+import dev.gpugen.spec.ClusterSpec.RootVolume;
+import dev.gpugen.spec.ClusterSpec.S3Backend;
+import dev.gpugen.spec.ClusterSpec.Software;
+import dev.gpugen.spec.ClusterSpec.StaticGpu;
+import dev.gpugen.spec.ClusterSpec.Storage;
+import dev.gpugen.spec.ClusterSpec.Taint;
+import dev.gpugen.spec.ClusterSpec.Terraform;
+import dev.gpugen.spec.ClusterSpec.Validation;
 import dev.gpugen.spec.Keyword;
 import dev.gpugen.spec.Market;
 import dev.gpugen.spec.yaml.Shape.Bool;
+import dev.gpugen.spec.yaml.Shape.Derived;
 import dev.gpugen.spec.yaml.Shape.Enum;
 import dev.gpugen.spec.yaml.Shape.Field;
 import dev.gpugen.spec.yaml.Shape.Int;
@@ -12,7 +43,9 @@ import dev.gpugen.spec.yaml.Shape.Num;
 import dev.gpugen.spec.yaml.Shape.Obj;
 import dev.gpugen.spec.yaml.Shape.Str;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -292,23 +325,33 @@ public final class SpecShape {
 
   static final Obj GITOPS =
       obj(
+          GitOps.class,
           opt(
               "argocd",
               obj(
+                  ArgoCd.class,
                   req(
-                      "repoURL",
-                      GIT_URL,
-                      "The Git repository ArgoCD reads the rendered argocd/ folder from (https or ssh; credentials go in an ArgoCD repository secret, never here)."),
+                          "repoURL",
+                          GIT_URL,
+                          "The Git repository ArgoCD reads the rendered argocd/ folder from (https or ssh; credentials go in an ArgoCD repository secret, never here).")
+                      .as("repoUrl"),
                   opt(
                       "targetRevision",
                       GIT_REVISION,
                       "HEAD",
                       "The branch, tag or commit ArgoCD syncs; a tag or commit pins the cluster (gitops-unpinned-revision)."),
                   opt(
-                      "path",
-                      REPO_PATH,
-                      null,
-                      "Where the rendered argocd/ folder is in that repository (default: roles-generated/<name>[-<env>]/argocd)."),
+                          "path",
+                          REPO_PATH,
+                          null,
+                          "Where the rendered argocd/ folder is in that repository (default: roles-generated/<name>[-<env>]/argocd).")
+                      .resolvedBy(
+                          (s, path) ->
+                              path != null
+                                  ? path
+                                  : ClusterSpec.outputFolder(
+                                          (String) s.root("metadata.name"), s.environment())
+                                      + "/argocd"),
                   opt(
                       "namespace",
                       K8S_NAME,
@@ -330,6 +373,7 @@ public final class SpecShape {
 
   static final Obj SOFTWARE =
       obj(
+          Software.class,
           opt(
               "os",
               new Enum(List.of("ubuntu-22.04", "ubuntu-24.04")),
@@ -353,6 +397,7 @@ public final class SpecShape {
           opt(
               "gpuOperator",
               obj(
+                  GpuOperator.class,
                   opt(
                       "version",
                       OPERATOR_VERSION,
@@ -369,6 +414,7 @@ public final class SpecShape {
           opt(
               "devicePlugin",
               obj(
+                  DevicePlugin.class,
                   opt(
                       "timeSlicingReplicas",
                       new Int(1, 64),
@@ -379,6 +425,7 @@ public final class SpecShape {
 
   static final Obj VALIDATION =
       obj(
+          Validation.class,
           opt("gpuBurnSeconds", new Int(0, 86400), 120L, "gpu-burn duration per node; 0 skips it."),
           opt("dcgmDiagLevel", new Int(1, 4), 1L, "dcgmi diag run level."),
           opt(
@@ -400,6 +447,7 @@ public final class SpecShape {
 
   static final Obj ROOT_VOLUME =
       obj(
+          RootVolume.class,
           opt(
               "type",
               new Enum(List.of("gp3", "gp2", "io1", "io2")),
@@ -416,6 +464,7 @@ public final class SpecShape {
 
   static final Obj TAINT =
       obj(
+          Taint.class,
           req("key", LABEL_KEY, "Taint key."),
           opt("value", LABEL_VALUE, null, "Taint value."),
           req(
@@ -425,6 +474,7 @@ public final class SpecShape {
 
   static final Obj HOST =
       obj(
+          Host.class,
           req("name", HOST_NAME, "Inventory host name."),
           req("address", HOST_ADDRESS, "Where Ansible connects (ansible_host)."),
           opt(
@@ -437,6 +487,7 @@ public final class SpecShape {
 
   static final Obj STATIC_GPU =
       obj(
+          StaticGpu.class,
           req("model", GPU_MODEL, "GPU model (h100, a100, l4, ...)."),
           req("count", new Int(1, 16), "GPUs per host."),
           opt(
@@ -447,54 +498,77 @@ public final class SpecShape {
 
   static final Obj POOL =
       obj(
-          req(
-              "name",
-              POOL_NAME,
-              "Pool name; the gpugen:pool tag and the inventory group pool_<name>."),
-          opt(
-              "instanceType",
-              INSTANCE_TYPE,
-              null,
-              "EC2 instance type or GCP machine type (required for aws and gcp)."),
-          opt(
-              "gpu",
-              STATIC_GPU,
-              null,
-              "The hosts' GPUs (required for static, where no instance type says it)."),
-          opt("hosts", new ListOf(HOST, 0, 10000), null, "The pool's hosts (static)."),
-          opt(
-              "autoscaling",
-              obj(
-                  req("min", new Int(0, 1000), "Fewest nodes."),
-                  req("max", new Int(1, 1000), "Most nodes.")),
-              null,
-              "GKE cluster autoscaler bounds (gcp); without it the pool has count nodes."),
-          opt(
-              "count",
-              new Int(0, 10000),
-              1L,
-              "Number of nodes (static: the number of hosts; gcp with autoscaling: ignored)."),
-          opt(
-              "market",
-              new Enum(Keyword.spellings(Market.class)),
-              Market.ON_DEMAND.spelling(),
-              "Purchase option."),
-          opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
-          opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
-          opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),
-          opt(
-              "software",
-              SOFTWARE.allOptional(),
-              null,
-              "Per-pool overrides of the cluster-wide software keys."),
-          opt(
-              "validation",
-              VALIDATION.allOptional(),
-              null,
-              "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type)."));
+              req(
+                  "name",
+                  POOL_NAME,
+                  "Pool name; the gpugen:pool tag and the inventory group pool_<name>."),
+              opt(
+                      "instanceType",
+                      INSTANCE_TYPE,
+                      null,
+                      "EC2 instance type or GCP machine type (required for aws and gcp).")
+                  // "" for a static pool: no instance type says what it is.
+                  .resolvedBy((s, type) -> type != null ? type : ""),
+              opt(
+                  "gpu",
+                  STATIC_GPU,
+                  null,
+                  "The hosts' GPUs (required for static, where no instance type says it)."),
+              opt("hosts", new ListOf(HOST, 0, 10000), null, "The pool's hosts (static)."),
+              opt(
+                  "autoscaling",
+                  obj(
+                      Autoscaling.class,
+                      req("min", new Int(0, 1000), "Fewest nodes."),
+                      req("max", new Int(1, 1000), "Most nodes.")),
+                  null,
+                  "GKE cluster autoscaler bounds (gcp); without it the pool has count nodes."),
+              opt(
+                      "count",
+                      new Int(0, 10000),
+                      1L,
+                      "Number of nodes (static: the number of hosts; gcp with autoscaling: ignored).")
+                  // A static pool has as many nodes as hosts.
+                  .resolvedBy(
+                      (s, count) ->
+                          s.get("hosts") instanceof List<?> l ? (Object) (long) l.size() : count),
+              opt(
+                  "market",
+                  new Enum(Keyword.spellings(Market.class)),
+                  Market.ON_DEMAND.spelling(),
+                  "Purchase option."),
+              opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
+              opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
+              opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),
+              opt(
+                      "software",
+                      SOFTWARE.allOptional(),
+                      null,
+                      "Per-pool overrides of the cluster-wide software keys.")
+                  .resolvedBy((s, software) -> deepMerge(s.root("software"), software)),
+              opt(
+                      "validation",
+                      VALIDATION.allOptional(),
+                      null,
+                      "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type).")
+                  .resolvedBy((s, validation) -> deepMerge(s.root("validation"), validation)))
+          .into(
+              Pool.class,
+              // network.fabric where written, else efa where the pool's EC2 type has EFA and tcp
+              // elsewhere, so a mixed cluster is not pushed down to TCP by one pool.
+              new Derived(
+                  "fabric",
+                  s ->
+                      s.rootText("network.fabric")
+                          .orElse(
+                              s.rootText("cloud.provider").orElse("").equals("aws")
+                                      && s.efaCapable((String) s.get("instanceType"))
+                                  ? "efa"
+                                  : "tcp")));
 
   static final Obj KUBERNETES =
       obj(
+          Kubernetes.class,
           req(
               "distribution",
               new Enum(List.of("eks", "kubeadm", "existing")),
@@ -522,25 +596,29 @@ public final class SpecShape {
               "controlPlane",
               obj(
                   opt(
-                      "hosts",
-                      new ListOf(HOST, 1, 7),
-                      null,
-                      "static: the control-plane hosts; the first runs kubeadm init, the others join as control-plane nodes (stacked etcd, so an odd number: k8s-control-plane-even)."),
+                          "hosts",
+                          new ListOf(HOST, 1, 7),
+                          null,
+                          "static: the control-plane hosts; the first runs kubeadm init, the others join as control-plane nodes (stacked etcd, so an odd number: k8s-control-plane-even).")
+                      .as("controlPlaneHosts"),
                   opt(
-                      "endpoint",
-                      CONTROL_PLANE_ENDPOINT,
-                      null,
-                      "static: kubeadm's --control-plane-endpoint, a load balancer or DNS name in front of every API server that you provide (HOST:PORT); required with more than one host (k8s-control-plane-endpoint-missing), else the first host's address."),
+                          "endpoint",
+                          CONTROL_PLANE_ENDPOINT,
+                          null,
+                          "static: kubeadm's --control-plane-endpoint, a load balancer or DNS name in front of every API server that you provide (HOST:PORT); required with more than one host (k8s-control-plane-endpoint-missing), else the first host's address.")
+                      .as("controlPlaneEndpoint"),
                   opt(
-                      "instanceType",
-                      INSTANCE_TYPE,
-                      "m7i.xlarge",
-                      "aws: the EC2 instance type of the control-plane instances gpugen creates (x86_64, as the nodes' image; on-demand)."),
+                          "instanceType",
+                          INSTANCE_TYPE,
+                          "m7i.xlarge",
+                          "aws: the EC2 instance type of the control-plane instances gpugen creates (x86_64, as the nodes' image; on-demand).")
+                      .as("controlPlaneInstanceType"),
                   opt(
-                      "count",
-                      new Int(1, 3),
-                      1L,
-                      "aws: how many control-plane instances gpugen creates: 1, or 3 behind an internal Network Load Balancer (the endpoint); an even count is refused: k8s-control-plane-even.")),
+                          "count",
+                          new Int(1, 3),
+                          1L,
+                          "aws: how many control-plane instances gpugen creates: 1, or 3 behind an internal Network Load Balancer (the endpoint); an even count is refused: k8s-control-plane-even.")
+                      .as("controlPlaneCount")),
               null,
               "kubeadm: the control plane."),
           opt(
@@ -551,16 +629,24 @@ public final class SpecShape {
 
   static final Obj NETWORK =
       obj(
+          Network.class,
           opt(
-              "vpcCidr",
-              CIDR,
-              null,
-              "CIDR of a new VPC (default 10.0.0.0/16 when vpcId is not set)."),
+                  "vpcCidr",
+                  CIDR,
+                  null,
+                  "CIDR of a new VPC (default 10.0.0.0/16 when vpcId is not set).")
+              .resolvedBy(
+                  (s, cidr) -> cidr != null || s.get("vpcId") != null ? cidr : "10.0.0.0/16"),
           opt(
-              "subnetCidr",
-              CIDR,
-              null,
-              "CIDR of the new subnet, inside vpcCidr (default: the first /20)."),
+                  "subnetCidr",
+                  CIDR,
+                  null,
+                  "CIDR of the new subnet, inside vpcCidr (default: the first /20).")
+              .resolvedBy(
+                  (s, cidr) ->
+                      cidr != null || s.get("vpcId") != null
+                          ? cidr
+                          : s.text("vpcCidr").map(SpecShape::firstSlash20).orElse(null)),
           opt(
               "vpcId",
               VPC_ID,
@@ -573,24 +659,38 @@ public final class SpecShape {
               null,
               "CIDRs allowed to SSH to the nodes; empty means no SSH (use SSM)."),
           opt(
-              "internet",
-              new Enum(List.of("nat", "none", "existing")),
-              null,
-              "The nodes' way to the internet: nat (a NAT gateway; default for a VPC gpugen"
-                  + " creates), none (air-gapped), existing (the routes of vpcId; its default)."),
+                  "internet",
+                  new Enum(List.of("nat", "none", "existing")),
+                  null,
+                  "The nodes' way to the internet: nat (a NAT gateway; default for a VPC gpugen"
+                      + " creates), none (air-gapped), existing (the routes of vpcId; its default).")
+              .resolvedBy(
+                  (s, internet) ->
+                      internet != null ? internet : s.get("vpcId") != null ? "existing" : "nat"),
           opt(
               "placement",
               new Enum(List.of("cluster", "partition", "spread", "none")),
               "cluster",
               "EC2 placement group strategy; cluster for multi-node training."),
           opt(
-              "fabric",
-              new Enum(List.of("efa", "infiniband", "roce", "tcp")),
-              null,
-              "GPU interconnect between nodes; when not written, each pool gets efa where its EC2 type has EFA, else tcp."));
+                  "fabric",
+                  new Enum(List.of("efa", "infiniband", "roce", "tcp")),
+                  null,
+                  "GPU interconnect between nodes; when not written, each pool gets efa where its EC2 type has EFA, else tcp.")
+              // Written, or efa when every pool's EC2 type has EFA.
+              .resolvedBy(
+                  (s, fabric) ->
+                      fabric != null
+                          ? fabric
+                          : s.rootText("cloud.provider").orElse("").equals("aws")
+                                  && s.rootList("pools").stream()
+                                      .allMatch(p -> s.efaCapable(instanceType(p)))
+                              ? "efa"
+                              : "tcp"));
 
   static final Obj LUSTRE =
       obj(
+          Lustre.class,
           req(
               "capacityGiB",
               new Int(1200, 2_000_000),
@@ -607,214 +707,282 @@ public final class SpecShape {
               "MB/s per TiB (PERSISTENT types)."),
           opt("mountPoint", ABS_PATH, "/fsx", "Where the nodes mount it."));
 
+  // ansible.connection and ansible.bastion bind into the spec's Connection, not into Ansible.
+  static final Field ANSIBLE_CONNECTION =
+      opt(
+          "connection",
+          new Enum(List.of("ssm", "ssh")),
+          null,
+          "How Ansible reaches the nodes (aws): ssm = AWS Systems Manager Session Manager (no open port; default when network.sshIngressCidrs is empty), ssh = SSH as the image's login user (default otherwise).");
+  static final Field BASTION =
+      opt(
+          "bastion",
+          obj(
+              Bastion.class,
+              req("host", HOST_NAME, "The jump host's DNS name or IPv4 address."),
+              req("user", LOGIN_USER, "The login name on the jump host."),
+              opt("port", new Int(1, 65535), 22L, "The jump host's SSH port.")),
+          null,
+          "An SSH jump host every node is reached through (ProxyJump; connection ssh only).");
+  static final Obj CONNECTION =
+      obj(
+          Connection.class,
+          ANSIBLE_CONNECTION
+              .as("method")
+              .resolvedBy(
+                  (s, method) ->
+                      method != null
+                          ? method
+                          : s.rootList("network.sshIngressCidrs").isEmpty() ? "ssm" : "ssh"),
+          BASTION);
+
   static final Obj ROOT =
       withEnvironments(
-          obj(
-              req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1."),
-              req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster."),
-              req(
-                  "metadata",
-                  obj(
-                      req(
-                          "name",
-                          CLUSTER_NAME,
-                          "Cluster name; in resource names and the gpugen:cluster tag."),
-                      opt(
-                          "environment",
-                          ENV_NAME,
-                          null,
-                          "The gpugen:environment tag (--env NAME sets it to NAME).")),
-                  "Cluster identity."),
-              req(
-                  "cloud",
-                  obj(
-                      req(
-                          "provider",
-                          new Enum(List.of("aws", "gcp", "static")),
-                          "Where the nodes run."),
-                      opt("region", REGION, null, "Cloud region (aws, gcp)."),
-                      opt(
-                          "availabilityZone",
-                          ZONE,
-                          null,
-                          "The one zone all nodes run in (default: <region>a)."),
-                      opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
-                      opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
-                      opt(
-                          "gke",
-                          obj(
-                              req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
-                              opt(
-                                  "create",
-                                  new Bool(),
-                                  true,
-                                  "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
-                              opt(
-                                  "gpuDriver",
-                                  new Enum(List.of("operator", "gke")),
-                                  "operator",
-                                  "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
-                          null,
-                          "GKE settings (gcp)."),
-                      opt(
-                          "imds",
-                          obj(
-                              opt(
-                                  "httpTokens",
-                                  new Enum(List.of("required", "optional")),
-                                  "required",
-                                  "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
-                              opt(
-                                  "hopLimit",
-                                  new Int(1, 64),
-                                  1L,
-                                  "IMDS PUT response hop limit; 2 lets containers on bridge networks reach IMDS.")),
-                          null,
-                          "EC2 instance metadata service settings (aws)."),
-                      opt(
-                          "image",
-                          IMAGE,
-                          null,
-                          "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")),
-                  "Cloud provider and location."),
-              opt("network", NETWORK, null, "Network layout."),
-              opt(
-                  "storage",
-                  obj(
-                      opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
-                      opt(
-                          "checkpointBucket",
-                          BUCKET,
-                          null,
-                          "An S3 bucket the nodes may read checkpoints from.")),
-                  null,
-                  "Shared storage."),
-              req("pools", new ListOf(POOL, 1, 64), "Node pools."),
-              req("software", SOFTWARE, "Cluster-wide GPU software versions."),
-              opt(
-                  "kernel",
-                  obj(
-                      opt(
-                          "blacklistNouveau",
-                          new Bool(),
-                          true,
-                          "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
-                      opt(
-                          "sysctl",
-                          new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128),
-                          null,
-                          "sysctl settings written to /etc/sysctl.d/.")),
-                  null,
-                  "Kernel settings."),
-              opt(
-                  "nccl",
-                  obj(
-                      opt(
-                          "env",
-                          new MapOf(NCCL_KEY, NCCL_VALUE, 128),
-                          null,
-                          "NCCL environment, written to /etc/nccl.conf and the environment.")),
-                  null,
-                  "NCCL settings."),
-              opt(
-                  "kubernetes",
-                  KUBERNETES,
-                  null,
-                  "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts."),
-              opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components."),
-              opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
-              opt(
-                  "ansible",
-                  obj(
-                      opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
-                      opt(
-                          "mode",
-                          new Enum(List.of("push", "pull")),
-                          "push",
-                          "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
-                      opt(
-                          "pull",
-                          obj(
-                              opt(
-                                  "source",
-                                  new Enum(List.of("s3", "git")),
-                                  "s3",
-                                  "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
-                              opt(
-                                  "gitUrl",
-                                  GIT_URL,
+              obj(
+                  req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1.")
+                      .as(""),
+                  req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster.").as(""),
+                  req(
+                      "metadata",
+                      obj(
+                          Metadata.class,
+                          req(
+                              "name",
+                              CLUSTER_NAME,
+                              "Cluster name; in resource names and the gpugen:cluster tag."),
+                          opt(
+                                  "environment",
+                                  ENV_NAME,
                                   null,
-                                  "The repository holding the rendered folder (source: git): https:// or ssh://, no credentials."),
-                              opt(
-                                  "gitRef",
-                                  GIT_REF,
+                                  "The gpugen:environment tag (--env NAME sets it to NAME).")
+                              // --env NAME sets it to NAME.
+                              .resolvedBy(
+                                  (s, env) -> s.environment().<Object>map(e -> e).orElse(env))),
+                      "Cluster identity."),
+                  req(
+                      "cloud",
+                      obj(
+                          Cloud.class,
+                          req(
+                              "provider",
+                              new Enum(List.of("aws", "gcp", "static")),
+                              "Where the nodes run."),
+                          opt("region", REGION, null, "Cloud region (aws, gcp)."),
+                          opt(
+                                  "availabilityZone",
+                                  ZONE,
                                   null,
-                                  "The tag or commit the nodes check out (source: git)."),
-                              opt(
-                                  "gitPath",
-                                  REPO_PATH,
+                                  "The one zone all nodes run in (default: <region>a).")
+                              .resolvedBy(
+                                  (s, zone) ->
+                                      zone != null
+                                          ? zone
+                                          : s.text("region")
+                                              .map(r -> zoneOf(s.text("provider").orElse(""), r))
+                                              .orElse(null)),
+                          opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
+                          opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
+                          opt(
+                              "gke",
+                              obj(
+                                  Gke.class,
+                                  req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
+                                  opt(
+                                      "create",
+                                      new Bool(),
+                                      true,
+                                      "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
+                                  opt(
+                                      "gpuDriver",
+                                      new Enum(List.of("operator", "gke")),
+                                      "operator",
+                                      "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
+                              null,
+                              "GKE settings (gcp)."),
+                          opt(
+                              "imds",
+                              obj(
+                                  Imds.class,
+                                  opt(
+                                      "httpTokens",
+                                      new Enum(List.of("required", "optional")),
+                                      "required",
+                                      "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
+                                  opt(
+                                      "hopLimit",
+                                      new Int(1, 64),
+                                      1L,
+                                      "IMDS PUT response hop limit; 2 lets containers on bridge networks reach IMDS.")),
+                              null,
+                              "EC2 instance metadata service settings (aws)."),
+                          opt(
+                                  "image",
+                                  IMAGE,
                                   null,
-                                  "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
-                          null,
-                          "Pull mode settings."),
-                      opt(
-                          "connection",
-                          new Enum(List.of("ssm", "ssh")),
-                          null,
-                          "How Ansible reaches the nodes (aws): ssm = AWS Systems Manager Session Manager (no open port; default when network.sshIngressCidrs is empty), ssh = SSH as the image's login user (default otherwise)."),
-                      opt(
-                          "bastion",
-                          obj(
-                              req("host", HOST_NAME, "The jump host's DNS name or IPv4 address."),
-                              req("user", LOGIN_USER, "The login name on the jump host."),
-                              opt("port", new Int(1, 65535), 22L, "The jump host's SSH port.")),
-                          null,
-                          "An SSH jump host every node is reached through (ProxyJump; connection ssh only).")),
-                  null,
-                  "Ansible settings."),
-              opt(
-                  "terraform",
-                  obj(
-                      opt(
-                          "backend",
-                          obj(
-                              opt(
-                                  "s3",
-                                  obj(
-                                      req(
-                                          "bucket",
-                                          BUCKET,
-                                          "The existing bucket holding the state."),
-                                      req("key", STATE_KEY, "The state's object key."),
-                                      opt(
-                                          "region",
-                                          REGION,
+                                  "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")
+                              .resolvedBy(
+                                  (s, image) -> image != null ? image : s.root("software.os"))),
+                      "Cloud provider and location."),
+                  opt("network", NETWORK, null, "Network layout."),
+                  opt(
+                      "storage",
+                      obj(
+                          Storage.class,
+                          opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
+                          opt(
+                              "checkpointBucket",
+                              BUCKET,
+                              null,
+                              "An S3 bucket the nodes may read checkpoints from.")),
+                      null,
+                      "Shared storage."),
+                  req("pools", new ListOf(POOL, 1, 64), "Node pools."),
+                  req("software", SOFTWARE, "Cluster-wide GPU software versions."),
+                  opt(
+                      "kernel",
+                      obj(
+                          Kernel.class,
+                          opt(
+                              "blacklistNouveau",
+                              new Bool(),
+                              true,
+                              "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
+                          opt(
+                              "sysctl",
+                              new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128),
+                              null,
+                              "sysctl settings written to /etc/sysctl.d/.")),
+                      null,
+                      "Kernel settings."),
+                  opt(
+                      "nccl",
+                      obj(
+                          Nccl.class,
+                          opt(
+                              "env",
+                              new MapOf(NCCL_KEY, NCCL_VALUE, 128),
+                              null,
+                              "NCCL environment, written to /etc/nccl.conf and the environment.")),
+                      null,
+                      "NCCL settings."),
+                  opt(
+                      "kubernetes",
+                      KUBERNETES,
+                      null,
+                      "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts."),
+                  opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components.")
+                      // Present with its argocd key only.
+                      .resolvedBy((s, g) -> s.get("gitops.argocd") != null ? g : null),
+                  opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
+                  opt(
+                      "ansible",
+                      obj(
+                          Ansible.class,
+                          opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
+                          opt(
+                              "mode",
+                              new Enum(List.of("push", "pull")),
+                              "push",
+                              "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
+                          opt(
+                              "pull",
+                              obj(
+                                  Pull.class,
+                                  opt(
+                                      "source",
+                                      new Enum(List.of("s3", "git")),
+                                      "s3",
+                                      "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
+                                  opt(
+                                      "gitUrl",
+                                      GIT_URL,
+                                      null,
+                                      "The repository holding the rendered folder (source: git): https:// or ssh://, no credentials."),
+                                  opt(
+                                      "gitRef",
+                                      GIT_REF,
+                                      null,
+                                      "The tag or commit the nodes check out (source: git)."),
+                                  opt(
+                                      "gitPath",
+                                      REPO_PATH,
+                                      null,
+                                      "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
+                              null,
+                              "Pull mode settings."),
+                          ANSIBLE_CONNECTION.as(""),
+                          BASTION.as("")),
+                      null,
+                      "Ansible settings."),
+                  opt(
+                      "terraform",
+                      obj(
+                          Terraform.class,
+                          opt(
+                              "backend",
+                              obj(
+                                  opt(
+                                          "s3",
+                                          obj(
+                                              S3Backend.class,
+                                              req(
+                                                  "bucket",
+                                                  BUCKET,
+                                                  "The existing bucket holding the state."),
+                                              req("key", STATE_KEY, "The state's object key."),
+                                              opt(
+                                                      "region",
+                                                      REGION,
+                                                      null,
+                                                      "The bucket's region (default: cloud.region).")
+                                                  .resolvedBy(
+                                                      (s, region) ->
+                                                          region != null
+                                                              ? region
+                                                              : s.rootText("cloud.region")
+                                                                  .orElse(""))),
                                           null,
-                                          "The bucket's region (default: cloud.region).")),
-                                  null,
-                                  "State in S3 with S3-native locking (use_lockfile, Terraform 1.10 or newer); renders terraform/backend.tf.")),
-                          null,
-                          "Where Terraform keeps its state (default: terraform.tfstate in the terraform/ folder).")),
-                  null,
-                  "Terraform settings (aws, gcp)."),
-              opt(
-                  "lint",
-                  obj(
-                      opt("skip", new ListOf(RULE_ID, 0, 200), null, "Rule ids not to run."),
-                      opt(
-                          "severity",
-                          new MapOf(RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
-                          null,
-                          "Severity per rule id."),
-                      opt(
-                          "reasons",
-                          new MapOf(RULE_ID, REASON, 200),
-                          null,
-                          "Why a rule is skipped or re-graded, per rule id: required for a"
-                              + " security rule (sec-*), reported as the suppression's"
-                              + " justification in SARIF.")),
-                  null,
-                  "Linter settings.")));
+                                          "State in S3 with S3-native locking (use_lockfile, Terraform 1.10 or newer); renders terraform/backend.tf.")
+                                      .as("s3Backend")),
+                              null,
+                              "Where Terraform keeps its state (default: terraform.tfstate in the terraform/ folder).")),
+                      null,
+                      "Terraform settings (aws, gcp)."),
+                  opt(
+                      "lint",
+                      obj(
+                          Lint.class,
+                          opt("skip", new ListOf(RULE_ID, 0, 200), null, "Rule ids not to run."),
+                          opt(
+                              "severity",
+                              new MapOf(
+                                  RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
+                              null,
+                              "Severity per rule id."),
+                          opt(
+                              "reasons",
+                              new MapOf(RULE_ID, REASON, 200),
+                              null,
+                              "Why a rule is skipped or re-graded, per rule id: required for a"
+                                  + " security rule (sec-*), reported as the suppression's"
+                                  + " justification in SARIF.")),
+                      null,
+                      "Linter settings.")))
+          .into(
+              ClusterSpec.class,
+              new Derived("connection", s -> s.bind("ansible", CONNECTION)),
+              new Derived(
+                  "environments", s -> List.copyOf(Scope.asMap(s.get("environments")).keySet())),
+              new Derived("selectedEnvironment", Scope::environment));
+
+  static {
+    // A record and its mapping that disagree fail here, before any spec is read.
+    List<String> problems = new ArrayList<>(RecordBinder.check(ROOT));
+    problems.addAll(RecordBinder.check(CONNECTION));
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("the grammar and the records disagree: " + problems);
+    }
+  }
 
   /** The v1 grammar. */
   public static Obj root() {
@@ -855,11 +1023,48 @@ public final class SpecShape {
     List<Field> all = new ArrayList<>(base.fields());
     all.add(
         opt(
-            "environments",
-            new MapOf(ENV_NAME, new Obj(overlay), 32),
-            null,
-            "Overlays selected with --env NAME (e.g. dev, prod)."));
+                "environments",
+                new MapOf(ENV_NAME, new Obj(overlay), 32),
+                null,
+                "Overlays selected with --env NAME (e.g. dev, prod).")
+            // Read by the reader, which applies the selected one before binding.
+            .as(""));
     return new Obj(all);
+  }
+
+  /** The default zone of a region: us-east-1a on AWS, us-central1-a on GCP. */
+  private static String zoneOf(String provider, String region) {
+    return switch (provider) {
+      case "aws" -> region + "a";
+      case "gcp" -> region + "-a";
+      default -> null;
+    };
+  }
+
+  /** 10.42.0.0/16 gives 10.42.0.0/20: the first /20 (or the whole block if it is smaller). */
+  private static String firstSlash20(String cidr) {
+    String[] parts = cidr.split("/");
+    int bits = Integer.parseInt(parts[1]);
+    return parts[0] + "/" + Math.max(bits, 20);
+  }
+
+  private static String instanceType(Object pool) {
+    Object type = Scope.asMap(pool).get("instanceType");
+    return type == null ? "" : (String) type;
+  }
+
+  /** {@code over} merged into {@code base}, mapping by mapping (a pool's software overrides). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> deepMerge(Object base, Object over) {
+    Map<String, Object> out = new LinkedHashMap<>(Scope.asMap(base));
+    Scope.asMap(over)
+        .forEach(
+            (key, value) ->
+                out.merge(
+                    key,
+                    value,
+                    (a, b) -> a instanceof Map && b instanceof Map ? deepMerge(a, b) : b));
+    return out;
   }
 
   private static Str str(String regex, String what, int maxLength) {
@@ -868,6 +1073,10 @@ public final class SpecShape {
 
   private static Obj obj(Field... fields) {
     return new Obj(List.of(fields));
+  }
+
+  private static Obj obj(Class<? extends Record> type, Field... fields) {
+    return new Obj(List.of(fields)).into(type);
   }
 
   private static Field req(String key, Shape shape, String doc) {

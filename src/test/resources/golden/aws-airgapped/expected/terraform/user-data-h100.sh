@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='a78f2226b2dd6e5f7f73b022b31f33ed8c83c6237f71816a6d16a955314d0ea4'
-bundle_sha256='959cad816b8ce4774a31dec724ddaf148e33b4e76d79a87e85d5ddebab60d1a9'
+bundle_sha256='9f270b60dcbac67916143782bb9c4a90b6c9a3b734e34f8cc08e4588e94c488f'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -522,6 +522,11 @@ locals {
     }
   }
 
+  # Nodes gpugen launches itself carry the cluster's ownership tag, as EKS asks of self-managed
+  # nodes (https://docs.aws.amazon.com/eks/latest/userguide/worker.html); AWS integrations such as
+  # the load balancer controller find a cluster's nodes by it.
+  eks_node_tags = { "kubernetes.io/cluster/${local.name}" = "owned" }
+
   # The MIME boundary of a pull-mode node's two-part user data (instances.tf).
   user_data_boundary = "==GPUGEN-USER-DATA=="
 

@@ -201,7 +201,9 @@ resource "aws_instance" "h100" {
   tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-h100-${count.index}"
     "gpugen:pool" = "h100"
-  })
+    # EC2 refuses a tag key with "/" on an instance whose metadata exposes its tags (pull mode with
+    # Lustre, above): those nodes go without the cluster's ownership tag.
+  }, var.lustre_enabled ? {} : local.eks_node_tags)
 
   lifecycle {
     # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,
@@ -359,7 +361,9 @@ resource "aws_instance" "l4_infer" {
   tags = merge(local.tags, local.ssm_bucket_tag, local.lustre_tags, {
     Name          = "${var.cluster_name}-l4-infer-${count.index}"
     "gpugen:pool" = "l4-infer"
-  })
+    # EC2 refuses a tag key with "/" on an instance whose metadata exposes its tags (pull mode with
+    # Lustre, above): those nodes go without the cluster's ownership tag.
+  }, var.lustre_enabled ? {} : local.eks_node_tags)
 
   lifecycle {
     # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,

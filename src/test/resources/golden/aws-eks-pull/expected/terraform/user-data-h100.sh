@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='7efa39a2927157d7d6272dcb5e69d1c7ede6ecdc5b7dd9d06b764077bd6b7e8a'
-bundle_sha256='488ee3b55ccd4d70efa7ebd8a68dcb3fffafe00fa595a31e172510890d67ef5a'
+bundle_sha256='9d176e7106c668b02d4ae67a58ad6ff3ae1c5cfa0b9dadf2e857d1301a1274f8'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

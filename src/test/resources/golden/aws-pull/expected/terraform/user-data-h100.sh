@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='cb514e569d66040488494f9b0c5586d0a66014f860c1465505da39db35b5a0a1'
-bundle_sha256='1187ed50f7e1b217561a24be188bca6d1d1e9fbbf9a21a57d188a56dcf4ce15a'
+bundle_sha256='cf8c0e6e942d17d86506e5509c6576b7c3cab63a96d34e92296bea14f224fdd4'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
