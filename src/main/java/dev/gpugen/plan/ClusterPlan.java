@@ -90,18 +90,20 @@ public record ClusterPlan(
   }
 
   /**
-   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host (the
-   * linter refuses kubeadm anywhere else).
+   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host, or
+   * on aws, where the Terraform creates the control-plane instances (the linter refuses kubeadm
+   * anywhere else).
    */
   public boolean kubeadm() {
     return kubeadm(spec);
   }
 
   private static boolean kubeadm(ClusterSpec spec) {
-    return spec.cloud().provider().equals("static")
-        && spec.kubernetes()
-            .filter(k -> k.kubeadm() && !k.controlPlaneHosts().isEmpty())
-            .isPresent();
+    boolean statics = spec.cloud().provider().equals("static");
+    boolean aws = spec.cloud().provider().equals("aws");
+    return spec.kubernetes()
+        .filter(k -> k.kubeadm() && (statics && !k.controlPlaneHosts().isEmpty() || aws))
+        .isPresent();
   }
 
   /**

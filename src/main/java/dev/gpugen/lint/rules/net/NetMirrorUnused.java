@@ -16,7 +16,7 @@ public final class NetMirrorUnused extends Rule {
         "a mirror is set for a source this render never downloads from",
         "Each mirrors: key replaces one public source of the rendered node plays. A mirror of a"
             + " source they do not use changes nothing: mirrors.kubernetes without"
-            + " kubernetes.distribution kubeadm on static hosts, mirrors.lustre without"
+            + " kubernetes.distribution kubeadm (static hosts or aws), mirrors.lustre without"
             + " storage.lustre on AWS, mirrors.files without EFA pools or storage.lustre, and"
             + " mirrors.helm.* without what installs that chart, and every mirror (registries"
             + " included) on GKE, whose nodes gpugen does not configure. Registry mirrors apply to"
@@ -57,7 +57,7 @@ public final class NetMirrorUnused extends Rule {
 
   private static String usedBy(Source s) {
     return switch (s) {
-      case KUBERNETES -> "kubernetes.distribution kubeadm on static hosts";
+      case KUBERNETES -> "kubernetes.distribution kubeadm";
       case LUSTRE -> "storage.lustre on AWS";
       case FILES -> "an EFA pool, or storage.lustre on AWS";
       case HELM_GPU_OPERATOR -> "a kubernetes: section";
