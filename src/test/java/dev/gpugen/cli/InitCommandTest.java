@@ -124,7 +124,8 @@ class InitCommandTest {
                                           .check(spec, spec.toString(), Optional.empty(), Set.of());
                                   assertTrue(c.spec().isPresent(), c.diagnostics().toString());
                                   assertEquals(java.util.List.of(), c.diagnostics());
-                                  assertEquals(provider, c.spec().get().cloud().provider());
+                                  assertEquals(
+                                      provider, c.spec().get().cloud().provider().spelling());
                                   Path out = tmp.resolve(provider + "-" + gpu + "/out");
                                   Cli render =
                                       Cli.run("render", spec.toString(), "-o", out.toString());
