@@ -54,9 +54,10 @@ gpu_operator_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
 kubernetes_node_name: "{{ gpugen_private_dns | default(ansible_facts['fqdn']) }}"
 <#else>
 <#if ansible.kubernetes.kubeadm>
-# kubeadm: play 02b creates the cluster on the static hosts (the control plane is inventory
-# group kube_control_plane) and fetches its admin kubeconfig into the ignored state folder,
-# mode 0600; plays 03-05 use the same file.
+# kubeadm: play 02b creates the cluster on the control-plane hosts (inventory group
+# kube_control_plane: the static hosts of kubernetes.controlPlane, or on AWS the instances the
+# Terraform creates) and fetches its admin kubeconfig into the ignored state folder, mode 0600;
+# plays 03-05 use the same file.
 kubernetes_checks_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
 kubernetes_checks_kubeconfig_hint: >-
   run play 02b-kubernetes.yml (site.yml runs it): it fetches the admin kubeconfig from the first
@@ -65,6 +66,23 @@ gpu_operator_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
 kubeadm_kubeconfig: "{{ playbook_dir }}/.state/kubeconfig"
 kubeadm_kubernetes_minor: [=unsafe(ansible.kubernetes.version)]
 kubeadm_cni: [=unsafe(ansible.kubernetes.cni)]
+<#if ansible.kubernetes.aws>
+# kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
+# that overlaps neither the VPC nor the subnet.
+kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+<#if ansible.kubernetes.awsLoadBalancer>
+# kubeadm init --control-plane-endpoint: the internal Network Load Balancer in front of the
+# control-plane instances, known once terraform apply has created it: Terraform tags each
+# instance with it (gpugen:kube-endpoint), gpugen-inventory hands it over as gpugen_kube_endpoint.
+kubeadm_control_plane_endpoint: "{{ hostvars[groups['kube_control_plane'] | first]['gpugen_kube_endpoint'] }}"
+<#else>
+# kubeadm init --control-plane-endpoint: the one control-plane instance's private address
+# (gpugen-inventory's gpugen_private_ip) and the API server port.
+kubeadm_control_plane_endpoint: "{{ hostvars[groups['kube_control_plane'] | first]['gpugen_private_ip'] }}:6443"
+</#if>
+# The endpoint's host is an extra SAN of the API server certificate.
+kubeadm_apiserver_cert_extra_sans: "{{ kubeadm_control_plane_endpoint | regex_replace(':[0-9]+$', '') }}"
+<#else>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
 # that holds none of the spec's host addresses.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
@@ -73,6 +91,7 @@ kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
 # is an extra SAN of the API server certificate.
 kubeadm_control_plane_endpoint: [=unsafe(ansible.kubernetes.controlPlaneEndpoint)]
 kubeadm_apiserver_cert_extra_sans: [=unsafe(ansible.kubernetes.apiServerCertSan)]
+</#if>
 # containerd's runc uses the systemd cgroup driver, as kubelet does under kubeadm.
 container_runtime_systemd_cgroup: true
 </#if>

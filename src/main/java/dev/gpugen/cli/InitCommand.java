@@ -7,6 +7,7 @@ import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Keyword;
 import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.yaml.StarterSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -95,13 +96,17 @@ final class InitCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  /** What init writes must validate cleanly; only --name can make it fail. */
+  /**
+   * What init writes must validate without an error or a warning; only --name can make it fail.
+   * Info findings stay: they tell the user what the spec leaves to them (validate prints them).
+   */
   private void check(String text, String clusterName) {
     Gpugen.Checked c =
         Knowledge.gpugen()
             .check(
                 "starter spec", text.getBytes(StandardCharsets.UTF_8), Optional.empty(), Set.of());
-    List<Diagnostic> ds = c.diagnostics();
+    List<Diagnostic> ds =
+        c.diagnostics().stream().filter(d -> d.severity().atLeast(Severity.WARNING)).toList();
     if (ds.isEmpty() && c.spec().isPresent()) {
       return;
     }

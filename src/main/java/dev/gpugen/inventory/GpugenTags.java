@@ -23,5 +23,19 @@ public final class GpugenTags {
   /** The file system's mount name: the host variable {@code gpugen_lustre_mount_name}. */
   public static final String LUSTRE_MOUNT_NAME = "gpugen:lustre-mount-name";
 
+  /**
+   * What the instance is for: {@value #ROLE_CONTROL_PLANE} on the kubeadm control-plane instances
+   * (group kube_control_plane, not gpu_nodes); absent on GPU nodes.
+   */
+  public static final String ROLE = "gpugen:role";
+
+  public static final String ROLE_CONTROL_PLANE = "control-plane";
+
+  /**
+   * The kubeadm control-plane endpoint, HOST:PORT (the internal load balancer's DNS name and the
+   * API server port): the host variable {@code gpugen_kube_endpoint} of each control-plane host.
+   */
+  public static final String KUBE_ENDPOINT = "gpugen:kube-endpoint";
+
   private GpugenTags() {}
 }

@@ -33,6 +33,12 @@ public final class InventoryBuilder {
   /** Every host of the cluster; the seed playbooks run on {@code hosts: gpu_nodes}. */
   public static final String ALL_NODES = "gpu_nodes";
 
+  /**
+   * The kubeadm control-plane instances (tag gpugen:role = control-plane): play 02b's group; they
+   * are in no GPU group (gpu_nodes, pool_*), so the NVIDIA plays never touch them.
+   */
+  public static final String CONTROL_PLANE = "kube_control_plane";
+
   public static final String SPOT = "spot";
   public static final String ON_DEMAND = "on_demand";
 
@@ -59,6 +65,12 @@ public final class InventoryBuilder {
   static final Pattern LUSTRE_MOUNT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final List<String> LIFECYCLES = List.of("spot", "scheduled", "capacity-block");
   static final int MAX_TAG_VALUE = 256;
+  // HOST:PORT with a DNS name and a port 1-65535 (an internal load balancer's name).
+  static final Pattern KUBE_ENDPOINT =
+      Pattern.compile(
+          DNS_NAME.pattern()
+              + ":(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}"
+              + "|[1-9][0-9]{0,3})");
 
   /**
    * Names no host may have: Ansible's implicit localhost (every {@code delegate_to: localhost} task
@@ -115,8 +127,12 @@ public final class InventoryBuilder {
       Clean c = new Clean(host, config, warnings);
       clean.put(host.instanceId(), c);
       List<String> groups = new ArrayList<>();
-      groups.add(ALL_NODES);
-      c.pool.ifPresent(p -> groups.add(group("pool_", p)));
+      if (c.controlPlane) {
+        groups.add(CONTROL_PLANE);
+      } else {
+        groups.add(ALL_NODES);
+        c.pool.ifPresent(p -> groups.add(group("pool_", p)));
+      }
       c.availabilityZone.ifPresent(az -> groups.add(group("az_", az)));
       groups.add(c.spot ? SPOT : ON_DEMAND);
       c.instanceType.ifPresent(t -> groups.add(group("type_", t)));
@@ -258,6 +274,8 @@ public final class InventoryBuilder {
     final Optional<String> state;
     final Optional<String> lustreDnsName;
     final Optional<String> lustreMountName;
+    final boolean controlPlane;
+    final Optional<String> kubeEndpoint;
     final List<String> warnings;
 
     Clean(HostFacts host, InventoryConfig config, List<String> warnings) {
@@ -280,6 +298,18 @@ public final class InventoryBuilder {
               "tag " + GpugenTags.LUSTRE_MOUNT_NAME,
               tag(GpugenTags.LUSTRE_MOUNT_NAME),
               LUSTRE_MOUNT_NAME);
+      this.controlPlane =
+          check(
+                  "tag " + GpugenTags.ROLE,
+                  tag(GpugenTags.ROLE),
+                  GpugenTags.ROLE_CONTROL_PLANE::equals,
+                  GpugenTags.ROLE_CONTROL_PLANE)
+              .isPresent();
+      this.kubeEndpoint =
+          controlPlane
+              ? format(
+                  "tag " + GpugenTags.KUBE_ENDPOINT, tag(GpugenTags.KUBE_ENDPOINT), KUBE_ENDPOINT)
+              : Optional.empty();
       // belongs() already required a configured state, so this holds; checked all the same.
       this.state =
           check(
@@ -353,6 +383,11 @@ public final class InventoryBuilder {
           .ifPresent(t -> vars.put("gpugen_launch_time", DateTimeFormatter.ISO_INSTANT.format(t)));
       lustreDnsName.ifPresent(d -> vars.put("gpugen_lustre_dns_name", d));
       lustreMountName.ifPresent(m -> vars.put("gpugen_lustre_mount_name", m));
+      kubeEndpoint.ifPresent(e -> vars.put("gpugen_kube_endpoint", e));
+      if (controlPlane) {
+        // A control-plane instance is no GPU node: no pool, no expected GPU software.
+        return vars;
+      }
       pool.ifPresent(
           p -> {
             vars.put("gpugen_pool", p);

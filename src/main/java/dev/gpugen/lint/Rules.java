@@ -39,6 +39,7 @@ import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
 import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
+import dev.gpugen.lint.rules.k8s.K8sRdmaHostOnly;
 import dev.gpugen.lint.rules.k8s.K8sSettingIgnored;
 import dev.gpugen.lint.rules.k8s.K8sVersionUnsupported;
 import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
@@ -117,6 +118,7 @@ public final class Rules {
           new K8sControlPlaneEven(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),
+          new K8sRdmaHostOnly(),
           new K8sSettingIgnored(),
           new EksPublicEndpointOpen(),
           // driver, CUDA and GPU

@@ -267,6 +267,12 @@ public final class AnsibleView {
    *     controlPlane.endpoint or else the first control-plane host's address; else empty
    * @param apiServerCertSan kubeadm: the endpoint's host, an extra SAN of the API server's
    *     certificate; else empty
+   * @param aws kubeadm on aws: the control plane is instances the Terraform creates, and the
+   *     endpoint is known only once they exist (play 02b reads it from the inventory; the two
+   *     strings above are then empty)
+   * @param awsLoadBalancer kubeadm on aws with more than one control-plane instance: the endpoint
+   *     is the internal load balancer's (host variable gpugen_kube_endpoint), else the first
+   *     instance's private address
    */
   public record KubernetesVars(
       boolean enabled,
@@ -277,10 +283,12 @@ public final class AnsibleView {
       String cni,
       String podCidr,
       String controlPlaneEndpoint,
-      String apiServerCertSan) {}
+      String apiServerCertSan,
+      boolean aws,
+      boolean awsLoadBalancer) {}
 
   /** The inventory group of the kubeadm control-plane hosts (play 02b). */
-  public static final String CONTROL_PLANE_GROUP = "kube_control_plane";
+  public static final String CONTROL_PLANE_GROUP = InventoryBuilder.CONTROL_PLANE;
 
   /** The cluster the GPU nodes join; never on GKE, whose checks are gke_checks'. */
   public KubernetesVars kubernetes() {
@@ -288,18 +296,8 @@ public final class AnsibleView {
         .filter(k -> !gke())
         .map(
             k ->
-                kubeadm()
+                !kubeadm()
                     ? new KubernetesVars(
-                        true,
-                        k.distribution().spelling(),
-                        k.eks(),
-                        k.version(),
-                        true,
-                        k.cni().spelling(),
-                        PodNetwork.cidr(allAddresses()),
-                        controlPlaneEndpoint(k),
-                        controlPlaneEndpointHost(k))
-                    : new KubernetesVars(
                         true,
                         k.distribution().spelling(),
                         k.eks(),
@@ -308,8 +306,43 @@ public final class AnsibleView {
                         "",
                         "",
                         "",
-                        ""))
-        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", ""));
+                        "",
+                        false,
+                        false)
+                    : plan.aws()
+                        ? new KubernetesVars(
+                            true,
+                            k.distribution().spelling(),
+                            k.eks(),
+                            k.version(),
+                            true,
+                            k.cni().spelling(),
+                            PodNetwork.cidrAvoiding(List.of(), awsNetworks()),
+                            "",
+                            "",
+                            true,
+                            k.controlPlaneCount() > 1)
+                        : new KubernetesVars(
+                            true,
+                            k.distribution().spelling(),
+                            k.eks(),
+                            k.version(),
+                            true,
+                            k.cni().spelling(),
+                            PodNetwork.cidr(allAddresses()),
+                            controlPlaneEndpoint(k),
+                            controlPlaneEndpointHost(k),
+                            false,
+                            false))
+        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", false, false));
+  }
+
+  /** The AWS networks the pod network must keep clear of: the VPC's and the subnet's, if known. */
+  private List<String> awsNetworks() {
+    List<String> out = new ArrayList<>();
+    spec.network().vpcCidr().ifPresent(out::add);
+    spec.network().subnetCidr().ifPresent(out::add);
+    return out;
   }
 
   /** The spec's endpoint (HOST:PORT), else the first control-plane host's address. */
@@ -325,14 +358,15 @@ public final class AnsibleView {
   }
 
   /**
-   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host (the
-   * linter refuses kubeadm anywhere else).
+   * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host, or
+   * on aws, where the Terraform creates the control-plane instances (the linter refuses kubeadm
+   * anywhere else).
    */
   public boolean kubeadm() {
-    return staticHosts()
-        && spec.kubernetes()
-            .filter(k -> k.kubeadm() && !k.controlPlaneHosts().isEmpty())
-            .isPresent();
+    return spec.kubernetes()
+        .filter(
+            k -> k.kubeadm() && (staticHosts() && !k.controlPlaneHosts().isEmpty() || plan.aws()))
+        .isPresent();
   }
 
   /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */

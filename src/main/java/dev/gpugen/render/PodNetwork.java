@@ -32,6 +32,24 @@ final class PodNetwork {
     return CANDIDATES.get(0);
   }
 
+  /**
+   * The first candidate that holds none of {@code addresses} and overlaps none of {@code networks}
+   * (CIDRs: on AWS the VPC's and the subnet's, whose addresses the nodes and the load balancer
+   * take); the first candidate if all are taken.
+   */
+  static String cidrAvoiding(List<String> addresses, List<String> networks) {
+    for (String c : CANDIDATES) {
+      Cidr candidate = Cidr.parse(c);
+      if (addresses.stream().noneMatch(a -> contains(c, a))
+          && networks.stream()
+              .map(Cidr::parse)
+              .noneMatch(n -> n.contains(candidate) || candidate.contains(n))) {
+        return c;
+      }
+    }
+    return CANDIDATES.get(0);
+  }
+
   /** Whether IPv4 {@code address} lies in {@code cidr}; false for anything that is no IPv4. */
   static boolean contains(String cidr, String address) {
     long a = ipv4(address);

@@ -78,6 +78,10 @@ final class RenderPlan {
     if (new TerraformView(plan).eks()) {
       b.file("terraform/eks.tf");
     }
+    if (new AnsibleView(plan).kubeadm()) {
+      // kubeadm: the control-plane instances (and with several, their load balancer).
+      b.file("terraform/kubeadm.tf");
+    }
     backend(b, plan);
     if (plan.pullMode()) {
       b.file("terraform/pull.tf");
@@ -140,7 +144,8 @@ final class RenderPlan {
       b.file("ansible/" + f);
     }
     if (new AnsibleView(plan).kubeadm()) {
-      // Play 02b bootstraps the cluster with kubeadm and joins the GPU nodes (static hosts).
+      // Play 02b bootstraps the cluster with kubeadm and joins the GPU nodes (static hosts, or
+      // the control-plane instances kubeadm.tf creates on AWS).
       b.file("ansible/02b-kubernetes.yml");
       b.role("kubeadm");
     }

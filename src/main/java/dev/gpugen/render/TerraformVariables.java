@@ -348,10 +348,62 @@ final class TerraformVariables {
                         "{var} >= 1 && floor({var}) == {var}",
                         "The checkpoint_noncurrent_version_days must be a whole number of at least"
                             + " 1."))));
+    spec.kubernetes()
+        .filter(ClusterSpec.Kubernetes::kubeadm)
+        .ifPresent(k -> out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm(k, n))));
     for (PoolPlan pp : plan.pools()) {
       out.add(new Section("Pool " + pp.name(), awsPool(pp)));
     }
     return out;
+  }
+
+  /**
+   * kubernetes.distribution kubeadm on aws: the control-plane instances of kubeadm.tf. The size
+   * floor is kubeadm's minimum (2 CPUs, 2 GB: the install-kubeadm page); the root volume holds
+   * etcd, the images and the logs.
+   */
+  private static List<TfVar> kubeadm(ClusterSpec.Kubernetes k, ClusterSpec.Network n) {
+    return List.of(
+        TfVar.of(
+                "control_plane_count",
+                "number",
+                "How many kubeadm control-plane instances (kubernetes.controlPlane.count): 1, or 3"
+                    + " (stacked etcd, an odd count) behind an internal Network Load Balancer.")
+            .defaultTo(1)
+            .validation("contains([1, 3], {var})", "The control_plane_count must be 1 or 3.")
+            .set(k.controlPlaneCount()),
+        TfVar.of(
+                "control_plane_instance_type",
+                "string",
+                "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane"
+                    + ".instanceType); x86_64, as the nodes' image.")
+            .validation(
+                "can(regex(\"^[a-z][a-z0-9-]*\\\\.[a-z0-9]+$\", {var}))",
+                "The control_plane_instance_type must be an EC2 instance type like m7i.xlarge.")
+            .set(k.controlPlaneInstanceType()),
+        TfVar.of(
+                "control_plane_root_volume_size_gib",
+                "number",
+                "Root volume (gp3, encrypted) of each control-plane instance, in GiB: etcd's data,"
+                    + " the container images and the logs.")
+            .defaultTo(50)
+            .validation(
+                "{var} >= 20 && {var} <= 16384 && floor({var}) == {var}",
+                "The control_plane_root_volume_size_gib must be a whole number from 20 to 16384."),
+        TfVar.of(
+                "kube_api_ingress_cidrs",
+                "list(string)",
+                "IPv4 CIDRs that may reach the Kubernetes API server on TCP 6443 besides the nodes:"
+                    + " the Ansible controller, whose Helm and API calls (the CNI, plays 03-05) go"
+                    + " there. gpugen sets network.sshIngressCidrs, where the controller connects"
+                    + " from; empty when the controller runs inside the node security group.")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
+                    + " == c, false)])",
+                "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix,"
+                    + " like 203.0.113.0/24.")
+            .set(n.sshIngressCidrs()));
   }
 
   /** A Lustre setting: written only when the spec has a file system, else left to its default. */

@@ -385,7 +385,9 @@ public record ClusterSpec(
    * @param admins eks: IAM principal ARNs given cluster-admin through access entries
    * @param controlPlaneHosts kubeadm: the control-plane hosts, the first one runs kubeadm init
    * @param controlPlaneEndpoint kubeadm: the load balancer or DNS name (HOST:PORT) in front of the
-   *     API servers, if the spec gives one
+   *     API servers, if the spec gives one (static)
+   * @param controlPlaneInstanceType kubeadm on aws: the control-plane instances' EC2 type
+   * @param controlPlaneCount kubeadm on aws: how many control-plane instances (1 or 3)
    * @param cni kubeadm: cilium or calico
    */
   public record Kubernetes(
@@ -396,6 +398,8 @@ public record ClusterSpec(
       List<String> admins,
       List<Host> controlPlaneHosts,
       Optional<String> controlPlaneEndpoint,
+      String controlPlaneInstanceType,
+      int controlPlaneCount,
       Cni cni) {
     public Kubernetes {
       Objects.requireNonNull(distribution);
@@ -405,6 +409,7 @@ public record ClusterSpec(
       admins = List.copyOf(admins);
       controlPlaneHosts = List.copyOf(controlPlaneHosts);
       Objects.requireNonNull(controlPlaneEndpoint);
+      Objects.requireNonNull(controlPlaneInstanceType);
       Objects.requireNonNull(cni);
     }
 

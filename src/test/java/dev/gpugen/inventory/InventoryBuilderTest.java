@@ -60,6 +60,58 @@ class InventoryBuilderTest {
     assertEquals(List.of(), inventory.groups().get("pool_l4_batch"), "configured empty pool");
   }
 
+  /** A kubeadm control-plane instance as kubeadm.tf tags it (Name, gpugen:role, endpoint). */
+  private static Instance controlPlane(int n, String endpoint) {
+    Map<String, String> tags = Fleet.tags("demo", "prod", "", "demo-prod-cp-" + n);
+    tags.remove("gpugen:pool");
+    tags.put(GpugenTags.ROLE, GpugenTags.ROLE_CONTROL_PLANE);
+    if (endpoint != null) {
+      tags.put(GpugenTags.KUBE_ENDPOINT, endpoint);
+    }
+    return Instance.of(String.format("i-0c%015d", n), "m7i.xlarge", "us-east-1a", tags);
+  }
+
+  /**
+   * Control-plane instances (tag gpugen:role = control-plane) land in kube_control_plane only:
+   * never in gpu_nodes or a pool group, so the NVIDIA plays leave them alone; each carries the
+   * endpoint tag as gpugen_kube_endpoint, and a hostile endpoint is dropped with a warning.
+   */
+  @Test
+  void controlPlaneInstancesLandInTheirOwnGroupOnly() throws Exception {
+    String lb = "demo-prod-kapi-0123456789abcdef.elb.us-east-1.amazonaws.com:6443";
+    List<HostFacts> fleet = new ArrayList<>(smallFleet());
+    fleet.add(StandIns.facts(controlPlane(0, lb)));
+    fleet.add(StandIns.facts(controlPlane(1, lb)));
+    fleet.add(StandIns.facts(controlPlane(2, "x.example:6443 -o ProxyCommand=id")));
+    Map<String, String> roleTags = Fleet.tags("demo", "prod", "h100-infer", "gpu-with-role");
+    roleTags.put(GpugenTags.ROLE, "worker");
+    fleet.add(
+        StandIns.facts(Instance.of("i-0c000000000000009", "p5.48xlarge", "us-east-1a", roleTags)));
+    InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), fleet);
+    Inventory inventory = result.inventory();
+    assertEquals(
+        List.of("demo-prod-cp-0", "demo-prod-cp-1", "demo-prod-cp-2"),
+        inventory.groups().get(InventoryBuilder.CONTROL_PLANE));
+    for (String g : List.of("gpu_nodes", "pool_a100_train", "pool_h100_infer")) {
+      assertTrue(
+          inventory.groups().get(g).stream().noneMatch(h -> h.startsWith("demo-prod-cp-")),
+          g + ": " + inventory.groups().get(g));
+    }
+    assertTrue(inventory.groups().get("on_demand").contains("demo-prod-cp-0"));
+    assertTrue(inventory.groups().get("type_m7i_xlarge").contains("demo-prod-cp-0"));
+    assertEquals(lb, inventory.varsOf("demo-prod-cp-0").get("gpugen_kube_endpoint"));
+    assertFalse(inventory.varsOf("demo-prod-cp-0").containsKey("gpugen_pool"));
+    assertFalse(inventory.varsOf("demo-prod-cp-2").containsKey("gpugen_kube_endpoint"));
+    // Another role value is no control plane: the host stays the GPU node its pool says.
+    assertTrue(inventory.groups().get("gpu_nodes").contains("gpu-with-role"));
+    assertFalse(inventory.groups().get(InventoryBuilder.CONTROL_PLANE).contains("gpu-with-role"));
+    String warnings = String.join("\n", result.warnings());
+    assertTrue(warnings.contains("tag gpugen:kube-endpoint of i-0c000000000000002"), warnings);
+    assertTrue(warnings.contains("tag gpugen:role of i-0c000000000000009"), warnings);
+    String json = new String(InventoryJson.list(inventory), StandardCharsets.UTF_8);
+    assertFalse(json.contains("ProxyCommand"), json);
+  }
+
   @Test
   void hostileNameTagIsDroppedWithAWarningAndNeverReachesTheOutput() throws Exception {
     InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), smallFleet());

@@ -70,10 +70,18 @@ class KubernetesLintTest {
     Gpugen.Checked eksStatic = check(STATIC, "kubernetes: {distribution: eks, version: \"1.33\"}");
     assertEquals(1, of(eksStatic, "k8s-distribution-provider").size(), eksStatic.toString());
     assertEquals(Severity.ERROR, of(eksStatic, "k8s-distribution-provider").get(0).severity());
+    // kubeadm on AWS: the Terraform creates the control plane (push mode only).
     Gpugen.Checked kubeadmAws =
         check(AWS, "kubernetes: {distribution: kubeadm, version: \"1.33\"}");
+    assertEquals(List.of(), of(kubeadmAws, "k8s-distribution-provider"));
+    Gpugen.Checked kubeadmAwsPull =
+        check(
+            AWS,
+            "kubernetes: {distribution: kubeadm, version: \"1.33\"}\n"
+                + "ansible: {mode: pull, pull: {source: s3}}");
     assertTrue(
-        of(kubeadmAws, "k8s-distribution-provider").get(0).message().contains("static hosts only"));
+        of(kubeadmAwsPull, "k8s-distribution-provider").get(0).message().contains("push only"),
+        kubeadmAwsPull::toString);
     Gpugen.Checked noControlPlane =
         check(STATIC, "kubernetes: {distribution: kubeadm, version: \"1.33\"}");
     assertTrue(
@@ -127,6 +135,34 @@ class KubernetesLintTest {
                 + " [{name: cp01, address: 10.40.0.5}, {name: cp02, address: 10.40.0.6}],"
                 + " endpoint: \"10.40.0.4:6443\"}}");
     assertEquals(1, of(two, "k8s-control-plane-even").size(), two.toString());
+  }
+
+  @Test
+  void theControlPlaneKeysOfOneProviderAreIgnoredOnTheOther() {
+    Gpugen.Checked awsHosts =
+        check(
+            AWS,
+            "kubernetes: {distribution: kubeadm, version: \"1.33\", controlPlane: {count: 2,"
+                + " hosts: [{name: cp01, address: 10.0.0.5}], endpoint: \"api.example:6443\"}}");
+    List<String> paths =
+        of(awsHosts, "k8s-setting-ignored").stream().map(d -> d.path().toString()).toList();
+    assertEquals(
+        List.of("kubernetes.controlPlane.hosts", "kubernetes.controlPlane.endpoint"),
+        paths,
+        awsHosts::toString);
+    assertEquals(
+        "kubernetes.controlPlane.count",
+        of(awsHosts, "k8s-control-plane-even").get(0).path().toString());
+    Gpugen.Checked staticCount =
+        check(
+            STATIC,
+            "kubernetes: {distribution: kubeadm, version: \"1.33\", controlPlane: {instanceType: m7i.large,"
+                + " count: 3, hosts: [{name: cp01, address: 10.40.0.5}]}}");
+    assertEquals(
+        List.of("kubernetes.controlPlane.instanceType", "kubernetes.controlPlane.count"),
+        of(staticCount, "k8s-setting-ignored").stream().map(d -> d.path().toString()).toList(),
+        staticCount::toString);
+    assertEquals(List.of(), of(staticCount, "k8s-control-plane-even"));
   }
 
   @Test

@@ -40,7 +40,7 @@ class KubeadmSecretsTest {
 
   @Test
   void noRenderedFileHoldsAJoinTokenOrACredential() throws Exception {
-    for (String name : List.of("static-kubeadm", "static-kubeadm-ha")) {
+    for (String name : List.of("static-kubeadm", "static-kubeadm-ha", "aws-kubeadm")) {
       Path dir = RenderedCase.render(name, tmp.resolve(name)).ansible();
       assertTrue(Files.exists(dir.resolve("02b-kubernetes.yml")), "the kubeadm play is rendered");
       assertEquals(List.of(), hits(dir), name);

@@ -165,7 +165,37 @@ class KubeadmTest {
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void theHaControlPlaneInitsOnceJoinsEachHostOnceThenChangesNothing() throws Exception {
-    Path dir = RenderedCase.render("static-kubeadm-ha", tmp.resolve("render")).ansible();
+    haBootstrap(
+        "static-kubeadm-ha",
+        "",
+        "k8s-api.lab.example:6443",
+        "k8s-api.lab.example",
+        "10.244.0.0/16");
+  }
+
+  /**
+   * The same on the AWS render (aws-kubeadm: three control-plane instances behind an internal NLB):
+   * the endpoint is no spec value but the host variable gpugen-inventory gives each control-plane
+   * instance from its gpugen:kube-endpoint tag (InventoryBuilderTest), here set in the stand-in
+   * inventory; init takes it and its host as the SAN, and the pod network avoids the VPC
+   * (10.0.0.0/16).
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void onAwsTheEndpointComesFromTheInventory() throws Exception {
+    String lb = "internal-kapi-0123456789.us-east-1.elb.amazonaws.com";
+    haBootstrap(
+        "aws-kubeadm",
+        "gpugen_kube_endpoint: \"" + lb + ":6443\", ",
+        lb + ":6443",
+        lb,
+        "10.244.0.0/16");
+  }
+
+  private void haBootstrap(
+      String name, String controlPlaneVars, String endpoint, String san, String podCidr)
+      throws Exception {
+    Path dir = RenderedCase.render(name, tmp.resolve("render")).ansible();
     List<String> hosts = List.of("cp-01", "cp-02", "cp-03", "gpu-node-01");
     Map<String, Path> roots = new LinkedHashMap<>();
     try {
@@ -181,7 +211,9 @@ class KubeadmTest {
           (h, root) ->
               inv.append("    ")
                   .append(h)
-                  .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
+                  .append(": {")
+                  .append(h.startsWith("cp-") ? controlPlaneVars : "")
+                  .append("ansible_connection: community.general.chroot, ansible_host: \"")
                   .append(root)
                   .append("\"}\n"));
       inv.append("  children:\n")
@@ -216,9 +248,13 @@ class KubeadmTest {
           List.of(
               "version --output short",
               "init --kubernetes-version=v1.34.2"
-                  + " --control-plane-endpoint=k8s-api.lab.example:6443"
-                  + " --apiserver-cert-extra-sans=k8s-api.lab.example"
-                  + " --pod-network-cidr=10.244.0.0/16 --upload-certs --skip-token-print",
+                  + " --control-plane-endpoint="
+                  + endpoint
+                  + " --apiserver-cert-extra-sans="
+                  + san
+                  + " --pod-network-cidr="
+                  + podCidr
+                  + " --upload-certs --skip-token-print",
               token,
               upload,
               token,

@@ -19,6 +19,17 @@ class PodNetworkTest {
         "10.244.0.0/16", PodNetwork.cidr(List.of("10.244.0.1", "192.168.0.1", "172.16.9.9")));
   }
 
+  /** On AWS the VPC and subnet networks are avoided, whichever holds the other. */
+  @Test
+  void aCandidateOverlappingANetworkIsSkipped() {
+    assertEquals("10.244.0.0/16", PodNetwork.cidrAvoiding(List.of(), List.of("10.0.0.0/16")));
+    assertEquals("192.168.0.0/16", PodNetwork.cidrAvoiding(List.of(), List.of("10.0.0.0/8")));
+    assertEquals("192.168.0.0/16", PodNetwork.cidrAvoiding(List.of(), List.of("10.244.16.0/20")));
+    assertEquals(
+        "172.16.0.0/16",
+        PodNetwork.cidrAvoiding(List.of(), List.of("10.244.0.0/14", "192.168.128.0/17")));
+  }
+
   @Test
   void onlyLiteralIpv4AddressesAreCompared() {
     assertTrue(PodNetwork.contains("10.244.0.0/16", "10.244.255.255"));

@@ -171,6 +171,34 @@ class TerraformPlanTest {
   }
 
   /**
+   * The kubeadm assertions can fail: tfvars that ask for one control-plane instance instead of the
+   * spec's three fail the count and the load balancer checks.
+   */
+  @Test
+  void theKubeadmAssertionsCatchAWrongControlPlane() throws Exception {
+    Case c =
+        new Case(
+            "golden aws-kubeadm (mutated)",
+            Path.of("src/test/resources/golden/aws-kubeadm/spec.yaml"),
+            Optional.empty());
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    SortedMap<String, String> files = terraformFiles(c);
+    ObjectNode vars = (ObjectNode) new ObjectMapper().readTree(files.get("terraform.tfvars.json"));
+    vars.put("control_plane_count", 1);
+    files.put("terraform.tfvars.json", vars.toPrettyString());
+    TerraformPlan.Workspace ws =
+        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated-kubeadm"), files);
+    RealTools.Result r =
+        ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
+    assertNotEquals(0, r.exitCode(), r.output());
+    String out = r.output().replaceAll("\\s+", " ");
+    assertTrue(
+        out.contains("kubeadm: the spec asks for 3 control-plane instances")
+            && out.contains("kubeadm with 3 control-plane instances: an internal NLB"),
+        r.output());
+  }
+
+  /**
    * src/test/terraform/reference.tftest.hcl: scenarios of the version gate, the EFA interfaces and
    * the network checks (variables overridden per run) against the render of examples/aws-h100.
    */
@@ -243,6 +271,7 @@ class TerraformPlanTest {
     private final StringBuilder run = new StringBuilder();
     private final List<String> expectedFailures = new ArrayList<>();
     private boolean eks;
+    private boolean kubeadm;
 
     private PlanAssertions() {}
 
@@ -310,6 +339,7 @@ class TerraformPlanTest {
             "internet: " + net.internet() + ": no NAT gateway and no default route");
       }
       spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).ifPresent(k -> a.eks(spec, k));
+      spec.kubernetes().filter(ClusterSpec.Kubernetes::kubeadm).ifPresent(k -> a.kubeadm(spec, k));
       a.connection(spec);
       a.lustre(spec);
       // The version gate's check block warns (a plan still succeeds) for an instance type the
@@ -467,6 +497,96 @@ class TerraformPlanTest {
             "pool "
                 + pool.name()
                 + ": the nodes join the EKS cluster at boot with the pool's labels and taints");
+      }
+    }
+
+    /** The load balancer's DNS name the mock gives it at plan time (kubeadm, count 3). */
+    static final String KUBE_API_LB_DNS = "internal-kapi-0123456789.us-east-1.elb.amazonaws.com";
+
+    /**
+     * kubernetes.distribution kubeadm on aws: the control-plane instances as the spec says, with
+     * the nodes' security posture (IMDSv2 only, one hop; encrypted root; no public address; the
+     * nodes' image and security group; on-demand) and the tags gpugen-inventory groups them by;
+     * with more than one, an internal NLB on 6443 whose name each instance carries.
+     */
+    private void kubeadm(ClusterSpec spec, ClusterSpec.Kubernetes k) {
+      kubeadm = true;
+      int count = k.controlPlaneCount();
+      String cp = "aws_instance.control_plane";
+      check(
+          "length(" + cp + ") == " + count,
+          "kubeadm: the spec asks for " + count + " control-plane instances");
+      check(
+          "alltrue([for i in "
+              + cp
+              + " : i.instance_type == "
+              + TerraformPlan.hclString(k.controlPlaneInstanceType())
+              + " && length(i.instance_market_options) == 0])",
+          "kubeadm: control-plane instances of controlPlane.instanceType, on-demand");
+      check(
+          "alltrue([for i in "
+              + cp
+              + " : i.metadata_options[0].http_tokens == \"required\" &&"
+              + " i.metadata_options[0].http_put_response_hop_limit == 1])",
+          "kubeadm: every control-plane instance requires IMDSv2 tokens, one hop");
+      check(
+          "alltrue([for i in " + cp + " : i.root_block_device[0].encrypted == true])",
+          "kubeadm: every control-plane root volume is encrypted");
+      check(
+          "alltrue([for i in " + cp + " : i.associate_public_ip_address == false])",
+          "kubeadm: no control-plane instance has a public address");
+      check(
+          "alltrue([for i in "
+              + cp
+              + " : i.vpc_security_group_ids == toset([aws_security_group.nodes.id])])",
+          "kubeadm: the control plane is in the nodes' security group");
+      spec.pools().stream()
+          .filter(p -> p.count() > 0)
+          .findFirst()
+          .ifPresent(
+              p ->
+                  check(
+                      "alltrue([for i in "
+                          + cp
+                          + " : i.ami == aws_instance."
+                          + p.name().replace('-', '_')
+                          + "[0].ami])",
+                      "kubeadm: the control plane boots the GPU nodes' image"));
+      check(
+          "alltrue([for n, i in "
+              + cp
+              + " : i.tags[\"gpugen:role\"] == \"control-plane\" && !contains(keys(i.tags),"
+              + " \"gpugen:pool\")])",
+          "kubeadm: gpugen:role control-plane (gpugen-inventory's kube_control_plane), no pool");
+      if (count > 1) {
+        check(
+            "length(aws_lb.kube_api) == 1 && try(aws_lb.kube_api[0].internal == true &&"
+                + " aws_lb.kube_api[0].load_balancer_type == \"network\", false)",
+            "kubeadm with " + count + " control-plane instances: an internal NLB");
+        check(
+            "try(aws_lb_listener.kube_api[0].port == 6443 && aws_lb_listener.kube_api[0].protocol"
+                + " == \"TCP\" && aws_lb_target_group.kube_api[0].port == 6443 &&"
+                + " aws_lb_target_group.kube_api[0].preserve_client_ip == \"false\", false) &&"
+                + " length(aws_lb_target_group_attachment.kube_api) == "
+                + count,
+            "kubeadm: the NLB forwards TCP 6443 to every control-plane instance, client IP"
+                + " preservation off");
+        check(
+            "alltrue([for i in "
+                + cp
+                + " : try(i.tags[\"gpugen:kube-endpoint\"], \"\") == \""
+                + KUBE_API_LB_DNS
+                + ":6443\"])",
+            "kubeadm: each control-plane instance carries the NLB's endpoint for the inventory");
+        check(
+            "try(aws_vpc_security_group_ingress_rule.nodes_from_kube_api_lb[0].from_port == 6443"
+                + " && aws_vpc_security_group_ingress_rule.kube_api_lb_from_nodes[0].from_port =="
+                + " 6443, false)",
+            "kubeadm: 6443 from the nodes to the NLB and from the NLB to the control plane");
+      } else {
+        check(
+            "length(aws_lb.kube_api) == 0",
+            "kubeadm with one control-plane instance: no load balancer");
       }
     }
 
@@ -706,6 +826,21 @@ class TerraformPlanTest {
                 " }]\n      identity = [{ oidc = [{ issuer ="
                     + " \"https://oidc.eks.us-east-1.amazonaws.com/id/0123456789ABCDEF0123\" }] }]\n")
             .append("    }\n  }\n\n");
+      }
+      if (kubeadm) {
+        // Ids and the load balancer's name exist only after apply: known values at plan time let
+        // the assertions compare them.
+        b.append("  override_resource {\n    target          = aws_security_group.nodes\n")
+            .append("    override_during = plan\n    values = {\n")
+            .append("      id = \"sg-0123456789abcdef0\"\n    }\n  }\n\n")
+            .append("  override_resource {\n    target          = aws_lb.kube_api\n")
+            .append("    override_during = plan\n    values = {\n")
+            .append("      dns_name = ")
+            .append(TerraformPlan.hclString(KUBE_API_LB_DNS))
+            .append(
+                "\n      arn      = \"arn:aws:elasticloadbalancing:us-east-1:123456789012:"
+                    + "loadbalancer/net/kapi-0123/0123456789abcdef\"")
+            .append("\n    }\n  }\n\n");
       }
       if (!expectedFailures.isEmpty()) {
         b.append("  expect_failures = [\n");

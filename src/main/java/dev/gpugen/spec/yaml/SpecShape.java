@@ -585,7 +585,7 @@ public final class SpecShape {
           req(
               "distribution",
               new Enum(Keyword.spellings(Distribution.class)),
-              "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm on controlPlane.hosts, bootstrapped by Ansible before play 03 (static); existing = the cluster your kubeconfig names (any provider)."),
+              "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm bootstrapped by Ansible before play 03, on controlPlane.hosts (static) or on control-plane instances the Terraform creates (aws); existing = the cluster your kubeconfig names (any provider)."),
           req(
               "version",
               K8S_MINOR,
@@ -619,7 +619,19 @@ public final class SpecShape {
                           CONTROL_PLANE_ENDPOINT,
                           null,
                           "static: kubeadm's --control-plane-endpoint, a load balancer or DNS name in front of every API server that you provide (HOST:PORT); required with more than one host (k8s-control-plane-endpoint-missing), else the first host's address.")
-                      .as("controlPlaneEndpoint")),
+                      .as("controlPlaneEndpoint"),
+                  opt(
+                          "instanceType",
+                          INSTANCE_TYPE,
+                          "m7i.xlarge",
+                          "aws: the EC2 instance type of the control-plane instances gpugen creates (x86_64, as the nodes' image; on-demand).")
+                      .as("controlPlaneInstanceType"),
+                  opt(
+                          "count",
+                          new Int(1, 3),
+                          1L,
+                          "aws: how many control-plane instances gpugen creates: 1, or 3 behind an internal Network Load Balancer (the endpoint); an even count is refused: k8s-control-plane-even.")
+                      .as("controlPlaneCount")),
               null,
               "kubeadm: the control plane."),
           opt(

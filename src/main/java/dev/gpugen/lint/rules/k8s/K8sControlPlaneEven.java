@@ -3,6 +3,8 @@ package dev.gpugen.lint.rules.k8s;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -29,16 +31,25 @@ public final class K8sControlPlaneEven extends Rule {
 
   @Override
   public void check(ClusterPlan plan, Findings findings) {
+    boolean aws = plan.spec().cloud().provider() == Provider.AWS;
     plan.spec()
         .kubernetes()
-        .filter(k -> k.kubeadm() && k.controlPlaneHosts().size() % 2 == 0)
+        .filter(ClusterSpec.Kubernetes::kubeadm)
         .ifPresent(
-            k ->
+            k -> {
+              int members = aws ? k.controlPlaneCount() : k.controlPlaneHosts().size();
+              if (members > 0 && members % 2 == 0) {
                 findings.report(
-                    SpecPath.of("kubernetes", "controlPlane", "hosts"),
-                    k.controlPlaneHosts().size()
-                        + " kubeadm control-plane hosts: an even number of etcd members tolerates"
-                        + " no more failures than one fewer",
-                    "list an odd number of control-plane hosts (1, 3 or 5)"));
+                    SpecPath.of("kubernetes", "controlPlane", aws ? "count" : "hosts"),
+                    members
+                        + " kubeadm control-plane "
+                        + (aws ? "instances" : "hosts")
+                        + ": an even number of etcd members tolerates no more failures than one"
+                        + " fewer",
+                    aws
+                        ? "set controlPlane.count to 1 or 3"
+                        : "list an odd number of control-plane hosts (1, 3 or 5)");
+              }
+            });
   }
 }

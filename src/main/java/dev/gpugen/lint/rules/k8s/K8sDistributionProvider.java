@@ -17,8 +17,10 @@ public final class K8sDistributionProvider extends Rule {
         "kubernetes.distribution that the provider cannot have",
         "eks is Amazon EKS: its control plane, access entries and add-ons are AWS resources, so it"
             + " needs cloud.provider: aws. kubeadm is rendered for static hosts, where"
-            + " kubernetes.controlPlane.hosts names the control plane; on AWS use eks. On gcp the"
-            + " cluster is GKE's (cloud.gke): kubernetes.distribution may only say existing there."
+            + " kubernetes.controlPlane.hosts names the control plane, and for AWS, where the"
+            + " Terraform creates control-plane instances (kubernetes.controlPlane.count) and play"
+            + " 02b joins the nodes, so only with ansible.mode push. On gcp the cluster is GKE's"
+            + " (cloud.gke): kubernetes.distribution may only say existing there."
             + " Sources: https://docs.aws.amazon.com/eks/latest/userguide/clusters.html ,"
             + " https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/create-cluster-kubeadm/ ,"
             + " https://cloud.google.com/kubernetes-engine/docs/concepts/kubernetes-engine-overview");
@@ -42,14 +44,17 @@ public final class K8sDistributionProvider extends Rule {
                 findings.report(
                     path,
                     "kubernetes.distribution eks needs cloud.provider aws, not " + provider,
-                    "use distribution: kubeadm for static hosts, or existing");
-              } else if (k.kubeadm() && provider != Provider.STATIC) {
+                    "use distribution: kubeadm, or existing");
+              } else if (k.kubeadm() && provider == Provider.AWS && plan.pullMode()) {
                 findings.report(
                     path,
-                    "kubernetes.distribution kubeadm is rendered for static hosts only, not "
-                        + provider,
-                    "use distribution: eks on AWS, or existing");
-              } else if (k.kubeadm() && k.controlPlaneHosts().isEmpty()) {
+                    "kubernetes.distribution kubeadm on aws is rendered for ansible.mode push"
+                        + " only: play 02b joins each node with a token made for it on the control"
+                        + " plane, which a node pulling its own configuration cannot do",
+                    "use ansible.mode: push, or distribution: eks (its nodes join at boot)");
+              } else if (k.kubeadm()
+                  && provider == Provider.STATIC
+                  && k.controlPlaneHosts().isEmpty()) {
                 findings.report(
                     SpecPath.of("kubernetes"),
                     "kubernetes.distribution kubeadm needs kubernetes.controlPlane.hosts: the host"

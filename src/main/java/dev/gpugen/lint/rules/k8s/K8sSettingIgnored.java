@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.List;
@@ -21,7 +22,9 @@ public final class K8sSettingIgnored extends Rule {
         "endpointAccess, publicCidrs and admins configure the Amazon EKS control plane (endpoint"
             + " access and access entries); controlPlane and cni configure kubeadm. With another"
             + " distribution they change nothing, and publicCidrs does nothing while the endpoint"
-            + " is private. Remove them, or pick the distribution they belong to."
+            + " is private. Within controlPlane, hosts and endpoint describe a static control"
+            + " plane, instanceType and count the instances gpugen creates on aws. Remove them,"
+            + " or pick the distribution or provider they belong to."
             + " Sources: https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html ,"
             + " https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html ,"
             + " https://kubernetes.io/docs/reference/setup-tools/kubeadm/kubeadm-init/");
@@ -39,6 +42,17 @@ public final class K8sSettingIgnored extends Rule {
               for (String key : KUBEADM_ONLY) {
                 ignored(findings, k, key, !k.kubeadm(), "kubeadm");
               }
+              // kubeadm's control plane: hosts and endpoint are the static one's, instanceType
+              // and count describe the instances the Terraform creates on aws.
+              if (k.kubeadm()) {
+                boolean aws = spec.cloud().provider() == Provider.AWS;
+                for (String key : List.of("hosts", "endpoint")) {
+                  controlPlane(findings, key, aws, Provider.STATIC, Provider.AWS);
+                }
+                for (String key : List.of("instanceType", "count")) {
+                  controlPlane(findings, key, !aws, Provider.AWS, spec.cloud().provider());
+                }
+              }
               if (k.eks() && !k.publicEndpoint()) {
                 SpecPath path = SpecPath.of("kubernetes", "publicCidrs");
                 if (findings.isWritten(path)) {
@@ -49,6 +63,22 @@ public final class K8sSettingIgnored extends Rule {
                 }
               }
             });
+  }
+
+  private static void controlPlane(
+      Findings findings, String key, boolean ignored, Provider owner, Provider provider) {
+    SpecPath path = SpecPath.of("kubernetes", "controlPlane", key);
+    if (ignored && findings.isWritten(path)) {
+      findings.report(
+          path,
+          "kubernetes.controlPlane."
+              + key
+              + " is read with cloud.provider "
+              + owner
+              + " only, not "
+              + provider,
+          "remove kubernetes.controlPlane." + key);
+    }
   }
 
   private static void ignored(
