@@ -63,7 +63,7 @@ lustre_client_mount_point: [=unsafe(ansible.lustre.mountPoint)]
 # Kubernetes (kubernetes:): the cluster the GPU nodes are workers of; plays 03 and 05 check it.
 kubernetes_checks_distribution: [=unsafe(ansible.kubernetes.distribution)]
 kubernetes_checks_version: [=unsafe(ansible.kubernetes.version)]
-<#if ansible.kubernetes.distribution == "eks">
+<#if ansible.kubernetes.eks>
 # EKS: the kubeconfig `aws eks update-kubeconfig` writes into the ignored state folder (the
 # Terraform output kubeconfig_command prints the command), and the node names kubelet registers on
 # EKS: the instance's private DNS name (gpugen-inventory's gpugen_private_dns).

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ class ExamplesTest {
     ClusterSpec base = TestSpecs.read(dir.resolve("cluster.yaml"), Optional.empty());
     // On GKE the Ansible side is the cluster-level plays 03-05 only (GKE owns the nodes).
     List<String> stages =
-        base.cloud().provider().equals("gcp")
+        base.cloud().provider() == Provider.GCP
             ? List.of("Terraform", "03 ", "04 ", "05 validation")
             : List.of("Terraform", "00 ", "01 ", "02 ", "03 ", "04 ", "05 validation");
     for (String stage : stages) {

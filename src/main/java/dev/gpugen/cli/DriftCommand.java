@@ -14,6 +14,7 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.json.Json;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.Provider;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ public final class DriftCommand implements Callable<Integer> {
     ClusterSpec cluster = checked.spec().get();
     List<Finding> findings = new ArrayList<>();
     List<String> looked = new ArrayList<>();
-    boolean cloud = !noCloud && cluster.cloud().provider().equals("aws");
+    boolean cloud = !noCloud && cluster.cloud().provider() == Provider.AWS;
     if (cloud) {
       String region = cluster.cloud().region().orElseThrow();
       List<HostFacts> hosts;

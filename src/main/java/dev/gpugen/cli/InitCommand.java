@@ -5,6 +5,8 @@ import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Keyword;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.yaml.StarterSpec;
 import java.io.IOException;
@@ -34,17 +36,6 @@ import picocli.CommandLine.Option;
       "The spec validates with no findings; an existing file is kept unless --force."
     })
 final class InitCommand implements Callable<Integer> {
-  enum Provider {
-    aws,
-    gcp,
-    static_;
-
-    @Override
-    public String toString() {
-      return this == static_ ? "static" : name();
-    }
-  }
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin VerboseOption verbose;
@@ -60,7 +51,7 @@ final class InitCommand implements Callable<Integer> {
       paramLabel = "PROVIDER",
       converter = ProviderConverter.class,
       description = "aws (default), gcp (a GKE node pool) or static (bare-metal hosts you list).")
-  Provider provider = Provider.aws;
+  Provider provider = Provider.AWS;
 
   @Option(
       names = "--name",
@@ -81,7 +72,7 @@ final class InitCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
-    String text = StarterSpec.text(gpu, clusterName, provider.toString());
+    String text = StarterSpec.text(gpu, clusterName, provider);
     check(text, clusterName);
     if (output.equals("-")) {
       out.print(text);
@@ -166,17 +157,16 @@ final class InitCommand implements Callable<Integer> {
     }
   }
 
-  /** Accepts aws, gcp and static (a Java keyword, hence the enum constant static_). */
+  /** Accepts the spec's words for cloud.provider: aws, gcp and static. */
   static final class ProviderConverter implements CommandLine.ITypeConverter<Provider> {
     @Override
     public Provider convert(String value) {
-      for (Provider p : Provider.values()) {
-        if (p.toString().equals(value)) {
-          return p;
-        }
+      List<String> words = Keyword.spellings(Provider.class);
+      if (!words.contains(value)) {
+        throw new CommandLine.TypeConversionException(
+            "expected one of " + String.join(", ", words) + " but was '" + value + "'");
       }
-      throw new CommandLine.TypeConversionException(
-          "expected one of aws, gcp, static but was '" + value + "'");
+      return Keyword.of(Provider.class, value);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.gpugen.compat;
 
+import dev.gpugen.spec.Distribution;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,17 +65,17 @@ public final class KubernetesSupport {
   }
 
   /** The minors {@code distribution} supports; empty for existing (whatever the cluster runs). */
-  public static List<String> minors(String distribution) {
+  public static List<String> minors(Distribution distribution) {
     return switch (distribution) {
-      case "eks" -> EKS;
-      case "kubeadm" -> KUBEADM;
-      default -> List.of();
+      case EKS -> KubernetesSupport.EKS;
+      case KUBEADM -> KubernetesSupport.KUBEADM;
+      case EXISTING -> List.of();
     };
   }
 
   /** The source of {@link #minors}'s answer for {@code distribution}. */
-  public static String source(String distribution) {
-    return distribution.equals("eks") ? EKS_SOURCE : KUBEADM_SOURCE;
+  public static String source(Distribution distribution) {
+    return distribution == Distribution.EKS ? EKS_SOURCE : KUBEADM_SOURCE;
   }
 
   /**

@@ -6,6 +6,10 @@ import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Internet;
+import dev.gpugen.spec.KernelModules;
+import dev.gpugen.spec.Placement;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Sha256;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +57,7 @@ public record ClusterPlan(
   public static ClusterPlan of(ClusterSpec spec, CompatTable compat) {
     String qualifiedName =
         spec.metadata().name() + spec.metadata().environment().map(e -> "-" + e).orElse("");
-    String provider = spec.cloud().provider();
+    Provider provider = spec.cloud().provider();
     List<PoolPlan> pools = new ArrayList<>();
     for (ClusterSpec.Pool p : spec.pools()) {
       Hardware hw = Hardware.of(provider, p, compat);
@@ -65,7 +69,7 @@ public record ClusterPlan(
               // gpugen-inventory's own naming, so render and inventory name the group alike.
               InventoryBuilder.group("pool_", p.name()),
               PoolPlan.identifier(p.name()),
-              spec.network().placement().equals("none")
+              spec.network().placement() == Placement.NONE
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
               Math.max(1, p.software().devicePlugin().timeSlicingReplicas())));
@@ -73,7 +77,7 @@ public record ClusterPlan(
     StringBuilder nccl = new StringBuilder();
     new TreeMap<>(spec.nccl().env())
         .forEach((k, v) -> nccl.append(k).append('=').append(v).append('\n'));
-    boolean nodeTree = !provider.equals("gcp");
+    boolean nodeTree = provider != dev.gpugen.spec.Provider.GCP;
     return new ClusterPlan(
         spec,
         compat,
@@ -85,7 +89,7 @@ public record ClusterPlan(
             spec,
             nodeTree,
             kubeadm(spec),
-            provider.equals("aws") && spec.storage().lustre().isPresent(),
+            provider == dev.gpugen.spec.Provider.AWS && spec.storage().lustre().isPresent(),
             efaPools(spec)));
   }
 
@@ -99,8 +103,8 @@ public record ClusterPlan(
   }
 
   private static boolean kubeadm(ClusterSpec spec) {
-    boolean statics = spec.cloud().provider().equals("static");
-    boolean aws = spec.cloud().provider().equals("aws");
+    boolean statics = spec.cloud().provider() == dev.gpugen.spec.Provider.STATIC;
+    boolean aws = spec.cloud().provider() == dev.gpugen.spec.Provider.AWS;
     return spec.kubernetes()
         .filter(k -> k.kubeadm() && (statics && !k.controlPlaneHosts().isEmpty() || aws))
         .isPresent();
@@ -115,7 +119,7 @@ public record ClusterPlan(
   }
 
   private static boolean efaPools(ClusterSpec spec) {
-    return spec.pools().stream().anyMatch(p -> p.fabric().equals("efa"));
+    return spec.pools().stream().anyMatch(p -> p.fabric() == dev.gpugen.spec.Fabric.EFA);
   }
 
   /** The pool named {@code name}; it must exist. */
@@ -140,21 +144,21 @@ public record ClusterPlan(
     return Sha256.hex(ncclConf);
   }
 
-  public String provider() {
+  public Provider provider() {
     return spec.cloud().provider();
   }
 
   public boolean aws() {
-    return provider().equals("aws");
+    return provider() == Provider.AWS;
   }
 
   public boolean gke() {
-    return provider().equals("gcp");
+    return provider() == Provider.GCP;
   }
 
   /** Bare metal: the hosts exist already and are listed in the spec. */
   public boolean staticHosts() {
-    return provider().equals("static");
+    return provider() == Provider.STATIC;
   }
 
   /**
@@ -201,7 +205,7 @@ public record ClusterPlan(
    */
   public List<String> vpcInterfaceEndpoints() {
     ClusterSpec.Network n = spec.network();
-    if (!aws() || !n.createsVpc() || !n.internet().equals("none")) {
+    if (!aws() || !n.createsVpc() || n.internet() != Internet.NONE) {
       return List.of();
     }
     java.util.TreeSet<String> out =
@@ -234,8 +238,8 @@ public record ClusterPlan(
 
   private static String kernelModules(
       ClusterSpec.Software sw, Optional<GpuModel> gpu, CompatTable table) {
-    if (!sw.kernelModules().equals("auto")) {
-      return sw.kernelModules();
+    if (sw.kernelModules() != KernelModules.AUTO) {
+      return sw.kernelModules().spelling();
     }
     KernelModule flavour =
         gpu.map(

@@ -7,6 +7,7 @@ import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.Version;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -54,8 +55,8 @@ public record Hardware(
         gpu.flatMap(g -> table.allReduceBandwidth(g.name(), gpuCount.orElse(0), nvswitch)));
   }
 
-  static Hardware of(String provider, ClusterSpec.Pool pool, CompatTable table) {
-    if (provider.equals("static")) {
+  static Hardware of(Provider provider, ClusterSpec.Pool pool, CompatTable table) {
+    if (provider == Provider.STATIC) {
       if (pool.gpu().isEmpty()) {
         return new Hardware(
             Optional.empty(),
@@ -81,7 +82,7 @@ public record Hardware(
                   () -> model.map(m -> table.impliedNvswitch(m, declared.count())).orElse(false)),
           table);
     }
-    if (provider.equals("gcp")) {
+    if (provider == Provider.GCP) {
       Optional<GcpMachineType> gcp = table.gcpMachine(pool.instanceType());
       if (gcp.isEmpty()) {
         return new Hardware(

@@ -75,8 +75,8 @@ public record Sources(
           EnumSet.of(Source.UBUNTU, Source.CUDA, Source.NVIDIA_CONTAINER_TOOLKIT, Source.GIT));
       if (kubeadm) {
         used.add(Source.KUBERNETES);
-        String cni = spec.kubernetes().orElseThrow().cni();
-        used.add(cni.equals("calico") ? Source.HELM_TIGERA : Source.HELM_CILIUM);
+        dev.gpugen.spec.Cni cni = spec.kubernetes().orElseThrow().cni();
+        used.add(cni == dev.gpugen.spec.Cni.CALICO ? Source.HELM_TIGERA : Source.HELM_CILIUM);
       }
       if (lustre) {
         used.add(Source.LUSTRE);

@@ -9,7 +9,9 @@ import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Market;
+import dev.gpugen.spec.Provider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +97,7 @@ public final class AnsibleView {
   }
 
   public String provider() {
-    return spec.cloud().provider();
+    return spec.cloud().provider().spelling();
   }
 
   public SoftwareVars software() {
@@ -147,7 +149,7 @@ public final class AnsibleView {
             spec.metadata().environment(),
             spec.cloud().region().orElseThrow(),
             pools,
-            spec.connection().method(),
+            spec.connection().method().spelling(),
             plan.ssmBucketPrefix(),
             spec.connection()
                 .bastion()
@@ -175,7 +177,7 @@ public final class AnsibleView {
    * gpugen does not know.
    */
   public String loginUser() {
-    boolean ec2 = spec.cloud().provider().equals("aws");
+    boolean ec2 = spec.cloud().provider() == Provider.AWS;
     boolean ubuntu =
         spec.cloud().image().startsWith("ubuntu-") || spec.software().os().startsWith("ubuntu");
     return ec2 && ubuntu ? "ubuntu" : "";
@@ -255,6 +257,7 @@ public final class AnsibleView {
    *
    * @param enabled whether the spec names a cluster (else plays 03-05 skip their Kubernetes parts)
    * @param distribution eks, kubeadm or existing; empty when not enabled
+   * @param eks whether the control plane is EKS (the nodes get its bootstrap settings)
    * @param version the Kubernetes minor; empty when not enabled
    * @param kubeadm whether play 02b bootstraps the cluster with kubeadm (static hosts)
    * @param cni kubeadm: cilium or calico; else empty
@@ -274,6 +277,7 @@ public final class AnsibleView {
   public record KubernetesVars(
       boolean enabled,
       String distribution,
+      boolean eks,
       String version,
       boolean kubeadm,
       String cni,
@@ -294,14 +298,25 @@ public final class AnsibleView {
             k ->
                 !kubeadm()
                     ? new KubernetesVars(
-                        true, k.distribution(), k.version(), false, "", "", "", "", false, false)
+                        true,
+                        k.distribution().spelling(),
+                        k.eks(),
+                        k.version(),
+                        false,
+                        "",
+                        "",
+                        "",
+                        "",
+                        false,
+                        false)
                     : plan.aws()
                         ? new KubernetesVars(
                             true,
-                            k.distribution(),
+                            k.distribution().spelling(),
+                            k.eks(),
                             k.version(),
                             true,
-                            k.cni(),
+                            k.cni().spelling(),
                             PodNetwork.cidrAvoiding(List.of(), awsNetworks()),
                             "",
                             "",
@@ -309,16 +324,17 @@ public final class AnsibleView {
                             k.controlPlaneCount() > 1)
                         : new KubernetesVars(
                             true,
-                            k.distribution(),
+                            k.distribution().spelling(),
+                            k.eks(),
                             k.version(),
                             true,
-                            k.cni(),
+                            k.cni().spelling(),
                             PodNetwork.cidr(allAddresses()),
                             controlPlaneEndpoint(k),
                             controlPlaneEndpointHost(k),
                             false,
                             false))
-        .orElse(new KubernetesVars(false, "", "", false, "", "", "", "", false, false));
+        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", false, false));
   }
 
   /** The AWS networks the pod network must keep clear of: the VPC's and the subnet's, if known. */
@@ -379,7 +395,7 @@ public final class AnsibleView {
    * attaches when the fabric is EFA, else 0 (not checked).
    */
   public int schedulerEfaInterfaces(PoolVars pool) {
-    return pool.fabric().equals("efa") ? pool.facts().efaInterfaces() : 0;
+    return plan.pool(pool.name()).pool().fabric() == Fabric.EFA ? pool.facts().efaInterfaces() : 0;
   }
 
   /**
@@ -666,7 +682,7 @@ public final class AnsibleView {
         p.instanceType(),
         p.count(),
         p.market(),
-        p.fabric(),
+        p.fabric().spelling(),
         PoolFacts.of(pp),
         software(p.software(), pp.kernelModules()),
         validation(p.validation(), pp),

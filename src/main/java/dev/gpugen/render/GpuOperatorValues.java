@@ -187,7 +187,7 @@ public final class GpuOperatorValues {
     Map<String, Object> driver = new TreeMap<>();
     driver.put("enabled", true);
     driver.put("version", sw.driver());
-    driver.put("kernelModuleType", sw.kernelModules());
+    driver.put("kernelModuleType", sw.kernelModules().spelling());
     values.put("driver", driver);
     Map<String, Object> toolkit = new TreeMap<>();
     toolkit.put("enabled", true);

@@ -5,6 +5,7 @@ import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.render.TfVar.Section;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Placement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -924,7 +925,7 @@ final class TerraformVariables {
         TfVar.of(v + "_compact_placement", "bool", "Compact placement for pool " + pool + ".")
             .defaultTo(false)
             .set(
-                plan.spec().network().placement().equals("cluster")
+                plan.spec().network().placement() == Placement.CLUSTER
                     && m.isPresent()
                     && p.count() > 1),
         TfVar.of(

@@ -10,6 +10,7 @@ import dev.gpugen.compat.Version;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.GeneratedOutputFormat.Markup;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.PullSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -107,7 +108,7 @@ public final class TerraformView {
 
   /** Whether pulling nodes fetch the bundle from the checkpoint bucket (else from Git). */
   public boolean pullFromS3() {
-    return pull() && spec.ansible().pull().source().equals("s3");
+    return pull() && spec.ansible().pull().source() == PullSource.S3;
   }
 
   /** Whether pulling nodes write their validation reports to the checkpoint bucket. */
@@ -168,7 +169,7 @@ public final class TerraformView {
         plan.qualifiedName(),
         poolName,
         "pull-inventory-" + plan.pool(poolName).tfPrefix() + ".yml",
-        p.source(),
+        p.source().spelling(),
         spec.storage().checkpointBucket().orElse(""),
         pullBundlePrefix(),
         pullReportsPrefix(),

@@ -1,6 +1,7 @@
 package dev.gpugen.render;
 
 import dev.gpugen.render.GeneratedOutputFormat.Markup;
+import dev.gpugen.spec.Keyword;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +76,10 @@ public record TfVar(
 
   /** With the value gpugen writes into terraform.tfvars.json ({@code null}: JSON null). */
   TfVar set(Object json) {
+    // A spec word as the spec writes it (Jackson would write the Java constant's name).
+    Object value = json instanceof Keyword k ? k.spelling() : json;
     return new TfVar(
-        name, type, description, defaultValue, validations, Optional.of(new Value(json)));
+        name, type, description, defaultValue, validations, Optional.of(new Value(value)));
   }
 
   /** {@link #hcl()} for templates: already HCL, so written as it is. */

@@ -95,7 +95,7 @@ public record ClusterSpec(
    * @param imds the instance metadata service settings
    */
   public record Cloud(
-      String provider,
+      Provider provider,
       Optional<String> region,
       Optional<String> availabilityZone,
       Optional<String> sshKeyName,
@@ -122,14 +122,14 @@ public record ClusterSpec(
    * @param create whether Terraform creates the cluster
    * @param gpuDriver operator (GKE's install disabled, the GPU Operator installs the driver) or gke
    */
-  public record Gke(String cluster, boolean create, String gpuDriver) {
+  public record Gke(String cluster, boolean create, GpuDriver gpuDriver) {
     public Gke {
       Objects.requireNonNull(cluster);
       Objects.requireNonNull(gpuDriver);
     }
 
     public boolean operatorDriver() {
-      return gpuDriver.equals("operator");
+      return gpuDriver == GpuDriver.OPERATOR;
     }
   }
 
@@ -142,13 +142,13 @@ public record ClusterSpec(
    * @param httpTokens required (IMDSv2 only) or optional (IMDSv1 allowed)
    * @param hopLimit the PUT response hop limit
    */
-  public record Imds(String httpTokens, int hopLimit) {
+  public record Imds(HttpTokens httpTokens, int hopLimit) {
     public Imds {
       Objects.requireNonNull(httpTokens);
     }
 
     public boolean v1Allowed() {
-      return !httpTokens.equals("required");
+      return httpTokens != HttpTokens.REQUIRED;
     }
   }
 
@@ -168,9 +168,9 @@ public record ClusterSpec(
       Optional<String> vpcId,
       Optional<String> subnetId,
       List<String> sshIngressCidrs,
-      String placement,
-      String fabric,
-      String internet) {
+      Placement placement,
+      Fabric fabric,
+      Internet internet) {
     public Network {
       Objects.requireNonNull(vpcCidr);
       Objects.requireNonNull(subnetCidr);
@@ -189,7 +189,7 @@ public record ClusterSpec(
 
     /** Whether Terraform creates a NAT gateway and the nodes' default route through it. */
     public boolean natGateway() {
-      return createsVpc() && internet.equals("nat");
+      return createsVpc() && internet == Internet.NAT;
     }
   }
 
@@ -283,7 +283,7 @@ public record ClusterSpec(
       Optional<StaticGpu> gpu,
       List<Host> hosts,
       Optional<Autoscaling> autoscaling,
-      String fabric) {
+      Fabric fabric) {
     public Pool {
       Objects.requireNonNull(fabric);
       Objects.requireNonNull(name);
@@ -364,7 +364,7 @@ public record ClusterSpec(
       String driver,
       String cuda,
       String containerToolkit,
-      String kernelModules,
+      KernelModules kernelModules,
       GpuOperator gpuOperator,
       DevicePlugin devicePlugin) {
     public Software {
@@ -440,16 +440,16 @@ public record ClusterSpec(
    * @param cni kubeadm: cilium or calico
    */
   public record Kubernetes(
-      String distribution,
+      Distribution distribution,
       String version,
-      String endpointAccess,
+      EndpointAccess endpointAccess,
       List<String> publicCidrs,
       List<String> admins,
       List<Host> controlPlaneHosts,
       Optional<String> controlPlaneEndpoint,
       String controlPlaneInstanceType,
       int controlPlaneCount,
-      String cni) {
+      Cni cni) {
     public Kubernetes {
       Objects.requireNonNull(distribution);
       Objects.requireNonNull(version);
@@ -463,19 +463,19 @@ public record ClusterSpec(
     }
 
     public boolean eks() {
-      return distribution.equals("eks");
+      return distribution == Distribution.EKS;
     }
 
     public boolean kubeadm() {
-      return distribution.equals("kubeadm");
+      return distribution == Distribution.KUBEADM;
     }
 
     public boolean existing() {
-      return distribution.equals("existing");
+      return distribution == Distribution.EXISTING;
     }
 
     public boolean publicEndpoint() {
-      return endpointAccess.equals("public-and-private");
+      return endpointAccess == EndpointAccess.PUBLIC_AND_PRIVATE;
     }
   }
 
@@ -527,7 +527,7 @@ public record ClusterSpec(
    *     boot)
    * @param pull where pulling nodes fetch the rendered bundle
    */
-  public record Ansible(int forks, String mode, Pull pull) {
+  public record Ansible(int forks, AnsibleMode mode, Pull pull) {
     public Ansible {
       Objects.requireNonNull(mode);
       Objects.requireNonNull(pull);
@@ -535,11 +535,14 @@ public record ClusterSpec(
 
     /** Push mode with the default pull settings: what a spec without {@code ansible.mode} says. */
     public Ansible(int forks) {
-      this(forks, "push", new Pull("s3", Optional.empty(), Optional.empty(), Optional.empty()));
+      this(
+          forks,
+          AnsibleMode.PUSH,
+          new Pull(PullSource.S3, Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
     public boolean pullMode() {
-      return mode.equals("pull");
+      return mode == AnsibleMode.PULL;
     }
   }
 
@@ -552,7 +555,10 @@ public record ClusterSpec(
    * @param gitPath the rendered ansible/ folder in the repository, when the spec sets it
    */
   public record Pull(
-      String source, Optional<String> gitUrl, Optional<String> gitRef, Optional<String> gitPath) {
+      PullSource source,
+      Optional<String> gitUrl,
+      Optional<String> gitRef,
+      Optional<String> gitPath) {
     public Pull {
       Objects.requireNonNull(source);
       Objects.requireNonNull(gitUrl);
@@ -568,14 +574,14 @@ public record ClusterSpec(
    *     or ssh; ssm by default when no CIDR may reach SSH, else ssh
    * @param bastion an SSH jump host every node is reached through (ssh only)
    */
-  public record Connection(String method, Optional<Bastion> bastion) {
+  public record Connection(ConnectionMethod method, Optional<Bastion> bastion) {
     public Connection {
       Objects.requireNonNull(method);
       Objects.requireNonNull(bastion);
     }
 
     public boolean ssm() {
-      return method.equals("ssm");
+      return method == ConnectionMethod.SSM;
     }
   }
 

@@ -19,4 +19,10 @@ public enum Market implements Keyword {
   public String spelling() {
     return spelling;
   }
+
+  /** The spelling, so a message or a string built from the value reads as the spec does. */
+  @Override
+  public String toString() {
+    return spelling;
+  }
 }

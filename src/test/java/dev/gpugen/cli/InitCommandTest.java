@@ -131,7 +131,8 @@ class InitCommandTest {
                                       c.diagnostics().stream()
                                           .filter(d -> d.severity().atLeast(Severity.WARNING))
                                           .toList());
-                                  assertEquals(provider, c.spec().get().cloud().provider());
+                                  assertEquals(
+                                      provider, c.spec().get().cloud().provider().spelling());
                                   Path out = tmp.resolve(provider + "-" + gpu + "/out");
                                   Cli render =
                                       Cli.run("render", spec.toString(), "-o", out.toString());

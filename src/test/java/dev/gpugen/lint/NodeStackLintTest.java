@@ -8,6 +8,7 @@ import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Severity;
 import java.util.List;
 import java.util.Map;
@@ -137,8 +138,8 @@ class NodeStackLintTest {
     assertEquals(List.of(), of(c, "efa-not-used"), c.diagnostics().toString());
     assertEquals(List.of(), of(c, "efa-unsupported-instance"), c.diagnostics().toString());
     ClusterSpec spec = c.spec().orElseThrow();
-    assertEquals("efa", spec.pools().get(0).fabric());
-    assertEquals("tcp", spec.pools().get(1).fabric());
+    assertEquals(Fabric.EFA, spec.pools().get(0).fabric());
+    assertEquals(Fabric.TCP, spec.pools().get(1).fabric());
     // Written tcp still warns on the EFA pool.
     Gpugen.Checked tcp =
         check(", fabric: tcp", "pools:\n  - {name: train, instanceType: p5.48xlarge, count: 2}\n");

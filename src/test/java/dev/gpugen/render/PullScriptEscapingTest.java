@@ -40,7 +40,7 @@ class PullScriptEscapingTest {
         Records.with(
             base,
             "ansible.pull.source",
-            "git",
+            dev.gpugen.spec.PullSource.GIT,
             "ansible.pull.gitUrl",
             URL,
             "ansible.pull.gitRef",

@@ -154,8 +154,6 @@ class TerraformHostileValuesTest {
             "subnet_cidr",
             "vpc_id",
             "subnet_id",
-            "placement_strategy",
-            "gpu_fabric",
             "checkpoint_bucket",
             "lustre_deployment_type",
             "lustre_mount_point",
@@ -166,7 +164,8 @@ class TerraformHostileValuesTest {
             "cidr")) {
       want.put(key, key + ": " + core);
     }
-    // Past the reader: a valid spec with every string that reaches Terraform made hostile.
+    // Past the reader: a valid spec with every string that reaches Terraform made hostile (the
+    // spec words bound to enums, like placement and fabric, hold only their spellings).
     ClusterSpec base =
         Rendered.of(
                 "base",
@@ -192,7 +191,7 @@ class TerraformHostileValuesTest {
             "ctk: " + core,
             // Explicit, so that the plan need not read the hostile driver as a version.
             "kernelModules",
-            "open",
+            dev.gpugen.spec.KernelModules.OPEN,
             "gpuOperator.version",
             "op: " + core);
     ClusterSpec hostile =
@@ -220,12 +219,6 @@ class TerraformHostileValuesTest {
             want.get("subnet_id"),
             "network.sshIngressCidrs",
             List.of(want.get("cidr")),
-            "network.placement",
-            want.get("placement_strategy"),
-            "network.fabric",
-            want.get("gpu_fabric"),
-            "pools[0].fabric",
-            want.get("gpu_fabric"),
             "storage.lustre.deploymentType",
             want.get("lustre_deployment_type"),
             "storage.lustre.mountPoint",

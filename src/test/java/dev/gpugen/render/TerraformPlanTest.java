@@ -10,7 +10,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gpugen.TestSpecs;
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
+import dev.gpugen.spec.AnsibleMode;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Internet;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TerraformPlan;
@@ -80,7 +84,7 @@ class TerraformPlanTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Case c : cases()) {
       ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
-      if (spec.cloud().provider().equals("aws")) {
+      if (spec.cloud().provider() == Provider.AWS) {
         tests.add(DynamicTest.dynamicTest(c.label() + ": terraform test (plan)", () -> plan(c)));
       }
     }
@@ -95,7 +99,7 @@ class TerraformPlanTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Case c : cases()) {
       ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
-      if (!spec.cloud().provider().equals("static")) {
+      if (spec.cloud().provider() != Provider.STATIC) {
         tests.add(DynamicTest.dynamicTest(c.label() + ": terraform fmt -check", () -> fmt(c)));
       }
     }
@@ -274,7 +278,7 @@ class TerraformPlanTest {
     static String of(ClusterSpec spec, Map<String, JsonNode> parsed) {
       PlanAssertions a = new PlanAssertions();
       CompatTable table = CompatTable.load();
-      boolean efa = spec.network().fabric().equals("efa");
+      boolean efa = spec.network().fabric() == Fabric.EFA;
       for (ClusterSpec.Pool pool : spec.pools()) {
         String id = pool.name().replace('-', '_');
         String instances = "aws_instance." + id;
@@ -323,7 +327,7 @@ class TerraformPlanTest {
       }
       a.ingressRules(parsed);
       ClusterSpec.Network net = spec.network();
-      if (net.vpcId().isEmpty() && net.internet().equals("nat")) {
+      if (net.vpcId().isEmpty() && net.internet() == Internet.NAT) {
         a.check(
             "length(aws_nat_gateway.this) == 1 && length(aws_route.nodes_internet) == 1 &&"
                 + " aws_route.nodes_internet[0].destination_cidr_block == \"0.0.0.0/0\"",
@@ -487,7 +491,7 @@ class TerraformPlanTest {
                 + "'\n";
         String userData = "base64decode(aws_launch_template." + id + ".user_data)";
         check(
-            spec.ansible().mode().equals("pull")
+            spec.ansible().mode() == AnsibleMode.PULL
                 ? "strcontains(" + userData + ", " + TerraformPlan.hclString(script) + ")"
                 : userData + " == " + TerraformPlan.hclString(script),
             "pool "
@@ -627,7 +631,7 @@ class TerraformPlanTest {
         check("length(aws_s3_bucket.ssm) == 0", "connection ssh: no SSM transfer bucket");
       }
       ClusterSpec.Network net = spec.network();
-      if (net.vpcId().isEmpty() && net.internet().equals("none")) {
+      if (net.vpcId().isEmpty() && net.internet() == Internet.NONE) {
         check(
             "alltrue([for s in [\"ssm\", \"ssmmessages\", \"ec2messages\"] :"
                 + " contains(keys(aws_vpc_endpoint.interface), s)])"

@@ -31,10 +31,10 @@ class DefaultsTest {
     assertEquals("ubuntu-22.04", s.cloud().image(), "image follows software.os");
     assertEquals(Optional.of("10.0.0.0/16"), s.network().vpcCidr());
     assertEquals(Optional.of("10.0.0.0/20"), s.network().subnetCidr());
-    assertEquals("cluster", s.network().placement());
-    assertEquals("efa", s.network().fabric(), "p4d has EFA");
+    assertEquals(Placement.CLUSTER, s.network().placement());
+    assertEquals(Fabric.EFA, s.network().fabric(), "p4d has EFA");
     assertTrue(s.network().sshIngressCidrs().isEmpty(), "no SSH unless asked: use SSM");
-    assertEquals("required", s.cloud().imds().httpTokens(), "IMDSv2");
+    assertEquals(HttpTokens.REQUIRED, s.cloud().imds().httpTokens(), "IMDSv2");
     assertEquals(1, s.cloud().imds().hopLimit(), "hop limit 1");
     ClusterSpec.Pool p = s.pools().get(0);
     assertEquals(1, p.count());
@@ -45,7 +45,7 @@ class DefaultsTest {
     assertEquals(Optional.empty(), p.rootVolume().throughput());
     assertTrue(p.rootVolume().encrypted());
     assertEquals("1.17.8", p.software().containerToolkit());
-    assertEquals("auto", p.software().kernelModules());
+    assertEquals(KernelModules.AUTO, p.software().kernelModules());
     assertEquals("v25.3.0", p.software().gpuOperator().version());
     assertTrue(p.software().gpuOperator().dcgmExporter());
     assertFalse(p.software().gpuOperator().migManager());
@@ -75,9 +75,9 @@ class DefaultsTest {
         "deep merge");
     assertEquals("570.195.03", s.pools().get(0).software().driver());
     assertEquals(
-        "tcp", s.network().fabric(), "g6.4xlarge has no EFA, so the cluster default is tcp");
-    assertEquals("efa", s.pools().get(0).fabric(), "but the p4d pool gets its EFA");
-    assertEquals("tcp", s.pools().get(1).fabric());
+        Fabric.TCP, s.network().fabric(), "g6.4xlarge has no EFA, so the cluster default is tcp");
+    assertEquals(Fabric.EFA, s.pools().get(0).fabric(), "but the p4d pool gets its EFA");
+    assertEquals(Fabric.TCP, s.pools().get(1).fabric());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gpugen.lint.rules;
 
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.SpecPath;
 import java.util.Optional;
 
@@ -26,7 +27,7 @@ public final class Nccl {
 
   /** Whether the inter-node fabric is an RDMA fabric NCCL reaches through its IB transport. */
   public static boolean verbsFabric(ClusterSpec spec) {
-    String f = spec.network().fabric();
-    return f.equals("infiniband") || f.equals("roce");
+    Fabric f = spec.network().fabric();
+    return f == Fabric.INFINIBAND || f == Fabric.ROCE;
   }
 }

@@ -279,13 +279,19 @@ final class RecordBinder {
     return fitsValue(f.shape(), type);
   }
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static String fitsValue(Shape shape, Type type) {
     Class<?> raw = raw(type);
     boolean ok;
     if (shape instanceof Shape.Str) {
       ok = raw == String.class;
-    } else if (shape instanceof Shape.Enum) {
-      ok = raw == String.class || (raw.isEnum() && Keyword.class.isAssignableFrom(raw));
+    } else if (shape instanceof Shape.Enum e) {
+      // A Keyword enum must have exactly the grammar's words, or a word would not bind.
+      ok =
+          raw == String.class
+              || (raw.isEnum()
+                  && Keyword.class.isAssignableFrom(raw)
+                  && Keyword.spellings((Class) raw).equals(e.values()));
     } else if (shape instanceof Shape.Int) {
       ok = raw == int.class || raw == Integer.class;
     } else if (shape instanceof Shape.Num) {

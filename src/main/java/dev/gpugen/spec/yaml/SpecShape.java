@@ -1,5 +1,6 @@
 package dev.gpugen.spec.yaml;
 
+import dev.gpugen.spec.AnsibleMode;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Ansible;
 import dev.gpugen.spec.ClusterSpec.ArgoCd;
@@ -30,8 +31,20 @@ import dev.gpugen.spec.ClusterSpec.Storage;
 import dev.gpugen.spec.ClusterSpec.Taint;
 import dev.gpugen.spec.ClusterSpec.Terraform;
 import dev.gpugen.spec.ClusterSpec.Validation;
+import dev.gpugen.spec.Cni;
+import dev.gpugen.spec.ConnectionMethod;
+import dev.gpugen.spec.Distribution;
+import dev.gpugen.spec.EndpointAccess;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.GpuDriver;
+import dev.gpugen.spec.HttpTokens;
+import dev.gpugen.spec.Internet;
+import dev.gpugen.spec.KernelModules;
 import dev.gpugen.spec.Keyword;
 import dev.gpugen.spec.Market;
+import dev.gpugen.spec.Placement;
+import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.yaml.Shape.Bool;
 import dev.gpugen.spec.yaml.Shape.Derived;
 import dev.gpugen.spec.yaml.Shape.Enum;
@@ -481,8 +494,8 @@ public final class SpecShape {
               "NVIDIA Container Toolkit version (all its packages at this version)."),
           opt(
               "kernelModules",
-              new Enum(List.of("auto", "open", "proprietary")),
-              "auto",
+              new Enum(Keyword.spellings(KernelModules.class)),
+              KernelModules.AUTO.spelling(),
               "Kernel module flavour; auto picks open on Turing and newer, proprietary on Volta and older."),
           opt(
               "gpuOperator",
@@ -650,18 +663,18 @@ public final class SpecShape {
                   "fabric",
                   s ->
                       s.rootText("network.fabric")
+                          .map(f -> Keyword.of(Fabric.class, f))
                           .orElse(
-                              s.rootText("cloud.provider").orElse("").equals("aws")
-                                      && s.efaCapable((String) s.get("instanceType"))
-                                  ? "efa"
-                                  : "tcp")));
+                              awsText(s) && s.efaCapable((String) s.get("instanceType"))
+                                  ? Fabric.EFA
+                                  : Fabric.TCP)));
 
   static final Obj KUBERNETES =
       obj(
           Kubernetes.class,
           req(
               "distribution",
-              new Enum(List.of("eks", "kubeadm", "existing")),
+              new Enum(Keyword.spellings(Distribution.class)),
               "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm bootstrapped by Ansible before play 03, on controlPlane.hosts (static) or on control-plane instances the Terraform creates (aws); existing = the cluster your kubeconfig names (any provider)."),
           req(
               "version",
@@ -669,8 +682,8 @@ public final class SpecShape {
               "The Kubernetes minor (\"1.33\"): the EKS cluster version, or the kubelet/kubeadm/kubectl packages of kubeadm; checked against what the distribution and the GPU Operator release support."),
           opt(
               "endpointAccess",
-              new Enum(List.of("private", "public-and-private")),
-              "private",
+              new Enum(Keyword.spellings(EndpointAccess.class)),
+              EndpointAccess.PRIVATE.spelling(),
               "eks: the API endpoint is reachable from the VPC only (private), or also from publicCidrs (public-and-private)."),
           opt(
               "publicCidrs",
@@ -713,8 +726,8 @@ public final class SpecShape {
               "kubeadm: the control plane."),
           opt(
               "cni",
-              new Enum(List.of("cilium", "calico")),
-              "cilium",
+              new Enum(Keyword.spellings(Cni.class)),
+              Cni.CILIUM.spelling(),
               "kubeadm: the pod network, installed with its pinned Helm chart."));
 
   static final Obj NETWORK =
@@ -750,21 +763,23 @@ public final class SpecShape {
               "CIDRs allowed to SSH to the nodes; empty means no SSH (use SSM)."),
           opt(
                   "internet",
-                  new Enum(List.of("nat", "none", "existing")),
+                  new Enum(Keyword.spellings(Internet.class)),
                   null,
                   "The nodes' way to the internet: nat (a NAT gateway; default for a VPC gpugen"
                       + " creates), none (air-gapped), existing (the routes of vpcId; its default).")
               .resolvedBy(
                   (s, internet) ->
-                      internet != null ? internet : s.get("vpcId") != null ? "existing" : "nat"),
+                      internet != null
+                          ? internet
+                          : (s.get("vpcId") != null ? Internet.EXISTING : Internet.NAT).spelling()),
           opt(
               "placement",
-              new Enum(List.of("cluster", "partition", "spread", "none")),
-              "cluster",
+              new Enum(Keyword.spellings(Placement.class)),
+              Placement.CLUSTER.spelling(),
               "EC2 placement group strategy; cluster for multi-node training."),
           opt(
                   "fabric",
-                  new Enum(List.of("efa", "infiniband", "roce", "tcp")),
+                  new Enum(Keyword.spellings(Fabric.class)),
                   null,
                   "GPU interconnect between nodes; when not written, each pool gets efa where its EC2 type has EFA, else tcp.")
               // Written, or efa when every pool's EC2 type has EFA.
@@ -772,11 +787,12 @@ public final class SpecShape {
                   (s, fabric) ->
                       fabric != null
                           ? fabric
-                          : s.rootText("cloud.provider").orElse("").equals("aws")
-                                  && s.rootList("pools").stream()
-                                      .allMatch(p -> s.efaCapable(instanceType(p)))
-                              ? "efa"
-                              : "tcp"));
+                          : (awsText(s)
+                                      && s.rootList("pools").stream()
+                                          .allMatch(p -> s.efaCapable(instanceType(p)))
+                                  ? Fabric.EFA
+                                  : Fabric.TCP)
+                              .spelling()));
 
   static final Obj LUSTRE =
       obj(
@@ -801,7 +817,7 @@ public final class SpecShape {
   static final Field ANSIBLE_CONNECTION =
       opt(
           "connection",
-          new Enum(List.of("ssm", "ssh")),
+          new Enum(Keyword.spellings(ConnectionMethod.class)),
           null,
           "How Ansible reaches the nodes (aws): ssm = AWS Systems Manager Session Manager (no open port; default when network.sshIngressCidrs is empty), ssh = SSH as the image's login user (default otherwise).");
   static final Field BASTION =
@@ -823,7 +839,10 @@ public final class SpecShape {
                   (s, method) ->
                       method != null
                           ? method
-                          : s.rootList("network.sshIngressCidrs").isEmpty() ? "ssm" : "ssh"),
+                          : (s.rootList("network.sshIngressCidrs").isEmpty()
+                                  ? ConnectionMethod.SSM
+                                  : ConnectionMethod.SSH)
+                              .spelling()),
           BASTION);
 
   static final Obj ROOT =
@@ -855,7 +874,7 @@ public final class SpecShape {
                           Cloud.class,
                           req(
                               "provider",
-                              new Enum(List.of("aws", "gcp", "static")),
+                              new Enum(Keyword.spellings(Provider.class)),
                               "Where the nodes run."),
                           opt("region", REGION, null, "Cloud region (aws, gcp)."),
                           opt(
@@ -884,8 +903,8 @@ public final class SpecShape {
                                       "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
                                   opt(
                                       "gpuDriver",
-                                      new Enum(List.of("operator", "gke")),
-                                      "operator",
+                                      new Enum(Keyword.spellings(GpuDriver.class)),
+                                      GpuDriver.OPERATOR.spelling(),
                                       "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
                               null,
                               "GKE settings (gcp)."),
@@ -895,8 +914,8 @@ public final class SpecShape {
                                   Imds.class,
                                   opt(
                                       "httpTokens",
-                                      new Enum(List.of("required", "optional")),
-                                      "required",
+                                      new Enum(Keyword.spellings(HttpTokens.class)),
+                                      HttpTokens.REQUIRED.spelling(),
                                       "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
                                   opt(
                                       "hopLimit",
@@ -976,8 +995,8 @@ public final class SpecShape {
                           opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
                           opt(
                               "mode",
-                              new Enum(List.of("push", "pull")),
-                              "push",
+                              new Enum(Keyword.spellings(AnsibleMode.class)),
+                              AnsibleMode.PUSH.spelling(),
                               "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
                           opt(
                               "pull",
@@ -985,8 +1004,8 @@ public final class SpecShape {
                                   Pull.class,
                                   opt(
                                       "source",
-                                      new Enum(List.of("s3", "git")),
-                                      "s3",
+                                      new Enum(Keyword.spellings(PullSource.class)),
+                                      PullSource.S3.spelling(),
                                       "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
                                   opt(
                                       "gitUrl",
@@ -1134,6 +1153,11 @@ public final class SpecShape {
       case "gcp" -> region + "-a";
       default -> null;
     };
+  }
+
+  /** Whether the spec's cloud.provider, still as written, is aws. */
+  private static boolean awsText(Scope s) {
+    return s.rootText("cloud.provider").orElse("").equals(Provider.AWS.spelling());
   }
 
   /** 10.42.0.0/16 gives 10.42.0.0/20: the first /20 (or the whole block if it is smaller). */

@@ -1,5 +1,6 @@
 package dev.gpugen.spec.yaml;
 
+import dev.gpugen.spec.Provider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -144,11 +145,11 @@ public final class StarterSpec {
    * hosts). Everything else (software, kernel, NCCL, validation) is the same, except that a GKE
    * starter has no kernel block (gpugen configures no GKE node's kernel).
    */
-  public static String text(Gpu gpu, String name, String provider) {
+  public static String text(Gpu gpu, String name, Provider provider) {
     // One A3 High node on GKE: more need GPUDirect-TCPX, which gpugen does not render.
-    int nodes = provider.equals("gcp") && gpu == Gpu.h100 ? 1 : 2;
+    int nodes = provider == Provider.GCP && gpu == Gpu.h100 ? 1 : 2;
     String text = withKubernetes(text(gpu, name, nodes), provider);
-    if (provider.equals("aws")) {
+    if (provider == Provider.AWS) {
       return text;
     }
     int cloud = text.indexOf("cloud:\n");
@@ -159,7 +160,7 @@ public final class StarterSpec {
     String labels = text.substring(text.indexOf("    labels:", pools), software);
     String middle;
     String pool;
-    if (provider.equals("gcp")) {
+    if (provider == Provider.GCP) {
       String machine = gcpMachine(gpu);
       middle =
           "cloud:\n"
@@ -209,7 +210,7 @@ public final class StarterSpec {
               + "      - {name: gpu-02, address: 192.0.2.12, vars: {ansible_user: ubuntu}}\n";
     }
     String rest = text.substring(software);
-    if (provider.equals("gcp")) {
+    if (provider == Provider.GCP) {
       // GKE's node image and the node pools' Terraform own the kernel: no play applies these.
       int kernel = rest.indexOf("kernel:\n");
       rest = rest.substring(0, kernel) + rest.substring(rest.indexOf("nccl:\n"));
@@ -221,8 +222,8 @@ public final class StarterSpec {
    * The cluster the nodes join, before the software block; GKE's cluster is cloud.gke's. The minor
    * is one the default GPU Operator release is validated on.
    */
-  private static String withKubernetes(String text, String provider) {
-    if (provider.equals("gcp")) {
+  private static String withKubernetes(String text, Provider provider) {
+    if (provider == Provider.GCP) {
       return text;
     }
     int software = text.indexOf("software:\n");

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.ConnectionMethod;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Internet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -47,6 +50,35 @@ class GrammarBindingTest {
   }
 
   @Test
+  void aKeywordEnumMustOfferExactlyTheGrammarsWords() {
+    record Net(dev.gpugen.spec.Fabric fabric) {}
+    Shape.Obj same =
+        new Shape.Obj(
+                List.of(
+                    new Shape.Field(
+                        "fabric",
+                        new Shape.Enum(List.of("efa", "infiniband", "roce", "tcp")),
+                        true,
+                        null,
+                        "F.")))
+            .into(Net.class);
+    assertEquals(List.of(), RecordBinder.check(same));
+    Shape.Obj more =
+        new Shape.Obj(
+                List.of(
+                    new Shape.Field(
+                        "fabric",
+                        new Shape.Enum(List.of("efa", "infiniband", "roce", "tcp", "nvlink")),
+                        true,
+                        null,
+                        "F.")))
+            .into(Net.class);
+    List<String> problems = RecordBinder.check(more);
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).startsWith("Net.fabric (key fabric): "), problems.get(0));
+  }
+
+  @Test
   void aSpecBindsWithItsDependentDefaults() {
     String yaml =
         """
@@ -71,10 +103,10 @@ class GrammarBindingTest {
     assertEquals(Optional.of("us-east-1a"), spec.cloud().availabilityZone());
     assertEquals("ubuntu-22.04", spec.cloud().image());
     assertEquals(Optional.of("10.42.0.0/20"), spec.network().subnetCidr());
-    assertEquals("nat", spec.network().internet());
-    assertEquals("efa", spec.network().fabric());
-    assertEquals("efa", spec.pools().get(0).fabric());
-    assertEquals("ssm", spec.connection().method());
+    assertEquals(Internet.NAT, spec.network().internet());
+    assertEquals(Fabric.EFA, spec.network().fabric());
+    assertEquals(Fabric.EFA, spec.pools().get(0).fabric());
+    assertEquals(ConnectionMethod.SSM, spec.connection().method());
     assertEquals(
         "https://git.example.com/infra.git", spec.gitops().orElseThrow().argocd().repoUrl());
     assertEquals("roles-generated/atlas/argocd", spec.gitops().orElseThrow().argocd().path());

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.aws;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 
 /**
@@ -32,7 +33,7 @@ public final class AwsArmInstanceUnsupported extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("aws")) {
+    if (p.spec().cloud().provider() != Provider.AWS) {
       return;
     }
     p.hardware()

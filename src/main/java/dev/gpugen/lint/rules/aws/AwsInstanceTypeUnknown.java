@@ -4,6 +4,7 @@ import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.yaml.Suggest;
 
@@ -25,7 +26,7 @@ public final class AwsInstanceTypeUnknown extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("aws") || p.hardware().aws().isPresent()) {
+    if (p.spec().cloud().provider() != Provider.AWS || p.hardware().aws().isPresent()) {
       return;
     }
     String type = p.pool().instanceType();

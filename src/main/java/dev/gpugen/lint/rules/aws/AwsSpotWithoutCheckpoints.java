@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.aws;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 
 /** Spot capacity is reclaimed with two minutes' notice; training needs somewhere to resume from. */
@@ -28,7 +29,7 @@ public final class AwsSpotWithoutCheckpoints extends PoolRule {
                 .lustre()
                 .filter(l -> l.deploymentType().startsWith("PERSISTENT"))
                 .isPresent();
-    if (p.spec().cloud().provider().equals("aws")
+    if (p.spec().cloud().provider() == Provider.AWS
         && p.pool().spot()
         && p.pool().count() > 1
         && !durable) {

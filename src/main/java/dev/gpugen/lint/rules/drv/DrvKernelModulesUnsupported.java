@@ -5,8 +5,8 @@ import dev.gpugen.compat.KernelModule;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.KernelModules;
 import dev.gpugen.spec.Severity;
-import java.util.Locale;
 
 /** Blackwell and Grace need the open kernel modules; Volta and older need the proprietary ones. */
 public final class DrvKernelModulesUnsupported extends PoolRule {
@@ -26,12 +26,13 @@ public final class DrvKernelModulesUnsupported extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    String chosen = p.software().kernelModules();
-    if (chosen.equals("auto") || p.hardware().gpu().isEmpty()) {
+    KernelModules chosen = p.software().kernelModules();
+    if (chosen == KernelModules.AUTO || p.hardware().gpu().isEmpty()) {
       return;
     }
     GpuModel gpu = p.hardware().gpu().get();
-    KernelModule flavour = KernelModule.valueOf(chosen.toUpperCase(Locale.ROOT));
+    KernelModule flavour =
+        chosen == KernelModules.OPEN ? KernelModule.OPEN : KernelModule.PROPRIETARY;
     if (gpu.kernelModules().allows(flavour)) {
       return;
     }

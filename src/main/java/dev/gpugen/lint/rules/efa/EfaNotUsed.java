@@ -3,6 +3,8 @@ package dev.gpugen.lint.rules.efa;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -23,8 +25,8 @@ public final class EfaNotUsed extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("aws")
-        || !p.pool().fabric().equals("tcp")
+    if (p.spec().cloud().provider() != Provider.AWS
+        || p.pool().fabric() != Fabric.TCP
         || p.pool().count() < 2) {
       return;
     }

@@ -4,6 +4,8 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Placement;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -24,8 +26,8 @@ public final class EfaPlacementNotCluster extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    String placement = spec.network().placement();
-    if (!spec.network().fabric().equals("efa") || placement.equals("cluster")) {
+    Placement placement = spec.network().placement();
+    if (spec.network().fabric() != Fabric.EFA || placement == Placement.CLUSTER) {
       return;
     }
     spec.pools().stream()

@@ -5,6 +5,7 @@ import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Severity;
 import java.util.List;
 
@@ -30,7 +31,7 @@ public final class EfaSocketTuningIgnored extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    if (!spec.network().fabric().equals("efa")) {
+    if (spec.network().fabric() != Fabric.EFA) {
       return;
     }
     for (String name : NAMES) {

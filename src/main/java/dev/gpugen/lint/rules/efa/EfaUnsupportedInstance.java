@@ -3,6 +3,8 @@ package dev.gpugen.lint.rules.efa;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -25,8 +27,8 @@ public final class EfaUnsupportedInstance extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("aws")
-        || !p.pool().fabric().equals("efa")
+    if (p.spec().cloud().provider() != Provider.AWS
+        || p.pool().fabric() != Fabric.EFA
         || p.table().efaSupported(p.pool().instanceType())) {
       return;
     }

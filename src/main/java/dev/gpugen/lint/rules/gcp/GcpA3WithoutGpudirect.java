@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.gcp;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import java.util.Map;
 
@@ -28,7 +29,7 @@ public final class GcpA3WithoutGpudirect extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("gcp")) {
+    if (p.spec().cloud().provider() != Provider.GCP) {
       return;
     }
     int nodes = p.pool().autoscaling().map(a -> a.max()).orElse(p.pool().count());

@@ -4,6 +4,7 @@ import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import java.util.stream.Collectors;
 
@@ -25,7 +26,7 @@ public final class GcpMachineTypeUnknown extends PoolRule {
 
   @Override
   protected void check(PoolContext p, Findings findings) {
-    if (!p.spec().cloud().provider().equals("gcp") || p.hardware().gcp().isPresent()) {
+    if (p.spec().cloud().provider() != Provider.GCP || p.hardware().gcp().isPresent()) {
       return;
     }
     String known =

@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -30,7 +31,7 @@ public final class K8sControlPlaneEven extends Rule {
 
   @Override
   public void check(ClusterPlan plan, Findings findings) {
-    boolean aws = plan.spec().cloud().provider().equals("aws");
+    boolean aws = plan.spec().cloud().provider() == Provider.AWS;
     plan.spec()
         .kubernetes()
         .filter(ClusterSpec.Kubernetes::kubeadm)

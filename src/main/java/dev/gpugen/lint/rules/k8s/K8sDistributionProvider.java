@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -31,20 +32,20 @@ public final class K8sDistributionProvider extends Rule {
     spec.kubernetes()
         .ifPresent(
             k -> {
-              String provider = spec.cloud().provider();
+              Provider provider = spec.cloud().provider();
               SpecPath path = SpecPath.of("kubernetes", "distribution");
-              if (provider.equals("gcp") && !k.existing()) {
+              if (provider == Provider.GCP && !k.existing()) {
                 findings.report(
                     path,
                     "kubernetes.distribution " + k.distribution() + " on gcp: the cluster is GKE's",
                     "remove kubernetes:, or write distribution: existing (cloud.gke creates or"
                         + " names the cluster)");
-              } else if (k.eks() && !provider.equals("aws")) {
+              } else if (k.eks() && provider != Provider.AWS) {
                 findings.report(
                     path,
                     "kubernetes.distribution eks needs cloud.provider aws, not " + provider,
                     "use distribution: kubeadm, or existing");
-              } else if (k.kubeadm() && provider.equals("aws") && plan.pullMode()) {
+              } else if (k.kubeadm() && provider == Provider.AWS && plan.pullMode()) {
                 findings.report(
                     path,
                     "kubernetes.distribution kubeadm on aws is rendered for ansible.mode push"
@@ -52,7 +53,7 @@ public final class K8sDistributionProvider extends Rule {
                         + " plane, which a node pulling its own configuration cannot do",
                     "use ansible.mode: push, or distribution: eks (its nodes join at boot)");
               } else if (k.kubeadm()
-                  && provider.equals("static")
+                  && provider == Provider.STATIC
                   && k.controlPlaneHosts().isEmpty()) {
                 findings.report(
                     SpecPath.of("kubernetes"),

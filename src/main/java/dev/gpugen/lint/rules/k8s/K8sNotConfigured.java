@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -29,12 +30,12 @@ public final class K8sNotConfigured extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     // GKE's cluster is cloud.gke's: it never needs the section.
-    if (spec.kubernetes().isEmpty() && !spec.cloud().provider().equals("gcp")) {
+    if (spec.kubernetes().isEmpty() && spec.cloud().provider() != Provider.GCP) {
       findings.report(
           SpecPath.ROOT,
           "the spec has no kubernetes: section: the nodes are configured but join no cluster, and"
               + " plays 03-05 skip the GPU Operator, node labels and scheduler checks",
-          spec.cloud().provider().equals("aws")
+          spec.cloud().provider() == Provider.AWS
               ? "add kubernetes: {distribution: eks, version: \"1.33\"}, or {distribution: existing,"
                   + " version: ...} for a cluster you run"
               : "add kubernetes: {distribution: kubeadm, version: \"1.33\", controlPlane: {hosts:"

@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.List;
@@ -44,12 +45,12 @@ public final class K8sSettingIgnored extends Rule {
               // kubeadm's control plane: hosts and endpoint are the static one's, instanceType
               // and count describe the instances the Terraform creates on aws.
               if (k.kubeadm()) {
-                boolean aws = spec.cloud().provider().equals("aws");
+                boolean aws = spec.cloud().provider() == Provider.AWS;
                 for (String key : List.of("hosts", "endpoint")) {
-                  controlPlane(findings, key, aws, "static", "aws");
+                  controlPlane(findings, key, aws, Provider.STATIC, Provider.AWS);
                 }
                 for (String key : List.of("instanceType", "count")) {
-                  controlPlane(findings, key, !aws, "aws", spec.cloud().provider());
+                  controlPlane(findings, key, !aws, Provider.AWS, spec.cloud().provider());
                 }
               }
               if (k.eks() && !k.publicEndpoint()) {
@@ -65,7 +66,7 @@ public final class K8sSettingIgnored extends Rule {
   }
 
   private static void controlPlane(
-      Findings findings, String key, boolean ignored, String owner, String provider) {
+      Findings findings, String key, boolean ignored, Provider owner, Provider provider) {
     SpecPath path = SpecPath.of("kubernetes", "controlPlane", key);
     if (ignored && findings.isWritten(path)) {
       findings.report(

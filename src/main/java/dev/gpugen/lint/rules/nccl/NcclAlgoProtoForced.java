@@ -5,6 +5,7 @@ import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Severity;
 import java.util.List;
 
@@ -39,7 +40,7 @@ public final class NcclAlgoProtoForced extends Rule {
                           + "="
                           + v
                           + " overrides NCCL's per-topology choice for every job"
-                          + (spec.network().fabric().equals("efa")
+                          + (spec.network().fabric() == Fabric.EFA
                               ? " and disables the aws-ofi-nccl tuner"
                               : ""),
                       "remove " + name + "; set it only while debugging one job"));

@@ -5,6 +5,7 @@ import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.rules.Nccl;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Severity;
 
 /** NCCL_NET=Socket on an RDMA fabric forces inter-node traffic onto TCP. */
@@ -25,8 +26,8 @@ public final class NcclNetSocketOnRdmaFabric extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    String fabric = spec.network().fabric();
-    if (fabric.equals("tcp")) {
+    Fabric fabric = spec.network().fabric();
+    if (fabric == Fabric.TCP) {
       return;
     }
     Nccl.get(spec, "NCCL_NET")
@@ -40,6 +41,6 @@ public final class NcclNetSocketOnRdmaFabric extends Rule {
                         + " sends inter-node traffic over TCP on the "
                         + fabric
                         + " fabric",
-                    "remove NCCL_NET" + (fabric.equals("efa") ? " (or use Libfabric)" : "")));
+                    "remove NCCL_NET" + (fabric == Fabric.EFA ? " (or use Libfabric)" : "")));
   }
 }

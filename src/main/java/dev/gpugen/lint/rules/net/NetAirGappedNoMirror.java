@@ -35,7 +35,7 @@ public final class NetAirGappedNoMirror extends Rule {
 
   @Override
   public void check(ClusterPlan plan, Findings findings) {
-    if (!plan.aws() || !plan.spec().network().internet().equals("none")) {
+    if (!plan.aws() || plan.spec().network().internet() != dev.gpugen.spec.Internet.NONE) {
       return;
     }
     for (Source s : plan.sources().used()) {

@@ -4,6 +4,9 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Internet;
+import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -28,9 +31,9 @@ public final class NetAirGappedNoSource extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     ClusterSpec.Ansible a = spec.ansible();
-    if (spec.cloud().provider().equals("aws")
-        && spec.network().internet().equals("none")
-        && !(a.pullMode() && a.pull().source().equals("s3"))) {
+    if (spec.cloud().provider() == Provider.AWS
+        && spec.network().internet() == Internet.NONE
+        && !(a.pullMode() && a.pull().source() == PullSource.S3)) {
       findings.report(
           SpecPath.of("network", "internet"),
           "network.internet: none leaves the nodes no way to their Ansible bundle",

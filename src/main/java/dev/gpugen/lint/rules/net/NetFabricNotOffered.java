@@ -4,6 +4,8 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -25,19 +27,19 @@ public final class NetFabricNotOffered extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    String provider = spec.cloud().provider();
-    String fabric = spec.network().fabric();
+    Provider provider = spec.cloud().provider();
+    Fabric fabric = spec.network().fabric();
     boolean offered =
         switch (provider) {
-          case "aws" -> fabric.equals("efa") || fabric.equals("tcp");
-          case "gcp" -> !fabric.equals("efa");
-          default -> true;
+          case AWS -> fabric == Fabric.EFA || fabric == Fabric.TCP;
+          case GCP -> fabric != Fabric.EFA;
+          case STATIC -> true;
         };
     if (!offered) {
       findings.report(
           SpecPath.of("network", "fabric"),
           provider + " does not offer the " + fabric + " fabric",
-          provider.equals("aws") ? "use fabric: efa (or tcp)" : "efa exists only on aws");
+          provider == Provider.AWS ? "use fabric: efa (or tcp)" : "efa exists only on aws");
     }
   }
 }

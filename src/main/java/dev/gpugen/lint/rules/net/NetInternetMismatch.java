@@ -4,6 +4,8 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Internet;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -27,11 +29,11 @@ public final class NetInternetMismatch extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    if (!spec.cloud().provider().equals("aws")) {
+    if (spec.cloud().provider() != Provider.AWS) {
       return;
     }
     ClusterSpec.Network n = spec.network();
-    if (!n.createsVpc() && !n.internet().equals("existing")) {
+    if (!n.createsVpc() && n.internet() != Internet.EXISTING) {
       findings.report(
           SpecPath.of("network", "internet"),
           "network.internet: "
@@ -39,7 +41,7 @@ public final class NetInternetMismatch extends Rule {
               + " needs a VPC gpugen creates, but network.vpcId names an existing one",
           "write internet: existing (the VPC's own routes), or drop vpcId/subnetId");
     }
-    if (n.createsVpc() && n.internet().equals("existing")) {
+    if (n.createsVpc() && n.internet() == Internet.EXISTING) {
       findings.report(
           SpecPath.of("network", "internet"),
           "network.internet: existing, but gpugen creates this VPC: it has no routes of its own",

@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.Optional;
@@ -40,7 +41,7 @@ public final class PullGitSource extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     ClusterSpec.Ansible a = spec.ansible();
-    if (!a.pullMode() || !a.pull().source().equals("git")) {
+    if (!a.pullMode() || a.pull().source() != PullSource.GIT) {
       return;
     }
     Optional<String> url = a.pull().gitUrl();

@@ -4,6 +4,8 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -30,8 +32,8 @@ public final class PullNeedsBucket extends Rule {
     ClusterSpec.Ansible a = spec.ansible();
     // Other providers get pull-unsupported-provider instead.
     if (a.pullMode()
-        && spec.cloud().provider().equals("aws")
-        && a.pull().source().equals("s3")
+        && spec.cloud().provider() == Provider.AWS
+        && a.pull().source() == PullSource.S3
         && spec.storage().checkpointBucket().isEmpty()) {
       findings.report(
           SpecPath.of("ansible", "mode"),

@@ -3,7 +3,9 @@ package dev.gpugen.lint.rules.pull;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.AnsibleMode;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.regex.Pattern;
@@ -36,7 +38,7 @@ public final class PullUnpinnedRef extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     ClusterSpec.Pull pull = spec.ansible().pull();
-    if (!spec.ansible().mode().equals("pull") || !pull.source().equals("git")) {
+    if (spec.ansible().mode() != AnsibleMode.PULL || pull.source() != PullSource.GIT) {
       return;
     }
     pull.gitRef()

@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -27,15 +28,15 @@ public final class PullUnsupportedProvider extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    String provider = spec.cloud().provider();
-    if (spec.ansible().pullMode() && !provider.equals("aws")) {
+    Provider provider = spec.cloud().provider();
+    if (spec.ansible().pullMode() && provider != Provider.AWS) {
       findings.report(
           SpecPath.of("ansible", "mode"),
           "ansible.mode pull needs cloud.provider aws (EC2 user data); "
-              + (provider.equals("static")
+              + (provider == Provider.STATIC
                   ? "static hosts boot without gpugen"
                   : "GKE nodes are configured by GKE and the GPU operator"),
-          provider.equals("static")
+          provider == Provider.STATIC
               ? "use ansible.mode: push, or run ansible-playbook -c local on each host"
               : "remove ansible.mode: pull");
     }

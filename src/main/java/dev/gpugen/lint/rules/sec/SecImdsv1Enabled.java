@@ -4,6 +4,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -26,7 +27,7 @@ public final class SecImdsv1Enabled extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    if (spec.cloud().provider().equals("aws") && spec.cloud().imds().v1Allowed()) {
+    if (spec.cloud().provider() == Provider.AWS && spec.cloud().imds().v1Allowed()) {
       findings.report(
           SpecPath.of("cloud", "imds", "httpTokens"),
           "cloud.imds.httpTokens "

@@ -6,6 +6,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import dev.gpugen.spec.yaml.Suggest;
@@ -39,7 +40,7 @@ public final class SpecCloudLocation extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     ClusterSpec.Cloud c = spec.cloud();
-    if (c.provider().equals("static")) {
+    if (c.provider() == Provider.STATIC) {
       return;
     }
     if (c.region().isEmpty()) {
@@ -47,32 +48,33 @@ public final class SpecCloudLocation extends Rule {
           SpecPath.of("cloud"),
           "cloud.region is required for provider " + c.provider(),
           "add region: "
-              + (c.provider().equals("gcp") ? "us-central1" : "us-east-1")
+              + (c.provider() == Provider.GCP ? "us-central1" : "us-east-1")
               + " (or your region) under cloud");
       return;
     }
-    if (c.provider().equals("gcp") && (c.project().isEmpty() || c.gke().isEmpty())) {
+    if (c.provider() == Provider.GCP && (c.project().isEmpty() || c.gke().isEmpty())) {
       findings.report(
           SpecPath.of("cloud"),
           "cloud.project and cloud.gke are required for provider gcp",
           "add project: my-project and gke: {cluster: NAME} under cloud");
     }
     CompatTable table = plan.compat();
-    String provider = c.provider();
-    String label = provider.equals("gcp") ? "GCP" : "AWS";
+    Provider provider = c.provider();
+    String label = provider == Provider.GCP ? "GCP" : "AWS";
     String region = c.region().get();
-    Optional<CloudRegion> known = table.region(provider, region);
+    Optional<CloudRegion> known = table.region(provider.spelling(), region);
     if (known.isEmpty()) {
-      List<String> names = table.regions(provider).stream().map(CloudRegion::name).toList();
-      String other = provider.equals("gcp") ? "aws" : "gcp";
-      String otherLabel = provider.equals("gcp") ? "an AWS" : "a GCP";
+      List<String> names =
+          table.regions(provider.spelling()).stream().map(CloudRegion::name).toList();
+      String other = (provider == Provider.GCP ? Provider.AWS : Provider.GCP).spelling();
+      String otherLabel = provider == Provider.GCP ? "an AWS" : "a GCP";
       String suggestion = Suggest.closest(region, names);
       findings.report(
           SpecPath.of("cloud", "region"),
           "cloud.region "
               + region
               + " is not "
-              + (provider.equals("gcp") ? "a GCP" : "an AWS")
+              + (provider == Provider.GCP ? "a GCP" : "an AWS")
               + " region"
               + (table.region(other, region).isPresent() ? " (it is " + otherLabel + " one)" : "")
               + (suggestion == null ? "" : "; did you mean " + suggestion + "?"),
@@ -86,7 +88,7 @@ public final class SpecCloudLocation extends Rule {
       return;
     }
     SpecPath at = SpecPath.of("cloud", "availabilityZone");
-    String example = provider.equals("gcp") ? exampleGcpZone(known.get()) : region + "a";
+    String example = provider == Provider.GCP ? exampleGcpZone(known.get()) : region + "a";
     if (!zone.startsWith(region)) {
       findings.report(
           at,
@@ -95,7 +97,7 @@ public final class SpecCloudLocation extends Rule {
       return;
     }
     String suffix = zone.substring(region.length());
-    if (provider.equals("gcp")) {
+    if (provider == Provider.GCP) {
       List<String> zones = known.get().zoneNames();
       // A single-letter zone must be one GCP lists; longer suffixes are special zones we do not
       // list, and are left to the API.

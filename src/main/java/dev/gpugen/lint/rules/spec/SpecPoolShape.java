@@ -5,6 +5,7 @@ import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.HashMap;
@@ -37,7 +38,7 @@ public final class SpecPoolShape extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     CompatTable table = plan.compat();
-    boolean isStatic = spec.cloud().provider().equals("static");
+    boolean isStatic = spec.cloud().provider() == Provider.STATIC;
     Map<String, String> names = new HashMap<>();
     Map<String, String> addresses = new HashMap<>();
     List<ClusterSpec.Pool> pools = spec.pools();
@@ -64,13 +65,13 @@ public final class SpecPoolShape extends Rule {
                             + " to fewer, "
                             + a.max(),
                         "set autoscaling.min at most autoscaling.max"));
-        if (p.autoscaling().isPresent() && !spec.cloud().provider().equals("gcp")) {
+        if (p.autoscaling().isPresent() && spec.cloud().provider() != Provider.GCP) {
           findings.report(
               at.key("autoscaling"),
               "pool " + p.name() + " sets autoscaling, which only GKE node pools use",
               "remove autoscaling, or set count");
         }
-        if (spec.cloud().provider().equals("gcp")) {
+        if (spec.cloud().provider() == Provider.GCP) {
           table
               .gcpMachine(p.instanceType())
               .filter(m -> m.count().isEmpty())

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 
@@ -28,8 +29,8 @@ public final class SpecSettingIgnored extends Rule {
 
   @Override
   public void check(ClusterPlan plan, Findings findings) {
-    String provider = plan.provider();
-    if (provider.equals("gcp")) {
+    Provider provider = plan.provider();
+    if (provider == Provider.GCP) {
       ignored(
           findings,
           SpecPath.of("kernel", "sysctl"),
@@ -41,7 +42,7 @@ public final class SpecSettingIgnored extends Rule {
           "kernel.blacklistNouveau does nothing on GKE: GKE's node image loads the driver",
           "remove it");
     }
-    if (!provider.equals("aws")) {
+    if (provider != Provider.AWS) {
       ignored(
           findings,
           SpecPath.of("cloud", "imds"),
@@ -50,7 +51,7 @@ public final class SpecSettingIgnored extends Rule {
               + ": it sets EC2 instance metadata options",
           "remove it");
     }
-    if (provider.equals("static")) {
+    if (provider == Provider.STATIC) {
       ignored(
           findings,
           SpecPath.of("network", "placement"),
@@ -65,7 +66,7 @@ public final class SpecSettingIgnored extends Rule {
     }
   }
 
-  private static String name(String provider) {
-    return provider.equals("gcp") ? "GKE" : "static hosts";
+  private static String name(Provider provider) {
+    return provider == Provider.GCP ? "GKE" : "static hosts";
   }
 }

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.val;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.rules.PoolContext;
 import dev.gpugen.lint.rules.PoolRule;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import java.util.OptionalInt;
 
@@ -33,7 +34,7 @@ public final class ValBusbwSingleGpu extends PoolRule {
     OptionalInt gpus = p.hardware().gpuCount();
     boolean oneGpu = gpus.isPresent() && gpus.getAsInt() == 1;
     boolean gkeSliced =
-        p.spec().cloud().provider().equals("gcp")
+        p.spec().cloud().provider() == Provider.GCP
             && p.pool().software().devicePlugin().timeSlicingReplicas() > 1;
     if (p.pool().validation().minBusBandwidthGBps().isEmpty() || !(oneGpu || gkeSliced)) {
       return;
