@@ -58,6 +58,7 @@ import dev.gpugen.lint.rules.nccl.NcclSocketThreadsOutOfRange;
 import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
 import dev.gpugen.lint.rules.net.NetAirGappedNoMirror;
 import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
+import dev.gpugen.lint.rules.net.NetAirGappedStockImage;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.net.NetMirrorUnused;
@@ -157,6 +158,7 @@ public final class Rules {
           new NetFabricNotOffered(),
           new NetInternetMismatch(),
           new NetAirGappedNoSource(),
+          new NetAirGappedStockImage(),
           new NetAirGappedNoMirror(),
           new NetMirrorUnused(),
           // How Ansible reaches the nodes; where Terraform keeps its state
