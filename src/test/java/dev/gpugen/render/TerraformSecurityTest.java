@@ -42,8 +42,12 @@ class TerraformSecurityTest {
         parsed,
         "aws_instance",
         (name, body) -> {
-          instances[0]++;
           String at = "aws_instance." + name;
+          if (name.equals("control_plane")) {
+            controlPlane(problems, at, body);
+            return;
+          }
+          instances[0]++;
           expectFromVariable(
               problems,
               r,
@@ -162,7 +166,17 @@ class TerraformSecurityTest {
                       && cidr.equals("${each.value}")
                       && body.path("for_each").asText().equals("${toset(var.ssh_ingress_cidrs)}")
                       && body.path("from_port").asInt() == 22
-                      && body.path("to_port").asInt() == 22);
+                      && body.path("to_port").asInt() == 22)
+                  // kubeadm on AWS: the API server, from the controller's CIDRs (the spec's
+                  // sshIngressCidrs, which sec-ssh-open-to-world keeps narrow), port 6443 only.
+                  || (List.of("kube_api_lb_from_controller", "nodes_kube_api_from_controller")
+                          .contains(name)
+                      && cidr.equals("${each.value}")
+                      && body.path("for_each")
+                          .asText()
+                          .contains("toset(var.kube_api_ingress_cidrs)")
+                      && body.path("from_port").asText().equals("${local.kube_api_port}")
+                      && body.path("to_port").asText().equals("${local.kube_api_port}"));
           if (!ok || body.has("cidr_ipv6")) {
             problems.add("aws_vpc_security_group_ingress_rule." + name + " admits " + body);
           }
@@ -432,6 +446,51 @@ class TerraformSecurityTest {
       if (!ok) {
         problems.add(what + " = var." + variable + " is " + v + ", want " + want);
       }
+    }
+  }
+
+  /**
+   * kubeadm on AWS: the control-plane instances have no launch template and no pool settings, so
+   * their secure values are literals: IMDSv2 with one hop, an encrypted root volume, no public
+   * address, no user data, the node role.
+   */
+  private static void controlPlane(List<String> problems, String at, JsonNode body) {
+    expectIn(
+        problems,
+        at + ".metadata_options.http_tokens",
+        body,
+        "required",
+        "metadata_options",
+        "http_tokens");
+    expectIn(
+        problems,
+        at + ".metadata_options.http_endpoint",
+        body,
+        "enabled",
+        "metadata_options",
+        "http_endpoint");
+    if (body.path("metadata_options").path(0).path("http_put_response_hop_limit").asInt() != 1) {
+      problems.add(at + ".metadata_options.http_put_response_hop_limit is not 1");
+    }
+    expectIn(
+        problems,
+        at + ".root_block_device.encrypted",
+        body,
+        true,
+        "root_block_device",
+        "encrypted");
+    if (!body.path("associate_public_ip_address")
+        .equals(com.fasterxml.jackson.databind.node.BooleanNode.FALSE)) {
+      problems.add(at + " may get a public address");
+    }
+    if (body.has("user_data") || body.has("user_data_base64")) {
+      problems.add(at + " sets user data");
+    }
+    if (!body.path("iam_instance_profile").isTextual()) {
+      problems.add(at + " has no iam_instance_profile");
+    }
+    if (!body.path("lifecycle").path(0).path("ignore_changes").toString().contains("ami")) {
+      problems.add(at + " would be replaced by every new Ubuntu AMI");
     }
   }
 
