@@ -6,6 +6,7 @@ import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.KernelModules;
 import dev.gpugen.spec.Placement;
@@ -119,7 +120,7 @@ public record ClusterPlan(
   }
 
   private static boolean efaPools(ClusterSpec spec) {
-    return spec.pools().stream().anyMatch(p -> p.fabric() == dev.gpugen.spec.Fabric.EFA);
+    return spec.pools().stream().anyMatch(p -> p.fabric() == Fabric.EFA);
   }
 
   /** The pool named {@code name}; it must exist. */
