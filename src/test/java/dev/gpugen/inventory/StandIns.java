@@ -122,6 +122,19 @@ public final class StandIns {
         env, clock, config -> new Ec2InstanceSource(config, CREDENTIALS), Optional::empty);
   }
 
+  /**
+   * As {@link #context(Map, Clock)}, with EC2 NextToken chains cut after {@code maxPages} pages
+   * instead of the product's 1,000, so a test can prove the limit with a few pages.
+   */
+  public static InventoryCommand.Context context(
+      Map<String, String> env, Clock clock, int maxPages) {
+    return new InventoryCommand.Context(
+        env,
+        clock,
+        config -> new Ec2InstanceSource(config, CREDENTIALS, maxPages),
+        Optional::empty);
+  }
+
   /** Runs {@code gpugen inventory ARGS} in-process. */
   public static Run run(InventoryCommand.Context context, String... args) {
     StringWriter out = new StringWriter();
