@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * root, through the real git with the example URL mapped to it. Not covered: installing Ansible and
  * the AWS CLI, a real remote, the reboot.
  */
-@RealToolsTest
+@ChrootTest
 class PullBootstrapTest {
   private static final Path STAND_INS = Golden.repo().resolve("src/test/resources/pull-stand-ins");
   private static final String BUCKET = "fleet-ckpt-example";
@@ -53,7 +54,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     String hostMapCount = Files.readString(Path.of("/proc/sys/vm/max_map_count"));
     try {
       JsonNode tfvars = json(out.resolve("terraform/terraform.tfvars.json"));
@@ -134,7 +135,7 @@ class PullBootstrapTest {
       // A chroot shares the host's kernel: the run must not have touched it.
       assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -144,7 +145,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -170,7 +171,7 @@ class PullBootstrapTest {
           calls.get(calls.size() - 1));
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -185,7 +186,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -213,7 +214,7 @@ class PullBootstrapTest {
       assertFalse(
           Files.readString(root.resolve("etc/fstab")).contains("lustre"), "nothing in fstab");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -227,7 +228,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -258,7 +259,7 @@ class PullBootstrapTest {
                   "var/lib/gpugen/pull/rebooted-" + prefix.substring(prefix.lastIndexOf('/') + 1))),
           "no reboot for a refused bundle");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -280,7 +281,7 @@ class PullBootstrapTest {
     Path out = dir.resolve("out");
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       // The repository: the render at tag v1.0.0, then a later commit the nodes must not see.
       Path repo = root.resolve("stub-git/cluster-config");
@@ -329,7 +330,7 @@ class PullBootstrapTest {
       assertEquals(tagged, report.get("git_commit").asText(), report::toString);
       assertTrue(report.get("bundle_verified").asBoolean(), report::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -16,8 +16,8 @@ import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.Provider;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TerraformPlan;
+import dev.gpugen.testing.TerraformTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the spec and the compatibility table rather than from the render, must hold. Every render (GKE
  * included) must also pass {@code terraform fmt -check}.
  */
-@RealToolsTest
+@TerraformTest
 class TerraformPlanTest {
   @TempDir Path scratch;
 
