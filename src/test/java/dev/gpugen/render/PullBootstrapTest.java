@@ -25,10 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pull mode, for real: the rendered user-data script of the aws-pull golden runs, unchanged, as
- * root inside a copy of the debootstrap test root (chroot, in a private mount namespace with the
- * host's /usr bound read-only, which is where ansible-playbook comes from). Stand-ins replace only
- * what a test machine has no access to: the instance metadata service ({@code curl}), S3 and EC2
- * ({@code aws}, a folder inside the root), and the playbook's GPU and internet steps (a wrapper
+ * root inside an overlay of the debootstrap test root (chroot, in a private mount namespace with
+ * the host's /usr bound read-only, which is where ansible-playbook comes from). Stand-ins replace
+ * only what a test machine has no access to: the instance metadata service ({@code curl}), S3 and
+ * EC2 ({@code aws}, a folder inside the root), and the playbook's GPU and internet steps (a wrapper
  * that adds {@code --skip-tags hardware,network,burn-in} and gpugen_live_host false, then runs the
  * real ansible-playbook). Covered: IMDSv2 token use, the bundle fetch from the versioned prefix,
  * {@code ansible-playbook -c local} of site.yml with the rendered local inventory, the per-boot
