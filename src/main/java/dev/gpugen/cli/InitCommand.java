@@ -72,6 +72,11 @@ final class InitCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
+    StarterSpec.nameProblem(clusterName)
+        .ifPresent(
+            problem -> {
+              throw new CommandLine.ParameterException(spec.commandLine(), "--name: " + problem);
+            });
     String text = StarterSpec.text(gpu, clusterName, provider);
     check(text, clusterName);
     if (output.equals("-")) {
