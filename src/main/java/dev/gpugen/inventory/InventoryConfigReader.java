@@ -52,7 +52,6 @@ public final class InventoryConfigReader {
   private static final Pattern GROUP_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
   private static final int MAX_FILTER_VALUES = 200;
   private static final int MAX_KEYED_GROUPS = 20;
-  private static final List<String> OWN_GROUP_PREFIXES = List.of("gpu", "pool", "az", "type", "on");
 
   /** Filters gpugen sets itself, and the setting that controls each. */
   private static final Map<String, String> OWN_FILTERS =
@@ -584,14 +583,17 @@ public final class InventoryConfigReader {
                 + quote(prefix));
         continue;
       }
-      if (OWN_GROUP_PREFIXES.contains(prefix)) {
+      Optional<String> own = InventoryBuilder.ownGroupFor(prefix);
+      if (own.isPresent()) {
         errors.add(
             "\""
                 + where
                 + ".prefix\" "
                 + quote(prefix)
-                + " would mix with gpugen's own groups (gpu_nodes, pool_*, az_*, type_*, spot,"
-                + " on_demand); choose another prefix");
+                + " would name gpugen's own groups ("
+                + own.get()
+                + "): a tag value could then move a host into a group its plays target; choose"
+                + " another prefix");
         continue;
       }
       groups.add(new KeyedGroup(tag, prefix));
