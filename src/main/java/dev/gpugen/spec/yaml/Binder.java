@@ -263,6 +263,16 @@ public final class Binder {
             null);
         return null;
       }
+      java.util.Optional<Shape.Refusal> reserved = str.reserved().why(text);
+      if (reserved.isPresent()) {
+        report(
+            isKey,
+            "spec-value",
+            path,
+            where + " is " + Quote.forMessage(text) + ": " + reserved.get().why(),
+            reserved.get().fix());
+        return null;
+      }
       return text;
     }
     if (shape instanceof Shape.Enum e) {
