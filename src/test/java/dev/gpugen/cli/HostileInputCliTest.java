@@ -204,6 +204,41 @@ class HostileInputCliTest {
         r.out());
   }
 
+  /**
+   * Every string of the spec is scanned, not a list of fields: an access key in a control-plane
+   * host's variable, in a mirror URL, in an ARN, an environment overlay or a Git URL used to reach
+   * the render. Each row: the example, the text replaced, its replacement, the finding's path.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        STATIC
+            + "|{name: cp-01, address: 10.40.0.5}"
+            + "|{name: cp-01, address: 10.40.0.5, vars: {note: AKIAIOSFODNN7EXAMPLE}}"
+            + "|kubernetes.controlPlane.hosts[0].vars.note",
+        EXAMPLE
+            + "|kernel:\n"
+            + "|mirrors: {ubuntu: https://mirror.example/AKIAIOSFODNN7EXAMPLE/ubuntu}\nkernel:\n"
+            + "|mirrors.ubuntu",
+        EXAMPLE + "|role/platform-admin" + "|role/AKIAIOSFODNN7EXAMPLE" + "|kubernetes.admins[0]",
+        STATIC
+            + "|{name: cp-01, address: 10.40.0.5}"
+            + "|{name: cp-01, address: 10.40.0.5, vars: {note: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY}}"
+            + "|kubernetes.controlPlane.hosts[0].vars.note",
+        EXAMPLE
+            + "|  dev:\n"
+            + "|  stage: {nccl: {env: {NCCL_DEBUG: AKIAIOSFODNN7EXAMPLE}}}\n  dev:\n"
+            + "|environments.stage.nccl.env.NCCL_DEBUG"
+      })
+  void anAccessKeyAnywhereInTheSpecIsASecretFinding(String row) throws Exception {
+    String[] p = row.split("\\|");
+    Path spec = specWith(p[0], p[1], p[2]);
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.err().contains(" error[sec-secret-in-spec]: " + p[3] + " contains"), r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {".inf", "-.inf", ".nan", ".NaN", "+.Inf"})
   void nonFiniteNumbersAreARangeErrorNotACrash(String value) throws Exception {
