@@ -67,6 +67,7 @@ import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
+import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
@@ -195,6 +196,7 @@ public final class Rules {
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
+          new SecMirrorKeyOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),
