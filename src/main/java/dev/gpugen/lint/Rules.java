@@ -59,9 +59,13 @@ import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
 import dev.gpugen.lint.rules.net.NetAirGappedNoMirror;
 import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetAirGappedStockImage;
+import dev.gpugen.lint.rules.net.NetCidrSpecialRange;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.net.NetMirrorUnused;
+import dev.gpugen.lint.rules.net.NetSubnetNoRoom;
+import dev.gpugen.lint.rules.net.NetSubnetTooSmall;
+import dev.gpugen.lint.rules.net.NetVpcCidrSize;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
@@ -162,6 +166,10 @@ public final class Rules {
           new NetAirGappedStockImage(),
           new NetAirGappedNoMirror(),
           new NetMirrorUnused(),
+          new NetVpcCidrSize(),
+          new NetCidrSpecialRange(),
+          new NetSubnetTooSmall(),
+          new NetSubnetNoRoom(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
