@@ -300,6 +300,62 @@ class HostileInputCliTest {
     assertTrue(q.out().contains("\\u202e"), q.out());
   }
 
+  /**
+   * --templates overrides are read only as regular files under the folder, each at most 1 MiB: a
+   * linked static file would copy an outside file into the render, a linked .ftl gave an internal
+   * error, a 3 GiB file an OutOfMemoryError, a FIFO was skipped without a word (and would block a
+   * read). Each is one line naming the file, exit 3, nothing written.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"linked static file", "linked template", "linked folder", "3 GiB", "FIFO"})
+  @org.junit.jupiter.api.Timeout(60)
+  void aTemplateOverrideThatIsNoPlainFileIsRefusedNamingIt(String kind) throws Exception {
+    Path t = Files.createDirectories(tmp.resolve("t/ansible"));
+    Path precious = victim.resolve("precious.txt");
+    String name;
+    switch (kind) {
+      case "linked static file" -> {
+        name = "ansible/02-container-runtime.yml";
+        Files.createSymbolicLink(t.resolve("02-container-runtime.yml"), precious);
+      }
+      case "linked template" -> {
+        name = "ansible/site.yml.ftl";
+        Files.createSymbolicLink(t.resolve("site.yml.ftl"), precious);
+      }
+      case "linked folder" -> {
+        name = "ansible/roles";
+        Files.createSymbolicLink(t.resolve("roles"), victim);
+      }
+      case "3 GiB" -> {
+        name = "ansible/02-container-runtime.yml";
+        try (java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(
+                t.resolve("02-container-runtime.yml"),
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+          ch.position(3L << 30).write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}));
+        }
+      }
+      default -> {
+        name = "ansible/02-container-runtime.yml";
+        Process mk =
+            new ProcessBuilder("mkfifo", t.resolve("02-container-runtime.yml").toString()).start();
+        assertEquals(0, mk.waitFor());
+      }
+    }
+    Cli r =
+        Cli.run(
+            "render", EXAMPLE, "-o", out.toString(), "--templates", tmp.resolve("t").toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(
+        r.err().startsWith("gpugen: --templates " + tmp.resolve("t") + ": " + name + " "), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertFalse(r.err().contains("Exception") || r.err().contains("Error:"), r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
+    assertVictimUntouched();
+  }
+
   @Test
   void aFifoAsSpecIsRefusedAtOnce() throws Exception {
     Path fifo = tmp.resolve("spec.yaml");
