@@ -456,23 +456,15 @@ public final class InventoryBuilder {
         vars.put("ansible_aws_ssm_instance_id", host.instanceId());
         vars.put("ansible_aws_ssm_region", host.region());
         vars.put("ansible_aws_ssm_s3_addressing_style", "virtual");
-        Optional<String> bucket = host.tag(GpugenTags.SSM_BUCKET);
-        if (bucket.isPresent() && connection.ownBucket(bucket.get())) {
+        // From the settings and EC2's own fields, never from a tag: S3 names are global.
+        Optional<String> bucket = connection.bucketFor(host.ownerId(), host.region());
+        if (bucket.isPresent()) {
           vars.put("ansible_aws_ssm_bucket_name", bucket.get());
-        } else if (bucket.isEmpty()) {
+        } else {
           warnings.add(
               host.instanceId()
-                  + " has no tag "
-                  + GpugenTags.SSM_BUCKET
-                  + ": the SSM connection has no bucket to move files through (terraform apply"
-                  + " tags every node with it)");
-        } else {
-          warn(
-              "tag " + GpugenTags.SSM_BUCKET,
-              "it is not a bucket name starting with "
-                  + connection.ssmBucketPrefix().orElse("")
-                  + ": "
-                  + show(bucket.get()));
+                  + ": EC2 reported no account id for it, so the SSM connection has no bucket to"
+                  + " move files through");
         }
       } else {
         connection.user().ifPresent(u -> vars.put("ansible_user", u));

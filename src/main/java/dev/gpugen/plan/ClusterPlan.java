@@ -184,15 +184,24 @@ public record ClusterPlan(
   }
 
   /**
-   * The start of the SSM transfer bucket's name: Terraform's {@code bucket_prefix} (at most 37
-   * characters; a generated suffix makes the name unique in S3's global namespace) and the prefix
-   * the inventory accepts in the nodes' {@code gpugen:ssm-bucket} tag. Empty without SSM.
+   * The start of the SSM transfer bucket's name, which ssm.tf completes with the account id and the
+   * region ({@code <prefix><account id>-<region>}, at most 63 characters) and gpugen-inventory
+   * computes the same way from its settings and each instance's account and region: a name fixed by
+   * the render, never read from a tag, since any account can own a bucket whose name only starts
+   * with the prefix. A qualified name longer than 28 characters is cut to 19 and a hash of the
+   * whole, so two long names never share a bucket. Empty without SSM.
    */
   public Optional<String> ssmBucketPrefix() {
     if (!ssmConnection()) {
       return Optional.empty();
     }
-    String name = qualifiedName.length() > 28 ? qualifiedName.substring(0, 28) : qualifiedName;
+    String name =
+        qualifiedName.length() <= 28
+            ? qualifiedName
+            : qualifiedName.substring(0, 19)
+                + "-"
+                + Sha256.hex(qualifiedName.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .substring(0, 8);
     return Optional.of(name + "-ssm-");
   }
 

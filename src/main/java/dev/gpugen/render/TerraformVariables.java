@@ -240,7 +240,8 @@ final class TerraformVariables {
                         "ssm_bucket_prefix",
                         "string",
                         "Start of the name of the S3 bucket the SSM connection moves files through"
-                            + " (connection ssm); null for no bucket.")
+                            + " (connection ssm), which ends with the account id and the region;"
+                            + " null for no bucket.")
                     .defaultTo(null)
                     .validation(
                         "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",

@@ -595,9 +595,10 @@ class TerraformPlanTest {
     }
 
     /**
-     * connection ssm: the transfer bucket exists, refuses public access, expires its objects, and
-     * every node carries its name as gpugen:ssm-bucket; else there is no bucket. An air-gapped VPC
-     * gpugen creates gets Session Manager's interface endpoints with private DNS; other VPCs none.
+     * connection ssm: the transfer bucket exists with the name the inventory computes, refuses
+     * public access, expires its objects, and every node carries its name as gpugen:ssm-bucket;
+     * else there is no bucket. An air-gapped VPC gpugen creates gets Session Manager's interface
+     * endpoints with private DNS; other VPCs none.
      */
     private void connection(ClusterSpec spec) {
       if (spec.connection().ssm()) {
@@ -620,6 +621,10 @@ class TerraformPlanTest {
                 + " r.apply_server_side_encryption_by_default : contains([\"AES256\","
                 + " \"aws:kms\"], d.sse_algorithm)])])",
             "connection ssm: the transfer bucket encrypts at rest");
+        // The name gpugen-inventory computes (prefix, account id, region); never a generated one.
+        check(
+            "aws_s3_bucket.ssm[0].bucket == \"${var.ssm_bucket_prefix}123456789012-${var.region}\"",
+            "connection ssm: the transfer bucket is named by the render, as the inventory expects");
         for (ClusterSpec.Pool pool : spec.pools()) {
           check(
               "alltrue([for i in aws_instance."
