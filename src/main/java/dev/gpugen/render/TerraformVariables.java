@@ -748,6 +748,18 @@ final class TerraformVariables {
                     + " SHA-256.")
             .set(view.pullBundlePrefix()),
         TfVar.of(
+                "pull_bundle_files",
+                "list(string)",
+                "The bundle's files, relative to the ansible/ folder: exactly the files the"
+                    + " user data's digest lists, so Terraform uploads nothing else (no fact cache,"
+                    + " kubeconfig or report a push run left there).")
+            .validation(
+                "alltrue([for f in {var} : can(regex(\"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$\","
+                    + " f)) && !strcontains(f, \"..\")])",
+                "Every pull_bundle_files entry must be a relative path inside the ansible/"
+                    + " folder.")
+            .set(view.pullBundleFiles()),
+        TfVar.of(
                 "pull_reports_prefix",
                 "string",
                 "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile).")
