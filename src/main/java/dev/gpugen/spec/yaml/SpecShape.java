@@ -261,8 +261,9 @@ public final class SpecShape {
 
   /**
    * The variable namespaces of gpugen's roles (templates/ansible/roles/NAME, each variable prefixed
-   * NAME_, plus kubernetes_node_name of the playbooks), each with the spec keys that set its
-   * variables. A host variable outranks role defaults and group_vars
+   * NAME_), each with the spec keys that set its variables; kubernetes_node_name stays the host's
+   * own (the node's name in Kubernetes where it is not the host name). A host variable outranks
+   * role defaults and group_vars
    * (https://docs.ansible.com/ansible/latest/playbook_guide/playbooks_variables.html#understanding-variable-precedence),
    * so vars: {nvidia_driver_version: ..., nccl_network_efa_installer_url: ...} would silently
    * replace on that host what the render sets from the spec, or pins (an installer's URL and
@@ -278,7 +279,7 @@ public final class SpecShape {
               "gpu_operator",
               "software.gpuOperator, the pool's labels and taints or mirrors.helm.gpuOperator"),
           Map.entry("kubeadm", "kubernetes (version, cni, controlPlane) or mirrors.kubernetes"),
-          Map.entry("kubernetes", "kubernetes"),
+          Map.entry("kubernetes_checks", "kubernetes"),
           Map.entry("lustre_client", "storage.lustre or mirrors.lustre"),
           Map.entry("nccl_network", "nccl.env, network.fabric or mirrors.files"),
           Map.entry(
