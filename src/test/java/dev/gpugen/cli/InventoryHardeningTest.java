@@ -194,7 +194,7 @@ class InventoryHardeningTest {
     StandIns.assertFailure(
         list("GPUGEN_KEYED_GROUPS", "[{\"tag\": \"team\", \"prefix\": \"pool\"}]"),
         1,
-        "would mix with gpugen's own groups");
+        "would name gpugen's own groups (pool_*)");
   }
 
   @Test

