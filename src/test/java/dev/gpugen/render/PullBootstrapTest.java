@@ -277,7 +277,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -301,7 +301,7 @@ class PullBootstrapTest {
       assertFalse(report.get("bundle_verified").asBoolean(), report::toString);
       assertFalse(Files.exists(root.resolve("etc/sysctl.d/90-gpugen.conf")), "nothing configured");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
