@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.EndpointAccess;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -14,7 +15,21 @@ final class NextSteps {
   private NextSteps() {}
 
   static String of(ClusterPlan plan, Path spec, Path folder) {
+    return of(plan, spec, folder, false);
+  }
+
+  /**
+   * The steps; with {@code driverUpgrade} (the re-render changed a driver) the playbook step is the
+   * rolling {@code upgrade-driver.yml}, since {@code site.yml} never replaces a loaded driver.
+   */
+  static String of(ClusterPlan plan, Path spec, Path folder, boolean driverUpgrade) {
     ClusterSpec s = plan.spec();
+    String playbook = driverUpgrade ? "upgrade-driver.yml" : "site.yml";
+    String upgradeNote =
+        driverUpgrade
+            ? "   (the driver changed: a batch of nodes at a time; site.yml never replaces a loaded"
+                + " driver)"
+            : "";
     String tf = folder.resolve("terraform").toString();
     String ansible = folder.resolve("ansible").toString();
     String env = s.selectedEnvironment().map(e -> " --env " + e).orElse("");
@@ -49,8 +64,16 @@ final class NextSteps {
           .append(" && ansible-galaxy collection install -r requirements.yml\n");
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook -i gpugen-inventory site.yml")
-          .append("   (gpugen on PATH, or GPUGEN_JAR set)\n");
+          .append(". ansible-playbook -i gpugen-inventory ")
+          .append(playbook)
+          .append(driverUpgrade ? upgradeNote : "   (gpugen on PATH, or GPUGEN_JAR set)")
+          .append('\n');
+      if (privateEndpoint(s)) {
+        b.append(
+                "     the EKS API endpoint is private: run plays 03-05 (and kubectl) from a machine")
+            .append(" in the VPC (the bastion, an instance reached with SSM, or over a VPN);")
+            .append(" from outside, the Kubernetes API does not answer\n");
+      }
       if (plan.ssmConnection()) {
         b.append("     connection ssm: the AWS CLI, AWS's session-manager-plugin and boto3 on this")
             .append(" machine\n");
@@ -89,9 +112,19 @@ final class NextSteps {
           .append(" && ansible-galaxy collection install -r requirements.yml\n");
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook site.yml   (SSH to every host of inventory.yml)\n");
+          .append(". ansible-playbook ")
+          .append(playbook)
+          .append(driverUpgrade ? upgradeNote : "   (SSH to every host of inventory.yml)")
+          .append('\n');
       b.append("Or: gpugen up ").append(spec).append(env).append('\n');
     }
     return b.toString();
+  }
+
+  /** EKS with only the private endpoint: the API answers inside the VPC only. */
+  static boolean privateEndpoint(ClusterSpec s) {
+    return s.kubernetes()
+        .filter(k -> k.eks() && k.endpointAccess() == EndpointAccess.PRIVATE)
+        .isPresent();
   }
 }

@@ -133,10 +133,12 @@ class HostileInputCliTest {
 
   @Test
   void aUsersFileAtANewGeneratedPathIsRefusedUnlessForced() throws Exception {
-    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    // The same spec file, rendered, then switched to pull mode.
+    Path pull = tmp.resolve("pull.yaml");
+    Files.copy(Path.of(EXAMPLE), pull);
+    assertEquals(0, Cli.run("render", pull.toString(), "-o", out.toString()).exit());
     Path pullTf = out.resolve("terraform/pull.tf");
     Files.writeString(pullTf, "# my own pull.tf\n");
-    Path pull = tmp.resolve("pull.yaml");
     Files.writeString(
         pull,
         Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
