@@ -72,9 +72,14 @@ public record Manifest(
 
     /** The spec as a user names it from the working directory: the folder joined with its path. */
     public String shown(Path folder) {
-      return Printable.text(
-          folder.resolve(spec).normalize().toString()
-              + environment.map(e -> " --env " + e).orElse(""));
+      String path;
+      try {
+        path = folder.resolve(spec).normalize().toString();
+      } catch (java.nio.file.InvalidPathException e) {
+        // A tampered manifest's text (a NUL) is shown, never used as a path.
+        path = folder + "/" + spec;
+      }
+      return Printable.text(path + environment.map(e -> " --env " + e).orElse(""));
     }
   }
 

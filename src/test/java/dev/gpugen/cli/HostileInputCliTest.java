@@ -156,6 +156,27 @@ class HostileInputCliTest {
     assertVictimUntouched();
   }
 
+  /**
+   * The manifest's owner is outside text: a tampered one (an escape sequence, a NUL) is printed
+   * escaped in the refusal, one line, exit 2, and nothing is written.
+   */
+  @Test
+  void aTamperedOwnerInTheManifestIsPrintedEscapedAndRefused() throws Exception {
+    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    Path manifest = out.resolve(".gpugen-manifest.json");
+    String text = Files.readString(manifest);
+    Files.writeString(
+        manifest,
+        text.replaceFirst("\"spec\": \"[^\"]*\"", "\"spec\": \"\\\\u001b[2Jevil\\\\u0000.yaml\""));
+    assertTrue(Files.readString(manifest).contains("evil"), "the owner was replaced");
+    Cli r = Cli.run("render", EXAMPLE, "-o", out.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertOneLine(r);
+    assertTrue(r.err().contains("\\x1b[2Jevil"), r.err());
+    assertFalse(r.err().contains("\u001b"), "no raw escape reaches the terminal");
+    assertVictimUntouched();
+  }
+
   private Path specWith(String example, String from, String to) throws IOException {
     String text = Files.readString(Path.of(example));
     assertTrue(text.contains(from), from);
