@@ -1,8 +1,10 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
+import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
@@ -116,6 +118,7 @@ public final class Rules {
           new SpecCidrHostBits(),
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
+          new AwsInstanceTypeInvalid(),
           new AwsInstanceTypeUnknown(),
           new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
@@ -183,6 +186,7 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),

@@ -216,11 +216,9 @@ class TerraformPlanTest {
             "reference",
             Files.readString(
                 Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
-    assertTrue(
-        r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+    assertTrue(r.exitCode() == 0 && r.output().contains(" 0 failed"), r.output());
     // A scenario setting a variable the render does not declare tests nothing it claims to.
-    assertFalse(
-        r.output().contains("Value for undeclared variable"), ws.note() + "\n" + r.output());
+    assertFalse(r.output().contains("Value for undeclared variable"), r.output());
   }
 
   private static SortedMap<String, String> terraformFiles(Case c) throws Exception {
@@ -265,16 +263,12 @@ class TerraformPlanTest {
     SortedMap<String, String> files = terraformFiles(c);
     TerraformPlan.Workspace ws =
         TerraformPlan.init(withBundle(c, Files.createTempDirectory(scratch, "plan")), files);
-    if (!ws.note().isEmpty()) {
-      System.out.println(c.label() + ": " + ws.note());
-    }
     String tftest = PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files)));
     RealTools.Result r = ws.test("gpugen_plan", tftest);
     if (r.exitCode() != 0 || !r.output().contains("1 passed, 0 failed")) {
       throw new AssertionError(
           c.label()
               + ": terraform test failed"
-              + (ws.note().isEmpty() ? "" : " (" + ws.note() + ")")
               + "\n--- tests/gpugen_plan.tftest.hcl\n"
               + tftest
               + "\n--- output\n"

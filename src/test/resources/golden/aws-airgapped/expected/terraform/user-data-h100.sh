@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='44440b5d3e5a42b7e814483bd2f2e09e0545da3aacdca5d5085524811c44739c'
+bundle_sha256='21f889eb7ec5ede48e60a8010eacd0afed596fde490f3c250d4980cafb9c2b34'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='b6c8540f5f6ba89b5d645f6fb90428f8a99de0268dd4c536186703e1d6e9c25d'
+bundle_sha256='6bbbda95022629f312f7feb9f8dfec31675af220fae29c0f36434611e4ef9564'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

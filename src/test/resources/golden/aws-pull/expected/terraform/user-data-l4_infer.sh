@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='8ca562d2216b9dae0c16fcc5835e5f1cd57f450f47f55fe004300332271b3ded'
+bundle_sha256='2dfe6bd83bb3d00e008d4ed3c4667b3a092b8adc15f5c8329a6f5be25a010acb'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
