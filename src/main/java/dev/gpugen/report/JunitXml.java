@@ -81,7 +81,7 @@ public final class JunitXml {
     property("pool", h.pool());
     property("spec_sha256", h.specSha256());
     property("validated_at", h.validatedAt());
-    property("report", h.file());
+    property("report", java.nio.file.Path.of(h.file()).getFileName().toString());
     h.versions().forEach((k, v) -> property("version." + k, v));
     line("    </properties>");
     String classname = pkg + "." + h.host();
