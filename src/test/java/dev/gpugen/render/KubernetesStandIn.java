@@ -761,7 +761,11 @@ final class KubernetesStandIn implements AutoCloseable {
       JsonNode value = e.getValue();
       if (value.isNull()) {
         target.remove(e.getKey());
-      } else if (value.isObject() && target.get(e.getKey()) instanceof ObjectNode child) {
+      } else if (value.isObject()) {
+        // RFC 7386: an object merges into the target's object, or into an empty one (so its
+        // nulls delete nothing and are not stored).
+        ObjectNode child =
+            target.get(e.getKey()) instanceof ObjectNode o ? o : target.putObject(e.getKey());
         mergePatch(child, value);
       } else {
         target.set(e.getKey(), value.deepCopy());
