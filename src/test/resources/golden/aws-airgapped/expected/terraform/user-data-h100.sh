@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='e99522f958b4e1a5df92344a65378aa0fadbc1f6dd6818610c763b4078bea489'
-bundle_sha256='3ebc09e3a49b508b12a78ff82b58aca97b065ef38655466f5ecbfed69ef0ba04'
+bundle_sha256='18ac1c31a3d6d48e2360d8a6c184ed75c85ef92b196b0bce739c8363ae0e4ff1'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

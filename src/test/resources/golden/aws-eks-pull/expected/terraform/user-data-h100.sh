@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='0cf4ccd4bb1e195e1f9bde6eb4bdd8467afb84362d5ff90f56cbf170cd099882'
-bundle_sha256='94e23b4da51935da4c81ac9550ea2e712b3dee78e6b4f277b8185fc1db2dd474'
+bundle_sha256='e8ffb4f526e2e55b1660305f16d936b696310e1a46bf90f0271351d4ea5963a6'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
