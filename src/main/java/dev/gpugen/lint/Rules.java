@@ -92,6 +92,7 @@ import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
+import dev.gpugen.lint.rules.val.ValSettingIgnored;
 import dev.gpugen.lint.rules.val.ValThresholdInherited;
 import java.util.List;
 import java.util.Optional;
@@ -202,6 +203,7 @@ public final class Rules {
           new ValBusbwThresholdImplausible(),
           new ValThresholdInherited(),
           new ValBusbwSingleGpu(),
+          new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
           // security
