@@ -18,6 +18,7 @@ import dev.gpugen.lint.rules.drv.DrvGpuNeedsNewerDriver;
 import dev.gpugen.lint.rules.drv.DrvGpuSupportEnded;
 import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
+import dev.gpugen.lint.rules.drv.DrvNvswitchAmbiguous;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
@@ -77,6 +78,7 @@ import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSettingIgnored;
+import dev.gpugen.lint.rules.rdma.RdmaSettingIgnored;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
@@ -135,6 +137,7 @@ public final class Rules {
           new DrvBranchEndOfLife(),
           new DrvNewFeatureBranch(),
           new DrvOperatorGpuDriverFloor(),
+          new DrvNvswitchAmbiguous(),
           new KrnNouveauNotBlacklisted(),
           // container toolkit and GPU operator
           new CtkVulnerableVersion(),
@@ -161,6 +164,7 @@ public final class Rules {
           new NetAirGappedStockImage(),
           new NetAirGappedNoMirror(),
           new NetMirrorUnused(),
+          new RdmaSettingIgnored(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
