@@ -324,10 +324,10 @@ public final class CompatTable {
   }
 
   /**
-   * Whether {@code count} GPUs named {@code model} as a bare-metal spec writes it sit on an NVSwitch
-   * baseboard: yes for eight GPUs named as an NVSwitch board (h100-sxm, or b200, which comes on no
-   * other), no for a name of a board without NVSwitch (h100-pcie) or a model that comes on no
-   * NVSwitch board (l4); empty when the name does not say (h100 at eight GPUs: HGX or PCIe).
+   * Whether {@code count} GPUs named {@code model} as a bare-metal spec writes it sit on an
+   * NVSwitch baseboard: yes for eight GPUs named as an NVSwitch board (h100-sxm, or b200, which
+   * comes on no other), no for a name of a board without NVSwitch (h100-pcie) or a model that comes
+   * on no NVSwitch board (l4); empty when the name does not say (h100 at eight GPUs: HGX or PCIe).
    */
   public Optional<Boolean> boardNvswitch(String model, int count) {
     Optional<GpuModel> gpu = gpu(model);

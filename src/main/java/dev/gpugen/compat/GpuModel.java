@@ -22,8 +22,8 @@ import java.util.OptionalInt;
  * @param recommendedMinDriverBranch the branch the sources recommend at least (e.g. 535), if any
  * @param gpuOperatorMinDriverContainer the oldest GPU Operator driver container for the GPU, if the
  *     operator documents one
- * @param nvswitchBoards the model names (the row's name or aliases) that say a host's GPUs sit on an
- *     NVSwitch baseboard (HGX/SXM 8-GPU), for bare metal where no instance type says it
+ * @param nvswitchBoards the model names (the row's name or aliases) that say a host's GPUs sit on
+ *     an NVSwitch baseboard (HGX/SXM 8-GPU), for bare metal where no instance type says it
  * @param otherBoards the model names that say a board without NVSwitch (PCIe cards, NVL bridges)
  * @param referenceHcaPorts the compute-fabric HCA ports of NVIDIA's reference system for this GPU
  *     (DGX), where it has one

@@ -65,15 +65,11 @@ public record ClusterPlan(
       boolean verbs = p.fabric() == Fabric.INFINIBAND || p.fabric() == Fabric.ROCE;
       Optional<Integer> ports =
           verbs
-              ? p.rdma()
-                  .hcaPorts()
-                  .or(() -> hw.gpu().flatMap(g -> boxed(g.referenceHcaPorts())))
+              ? p.rdma().hcaPorts().or(() -> hw.gpu().flatMap(g -> boxed(g.referenceHcaPorts())))
               : Optional.empty();
       Optional<Integer> gbps =
           verbs
-              ? p.rdma()
-                  .linkGbps()
-                  .or(() -> hw.gpu().flatMap(g -> boxed(g.referenceLinkGbps())))
+              ? p.rdma().linkGbps().or(() -> hw.gpu().flatMap(g -> boxed(g.referenceLinkGbps())))
               : Optional.empty();
       pools.add(
           new PoolPlan(
@@ -281,7 +277,8 @@ public record ClusterPlan(
    */
   public String ncclConf(PoolPlan pool, String hostInterface) {
     StringBuilder out = new StringBuilder();
-    ncclEnv(pool, hostInterface).forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+    ncclEnv(pool, hostInterface)
+        .forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
     return out.toString();
   }
 

@@ -40,8 +40,8 @@ public record PoolPlan(
     boolean pinSocketIfname) {
 
   /**
-   * The share of the bandwidth the fabric can carry that a healthy multi-node all-reduce keeps:
-   * the same 80% gpugen applies to the single-node figure.
+   * The share of the bandwidth the fabric can carry that a healthy multi-node all-reduce keeps: the
+   * same 80% gpugen applies to the single-node figure.
    */
   public static final double DEFAULT_MULTI_NODE_FRACTION = 0.8;
 
@@ -51,9 +51,9 @@ public record PoolPlan(
   }
 
   /**
-   * What the pool's HCAs carry per node in GB/s: ports x link rate / 8. Across nodes a ring or
-   * tree all-reduce moves each byte through the node's NICs, so nccl-tests' bus bandwidth (which
-   * is "independent of the number of ranks" and reflects the slowest link: nccl-tests
+   * What the pool's HCAs carry per node in GB/s: ports x link rate / 8. Across nodes a ring or tree
+   * all-reduce moves each byte through the node's NICs, so nccl-tests' bus bandwidth (which is
+   * "independent of the number of ranks" and reflects the slowest link: nccl-tests
    * doc/PERFORMANCE.md) cannot exceed it. Empty when ports or rate are unknown.
    */
   public Optional<Double> fabricGBps() {

@@ -11,8 +11,8 @@ import dev.gpugen.spec.ClusterSpec;
  * "not set" (the roles read them as such).
  *
  * @param verbs InfiniBand or RoCE
- * @param linkLayer what /sys/class/infiniband/DEV/ports/N/link_layer says on the fabric:
- *     InfiniBand or Ethernet (RoCE); empty elsewhere
+ * @param linkLayer what /sys/class/infiniband/DEV/ports/N/link_layer says on the fabric: InfiniBand
+ *     or Ethernet (RoCE); empty elsewhere
  * @param bootstrapInterface the spec's interface; empty: found on each host
  * @param pinSocketIfname nccl.conf pins NCCL_SOCKET_IFNAME to the bootstrap interface
  * @param hcaPorts the Active HCA ports each host must have; empty when unknown

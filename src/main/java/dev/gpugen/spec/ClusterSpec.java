@@ -349,15 +349,17 @@ public record ClusterSpec(
     }
   }
 
-  /** GPU application clocks, MHz, as nvidia-smi --applications-clocks=MEMORY,GRAPHICS takes them. */
+  /**
+   * GPU application clocks, MHz, as nvidia-smi --applications-clocks=MEMORY,GRAPHICS takes them.
+   */
   public record GpuClocks(int memoryMHz, int graphicsMHz) {}
 
   /**
    * The GPUs of a static pool's hosts.
    *
    * @param model as written (h100); the compatibility table resolves aliases and case
-   * @param nvswitch as written; empty means implied by the model name where it says the board
-   *     (an SXM/HGX model at eight GPUs), else none
+   * @param nvswitch as written; empty means implied by the model name where it says the board (an
+   *     SXM/HGX model at eight GPUs), else none
    */
   public record StaticGpu(String model, int count, Optional<Boolean> nvswitch) {
     public StaticGpu {

@@ -41,7 +41,12 @@ public final class NetFabricNotOffered extends Rule {
       if (own != fabric && !offered(provider, own)) {
         findings.report(
             SpecPath.of("pools", i).key("fabric"),
-            provider + " does not offer the " + own + " fabric (pool " + spec.pools().get(i).name() + ")",
+            provider
+                + " does not offer the "
+                + own
+                + " fabric (pool "
+                + spec.pools().get(i).name()
+                + ")",
             provider == Provider.AWS ? "use fabric: efa (or tcp)" : "efa exists only on aws");
       }
     }

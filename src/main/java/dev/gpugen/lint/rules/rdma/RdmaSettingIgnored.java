@@ -35,8 +35,15 @@ public final class RdmaSettingIgnored extends PoolRule {
       if (findings.isWritten(path)) {
         findings.report(
             path,
-            "pools[" + p.index() + "].rdma." + key + " does nothing: " + p.describe()
-                + " has the " + fabric + " fabric",
+            "pools["
+                + p.index()
+                + "].rdma."
+                + key
+                + " does nothing: "
+                + p.describe()
+                + " has the "
+                + fabric
+                + " fabric",
             "remove it, or set pools[" + p.index() + "].fabric: infiniband (or roce)");
       }
     }

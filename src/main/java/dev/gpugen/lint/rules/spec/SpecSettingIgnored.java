@@ -49,7 +49,11 @@ public final class SpecSettingIgnored extends Rule {
           ignored(
               findings,
               SpecPath.of("pools", i).key(key),
-              "pools[" + i + "]." + key + " does nothing on GKE: no gpugen play configures GKE nodes",
+              "pools["
+                  + i
+                  + "]."
+                  + key
+                  + " does nothing on GKE: no gpugen play configures GKE nodes",
               "remove it");
         }
       }
