@@ -208,8 +208,8 @@ def main():
     cmdline = read(prm["cmdline"])
     if os.path.isdir(groups) and os.listdir(groups):
         for group in sorted(os.listdir(groups), key=lambda g: int(g) if g.isdigit() else 0):
-            members = os.listdir(os.path.join(groups, group, "devices")) if os.path.isdir(
-                os.path.join(groups, group, "devices")) else []
+            devices_dir = os.path.join(groups, group, "devices")
+            members = sorted(os.listdir(devices_dir)) if os.path.isdir(devices_dir) else []
             ours = [m for m in members if m in {e["bdf"] for e in ends}]
             if not ours:
                 continue

@@ -229,7 +229,7 @@ class InfinibandRenderTest {
     String sha = dev.gpugen.spec.Sha256.hex(conf);
     return "{\"ansible_facts\":{\"ansible_local\":{"
         + "\"gpugen\":{\"pool\":\"h100\",\"cluster\":\"hpc\",\"driver\":\"580.95.05\",\"cuda\":\"12.8\","
-        + "\"container_toolkit\":\"1.18.1\",\"gpugen_spec_sha256\":\""
+        + "\"container_toolkit\":\"1.17.8\",\"gpugen_spec_sha256\":\""
         + fingerprint
         + "\","
         + "\"nccl_env_sha256\":\""
