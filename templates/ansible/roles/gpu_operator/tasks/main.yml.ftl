@@ -186,7 +186,7 @@
   run_once: true
   become: false
   when: gpu_operator_rdma_device_plugin | bool
-  tags: [kubernetes, network]
+  tags: [kubernetes, network, rdma-device-plugin]
   block:
     - name: Apply the RDMA shared device plugin's configuration
       kubernetes.core.k8s:

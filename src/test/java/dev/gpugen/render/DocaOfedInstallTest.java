@@ -74,7 +74,8 @@ class DocaOfedInstallTest {
               .contains("Package: doca-ofed\nStatus: install ok installed\n"));
       assertTrue(Files.exists(root.resolve("usr/src/ofa_kernel/default/Module.symvers")));
       assertTrue(
-          doca.requests().stream().anyMatch(r -> r.startsWith("GET " + REPO + "/") && r.endsWith("/InRelease")),
+          doca.requests().stream()
+              .anyMatch(r -> r.startsWith("GET " + REPO + "/") && r.endsWith("/InRelease")),
           doca.requests()::toString);
 
       RealTools.Result second =
