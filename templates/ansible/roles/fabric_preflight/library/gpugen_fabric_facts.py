@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # Reads what NCCL's GPUDirect RDMA over InfiniBand or RoCE depends on, and says what is wrong:
 # the HCA ports (/sys/class/infiniband, what ibstat prints), PCIe ACS on the bridges above the
 # GPUs and HCAs (lspci -vvv's ACSCtl), and whether the IOMMU translates their DMA
