@@ -79,6 +79,7 @@ import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
+import dev.gpugen.lint.rules.sec.SecUnverifiedMirrorOverHttp;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
@@ -215,6 +216,7 @@ public final class Rules {
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
           new SecMirrorKeyOverHttp(),
+          new SecUnverifiedMirrorOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),
