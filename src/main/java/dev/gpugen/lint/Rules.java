@@ -88,6 +88,7 @@ import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSettingIgnored;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
+import dev.gpugen.lint.rules.sys.SysHugepagesExceedMemory;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.tf.TfBackendIgnored;
@@ -211,6 +212,7 @@ public final class Rules {
           new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
+          new SysHugepagesExceedMemory(),
           // security
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
