@@ -22,10 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
  * NVIDIA's CUDA repository on 127.0.0.1 ({@link AptRepositoryStandIn}) that holds several versions
  * of every driver package, the way NVIDIA's repository keeps every release of a branch: the spec's
  * exact version is installed (not the newest, not the oldest) for the driver, Fabric Manager and
- * NSCQ, the pins and holds keep a later apt upgrade from moving them, and from branch 590 the
- * branch's pinning package is installed before the driver. Nothing comes from anywhere else: the
- * root's Debian sources are removed first, so a package name that exists only in Ubuntu's archive
- * (nvidia-driver-580-server-open, the name Canonical uses) fails the run.
+ * NSCQ under the names NVIDIA's repository uses for the branch (read from
+ * src/test/resources/upstream/cuda-repository-fabric-packages.txt, copied from NVIDIA's driver
+ * container with its source, Provides included), the pins and holds keep a later apt upgrade from
+ * moving them, and from branch 590 the branch's pinning package is installed before the driver.
+ * Nothing comes from anywhere else: the root's Debian sources are removed first, so a package name
+ * that exists only in Ubuntu's archive (nvidia-driver-580-server-open, the name Canonical uses)
+ * fails the run.
  */
 @RealToolsTest
 class CudaRepositoryTest {
@@ -55,8 +58,8 @@ class CudaRepositoryTest {
 
   /**
    * The reference spec (p5.48xlarge: 8x H100 on NVSwitch, open kernel modules, driver 580.95.05,
-   * CUDA 12.8): branch 580's names carry the branch; the repository also has the 580 release before
-   * and the one after the spec's.
+   * CUDA 12.8): branch 580's driver names carry the branch, its Fabric Manager and NSCQ names do
+   * not; the repository also has the 580 release before and the one after the spec's.
    */
   @Test
   @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -66,8 +69,10 @@ class CudaRepositoryTest {
     debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
     debs.addAll(family("libnvidia-compute-580", "", versions));
     debs.addAll(family("cuda-drivers-580", "libnvidia-compute-580", versions));
-    debs.addAll(family("nvidia-fabricmanager-580", "", versions));
-    debs.addAll(family("libnvidia-nscq", "", versions));
+    // Fabric Manager and NSCQ as NVIDIA's repository names them for 580: nvidia-fabricmanager,
+    // which provides the virtual nvidia-fabricmanager-580
+    // (upstream/cuda-repository-fabric-packages.txt).
+    debs.addAll(CudaRepositoryNames.debs(580, versions));
     // The newest branch, whose names carry no branch: nothing of it may be installed.
     debs.addAll(family("nvidia-open", "", List.of("590.48.01-1")));
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
@@ -87,8 +92,9 @@ class CudaRepositoryTest {
       Map<String, String> installed = installed(root);
       assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
       assertEquals("580.95.05-1", installed.get("libnvidia-compute-580"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager-580"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("libnvidia-nscq"), installed::toString);
+      for (String fabric : CudaRepositoryNames.names(580)) {
+        assertEquals("580.95.05-1", installed.get(fabric), fabric + ": " + installed);
+      }
       assertEquals("12.8.1-1", installed.get("cuda-toolkit-12-8"), installed::toString);
       // DCGM for the driver's CUDA major (580 runs CUDA 13), not the toolkit's 12.
       assertEquals(
@@ -97,8 +103,25 @@ class CudaRepositoryTest {
       assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
       assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
       assertEquals(
-          List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq"),
-          held(root, List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq")));
+          List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq"),
+          held(root, List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq")));
+      // The stand-in is as strict as NVIDIA's repository: the branched name is virtual, and apt
+      // refuses it at a version (what a role asking for nvidia-fabricmanager-580 would meet).
+      RealTools.Result virtual =
+          RealTools.run(
+              Path.of("/"),
+              Duration.ofMinutes(2),
+              Map.of(),
+              "chroot",
+              root.toString(),
+              "apt-get",
+              "install",
+              "-s",
+              "nvidia-fabricmanager-580=580.95.05-1");
+      assertTrue(virtual.exitCode() != 0, virtual.output());
+      assertTrue(
+          virtual.output().contains("nvidia-fabricmanager-580 is a virtual package provided by"),
+          virtual.output());
 
       // The pin alone already picks the spec's version over the newer release of the branch.
       String policy = chroot(root, "apt-cache", "policy", "nvidia-open-580");
@@ -132,8 +155,7 @@ class CudaRepositoryTest {
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(family("nvidia-open", "libnvidia-compute", versions));
     debs.addAll(family("libnvidia-compute", "", versions));
-    debs.addAll(family("nvidia-fabricmanager", "", versions));
-    debs.addAll(family("libnvidia-nscq", "", versions));
+    debs.addAll(CudaRepositoryNames.debs(590, versions));
     for (String branch : List.of("590", "595")) {
       debs.add(
           new AptRepositoryStandIn.Deb(
@@ -202,8 +224,7 @@ class CudaRepositoryTest {
     debs.addAll(
         family("nvidia-open-580", "libnvidia-compute-580", List.of("580.95.05-1", "580.105.08-1")));
     debs.addAll(family("libnvidia-compute-580", "", List.of("580.95.05-1", "580.105.08-1")));
-    debs.addAll(family("nvidia-fabricmanager-580", "", List.of("580.95.05-1")));
-    debs.addAll(family("libnvidia-nscq", "", List.of("580.95.05-1")));
+    debs.addAll(CudaRepositoryNames.debs(580, List.of("580.95.05-1")));
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";

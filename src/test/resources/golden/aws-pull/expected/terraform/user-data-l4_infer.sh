@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='2752098a31d5c9e6ff9df9bbc515ed90d96fb16b4ab628ea8d68454cb8ece8f5'
+bundle_sha256='f0da37771e2743a802fbe18679269fcccb48b91c4d93c9501d61d0d510dd43c7'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
