@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='b98bbbf7d1d65b1130a7b09e381596db74e231b06ea9fe92e08351a83bd7f268'
+bundle_sha256='f6725c69007ac588afd040eda7c5b8d803326c1f54d45d5232a769450a5f0937'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
