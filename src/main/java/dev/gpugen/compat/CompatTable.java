@@ -50,7 +50,8 @@ public final class CompatTable {
    *
    * @param lifecycleAsOf the month the branch lifecycle data was read; end of life is judged as of
    *     it
-   * @param efaOtherTypes EC2 instance types without NVIDIA GPUs that support EFA
+   * @param efaOtherTypes EC2 instance types without a row that support EFA
+   * @param efaDevicePlugin the pinned EFA device plugin chart and the types it schedules on
    */
   record Extras(
       YearMonth lifecycleAsOf,
@@ -59,8 +60,10 @@ public final class CompatTable {
       NcclFacts nccl,
       List<LustreDeployment> lustre,
       List<CloudRegion> regions,
-      List<String> efaOtherTypes) {
+      List<String> efaOtherTypes,
+      EfaDevicePluginChart efaDevicePlugin) {
     Extras {
+      Objects.requireNonNull(efaDevicePlugin);
       regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
       Objects.requireNonNull(lifecycleAsOf);
@@ -337,6 +340,11 @@ public final class CompatTable {
         || extras.efaOtherTypes().contains(instanceType);
   }
 
+  /** The pinned AWS EFA device plugin chart and the instance types its DaemonSet runs on. */
+  public EfaDevicePluginChart efaDevicePlugin() {
+    return extras.efaDevicePlugin();
+  }
+
   /** Whether EC2 instance type {@code instanceType} is a non-GPU type the table knows has EFA. */
   public boolean efaOtherType(String instanceType) {
     return extras.efaOtherTypes().contains(instanceType);
@@ -479,6 +487,7 @@ public final class CompatTable {
     rows.addAll(extras.driverKnownIssues());
     rows.addAll(busbwByGpu.values());
     rows.add(extras.nccl());
+    rows.add(extras.efaDevicePlugin());
     rows.addAll(lustreByType.values());
     rows.addAll(regionByKey.values());
     return List.copyOf(rows);

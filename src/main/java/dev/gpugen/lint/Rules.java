@@ -19,6 +19,7 @@ import dev.gpugen.lint.rules.drv.DrvGpuSupportEnded;
 import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
+import dev.gpugen.lint.rules.efa.EfaDevicePluginUnscheduled;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
 import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
@@ -167,6 +168,7 @@ public final class Rules {
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new EfaUnsupportedInstance(),
+          new EfaDevicePluginUnscheduled(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),
           new EfaSocketTuningIgnored(),

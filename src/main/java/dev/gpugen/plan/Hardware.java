@@ -145,6 +145,14 @@ public record Hardware(
     return aws.map(AwsInstanceType::efaInterfaces).orElse(0);
   }
 
+  /**
+   * The NVMe instance-store volumes of the node (AWS), none when the table does not know the type
+   * or it has none.
+   */
+  public AwsInstanceType.InstanceStore instanceStore() {
+    return aws.map(AwsInstanceType::instanceStore).orElse(new AwsInstanceType.InstanceStore(0, 0));
+  }
+
   /** Network cards per node (AWS), 1 when unknown. */
   public int networkCards() {
     return aws.map(AwsInstanceType::networkCards).orElse(1);

@@ -1,6 +1,9 @@
 package dev.gpugen.plan;
 
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -33,6 +36,19 @@ public record PoolPlan(
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
   public int allocatableGpus() {
     return hardware.gpus() * timeSlicingReplicas;
+  }
+
+  /**
+   * The network interfaces each node of the pool is launched with (AWS), one per network card: on
+   * an EFA pool the primary ENA interface (with EFA where card 0 supports it) and an EFA-only
+   * interface on every other card; otherwise the primary ENA interface alone. See {@link
+   * AwsInstanceType#networkInterfaces(boolean)}.
+   */
+  public List<AwsInstanceType.NetworkInterface> networkInterfaces() {
+    return hardware
+        .aws()
+        .map(a -> a.networkInterfaces(pool.fabric() == Fabric.EFA))
+        .orElse(List.of(new AwsInstanceType.NetworkInterface(0, "interface")));
   }
 
   /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */

@@ -417,6 +417,14 @@ public final class AnsibleView {
   }
 
   /**
+   * The version of AWS's EFA device plugin chart play 03 installs: the table's pin, whose node
+   * affinity the linter checks every EFA pool's instance type against.
+   */
+  public String efaDevicePluginChartVersion() {
+    return plan.compat().efaDevicePlugin().chartVersion();
+  }
+
+  /**
    * A role variable that points a download at the spec's mirror.
    *
    * @param name the role variable (the role's default names the public upstream)

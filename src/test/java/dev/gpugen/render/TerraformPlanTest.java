@@ -278,8 +278,8 @@ class TerraformPlanTest {
     static String of(ClusterSpec spec, Map<String, JsonNode> parsed) {
       PlanAssertions a = new PlanAssertions();
       CompatTable table = CompatTable.load();
-      boolean efa = spec.network().fabric() == Fabric.EFA;
       for (ClusterSpec.Pool pool : spec.pools()) {
+        boolean efa = pool.fabric() == Fabric.EFA;
         String id = pool.name().replace('-', '_');
         String instances = "aws_instance." + id;
         String template = "aws_launch_template." + id;
@@ -299,10 +299,13 @@ class TerraformPlanTest {
             "pool " + pool.name() + ": every root volume must be encrypted");
         int cards =
             table.awsInstance(pool.instanceType()).map(AwsInstanceType::networkCards).orElse(1);
+        // Card 0 of P6-B300 supports ENA only (aws/aws-parallelcluster#7143): the table's fact.
+        boolean efaCard0 =
+            table.awsInstance(pool.instanceType()).map(AwsInstanceType::efaOnCard0).orElse(true);
         List<String> types = new ArrayList<>();
         if (efa) {
           for (int i = 0; i < cards; i++) {
-            types.add(i == 0 ? "\"efa\"" : "\"efa-only\"");
+            types.add(i > 0 ? "\"efa-only\"" : efaCard0 ? "\"efa\"" : "null");
           }
         } else {
           types.add("null");
@@ -322,8 +325,9 @@ class TerraformPlanTest {
                         + cards
                         + " on "
                         + pool.instanceType()
-                        + ": efa on card 0, efa-only on the others)"
-                    : "fabric " + spec.network().fabric() + ": the primary ENA interface alone"));
+                        + (efaCard0 ? ": efa on card 0" : ": ENA alone on card 0")
+                        + ", efa-only on the others)"
+                    : "fabric " + pool.fabric() + ": the primary ENA interface alone"));
       }
       a.ingressRules(parsed);
       ClusterSpec.Network net = spec.network();

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='3a4f46237960e1ca048304f655c18528c04d48e72b6e0f20300aaa67a139bccc'
+bundle_sha256='c8ca67d138d35f2fd6a41e61b6b36f1a34c625dd4ea59a9a7d541404390d4068'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
