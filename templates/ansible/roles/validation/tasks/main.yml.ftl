@@ -27,6 +27,16 @@
       changed_when: false
       failed_when: false
 
+    # Fabric Manager registers every GPU with the NVSwitch fabric; until it has, CUDA on the node
+    # fails. nvidia-smi reports each GPU's fabric state and status (Completed, Success once done).
+    - name: Query the NVSwitch fabric state of every GPU
+      ansible.builtin.command:
+        cmd: nvidia-smi --query-gpu=fabric.state,fabric.status --format=csv,noheader
+      register: validation_smi_fabric
+      changed_when: false
+      failed_when: false
+      when: validation_fabric_manager | bool
+
     - name: Count the EFA devices
       ansible.builtin.find:
         paths: /sys/class/infiniband
@@ -57,6 +67,7 @@
           {{ dict(ansible_facts.packages.keys() | zip(ansible_facts.packages.values() | map('first') | map(attribute='version'))) }}
         validation_drivers_seen: "{{ validation_smi.stdout_lines | default([]) | map('trim') | list }}"
         validation_persistence_seen: "{{ validation_smi_persistence.stdout_lines | default([]) | map('trim') | list }}"
+        validation_fabric_seen: "{{ validation_smi_fabric.stdout_lines | default([]) | map('trim') | list }}"
         validation_cuda_package: "cuda-toolkit-{{ validation_expected_cuda_version | replace('.', '-') }}"
         validation_toolkit_seen: >-
           {{ validation_container_toolkit_packages
@@ -107,6 +118,16 @@
                  ~ ('a character device' if validation_gdrdrv_device.stat.ischr | default(false)
                     else 'missing' if not validation_gdrdrv_device.stat.exists | default(false)
                     else 'not a character device') }}
+          fabric_manager:
+            status: >-
+              {{ 'skipped' if not validation_fabric_manager | bool
+                 else 'pass' if validation_fabric_seen | length > 0
+                 and validation_fabric_seen | unique | list == ['Completed, Success'] else 'fail' }}
+            expected: "{{ 'Completed, Success on every GPU' if validation_fabric_manager | bool else 'not checked: no NVSwitch fabric state on these GPUs' }}"
+            measured: >-
+              {{ 'not checked' if not validation_fabric_manager | bool
+                 else validation_fabric_seen | unique | join('; ') if validation_smi_fabric.rc | default(1) == 0
+                 else 'nvidia-smi failed: ' ~ (validation_smi_fabric.stderr | default(validation_smi_fabric.msg | default(''))) }}
           efa_interfaces:
             status: >-
               {{ 'skipped' if validation_fabric != 'efa' or validation_efa_interfaces | int == 0

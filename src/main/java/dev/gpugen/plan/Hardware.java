@@ -135,6 +135,20 @@ public record Hardware(
         && gpu.map(g -> g.architecture() == GpuModel.Architecture.BLACKWELL).orElse(false);
   }
 
+  /**
+   * Whether the GPUs report their NVSwitch fabric registration (nvidia-smi's fabric.state and
+   * fabric.status, which Fabric Manager completes): Hopper and Blackwell GPUs on NVSwitch. A100
+   * systems (second-generation NVSwitch) report none, so play 05 cannot judge Fabric Manager there.
+   */
+  public boolean fabricStateReported() {
+    return nvswitch
+        && gpu.map(
+                g ->
+                    g.architecture() == GpuModel.Architecture.HOPPER
+                        || g.architecture() == GpuModel.Architecture.BLACKWELL)
+            .orElse(false);
+  }
+
   /** GPUs per node; 0 when unknown. */
   public int gpus() {
     return gpuCount.orElse(0);

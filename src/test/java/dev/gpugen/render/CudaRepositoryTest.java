@@ -267,6 +267,60 @@ class CudaRepositoryTest {
     }
   }
 
+  /**
+   * A p6-b200 pool (HGX B200: fourth-generation NVSwitch, NVLink 5): besides Fabric Manager, the
+   * NVLink Subnet Manager and infiniband-diags (NVIDIA's driver container's nvlink5_pkgs_install;
+   * infiniband-diags from the distribution's archive, a second stand-in here), and mlx5_core and
+   * ib_umad loaded at every boot, which the driver container waits for before Fabric Manager.
+   */
+  @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
+  void nvlink5PoolsGetTheSubnetManagerAndItsKernelModules() throws Exception {
+    List<String> versions = List.of("580.95.05-1");
+    List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
+    debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
+    debs.addAll(family("libnvidia-compute-580", "", versions));
+    debs.addAll(CudaRepositoryNames.debs(580, versions));
+    debs.add(plain("nvlsm", "2025.06.4-1"));
+    debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
+
+    Path spec = tmp.resolve("spec-b200.yaml");
+    String reference = Files.readString(RenderedCase.spec("reference"));
+    assertTrue(reference.contains("instanceType: p5.48xlarge"), reference);
+    Files.writeString(
+        spec, reference.replace("instanceType: p5.48xlarge", "instanceType: p6-b200.48xlarge"));
+    Path out = tmp.resolve("out-b200");
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path dir = out.resolve("ansible");
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs);
+        AptRepositoryStandIn archive =
+            new AptRepositoryStandIn(
+                tmp, "/ubuntu", "ubuntu-archive", List.of(plain("infiniband-diags", "39.0-1")))) {
+      onlyTheStandIn(root);
+      archive.configure(root);
+      Map<String, Integer> first = run(dir, root, repo, "first run (p6-b200)");
+      assertEquals(0, first.get("failed"), first::toString);
+      Map<String, Integer> second = run(dir, root, repo, "second run (p6-b200)");
+      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+
+      Map<String, String> installed = installed(root);
+      assertEquals("2025.06.4-1", installed.get("nvlsm"), installed::toString);
+      assertEquals("39.0-1", installed.get("infiniband-diags"), installed::toString);
+      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager"), installed::toString);
+      List<String> modules =
+          Files.readAllLines(root.resolve("etc/modules-load.d/gpugen-nvlink5.conf")).stream()
+              .filter(l -> !l.startsWith("#") && !l.isBlank())
+              .toList();
+      assertEquals(List.of("mlx5_core", "ib_umad"), modules);
+      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
   private static int indexOf(List<String> lines, String needle) {
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).contains(needle)) {

@@ -190,6 +190,37 @@ class ValidationPerNodeTest {
     }
   }
 
+  /**
+   * An NVSwitch node whose Fabric Manager has not registered the GPUs with the fabric (nvidia-smi's
+   * fabric state "In Progress"): CUDA would fail there, and the fabric_manager check fails the
+   * node.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aFabricNotCompletedFailsTheNode() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    assertTrue(
+        Files.readString(dir.resolve("group_vars/pool_h100.yml"))
+            .contains("\nvalidation_fabric_manager: true\n"),
+        "p5.48xlarge: H100 on NVSwitch");
+    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    try {
+      AnsibleToolsTest.installStandIns(root, "391.35", 32);
+      AnsibleToolsTest.executable(
+          root.resolve("usr/local/bin/nvidia-smi"),
+          standIn("nvidia-smi")
+              .replace("value=\"Completed, Success\"", "value=\"In Progress, N/A\""));
+      RealTools.Result r = run(dir, inventory(Map.of("node-a", root)));
+      assertNotEquals(0, r.exitCode(), r.output());
+      JsonNode check = report(dir, "node-a").get("checks").get("fabric_manager");
+      assertEquals("fail", check.get("status").asText(), check::toString);
+      assertEquals("In Progress, N/A", check.get("measured").asText(), check::toString);
+      assertEquals("Completed, Success on every GPU", check.get("expected").asText());
+    } finally {
+      RealTools.deleteTestRoot(root);
+    }
+  }
+
   private static String standIn(String name) throws Exception {
     return Files.readString(Golden.repo().resolve("src/test/resources/ansible-stand-ins/" + name));
   }

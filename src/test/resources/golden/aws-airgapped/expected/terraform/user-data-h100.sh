@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='935f60f0d0daa7a5f13a4dfcf587cf3690aaa8c07a659b53a05ac6899449760c'
+bundle_sha256='d3a6d4a83572656f7a869f42dcf48c843768417c7b42ccaf665c6152b07961d8'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

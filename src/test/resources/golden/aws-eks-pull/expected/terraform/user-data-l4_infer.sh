@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='c8ca67d138d35f2fd6a41e61b6b36f1a34c625dd4ea59a9a7d541404390d4068'
+bundle_sha256='debf499ef288ae079dad012e814b71ddbc8e8ee7df2eeeac6be587eeb38c61ea'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
