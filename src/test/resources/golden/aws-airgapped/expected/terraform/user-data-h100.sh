@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='d3a6d4a83572656f7a869f42dcf48c843768417c7b42ccaf665c6152b07961d8'
+bundle_sha256='fb01bb7a69999ccfa9171cbfdc07c4e7007615e9eb2450278ffc61b20825fa8e'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
