@@ -44,6 +44,8 @@ kubernetes_checks_efa_interfaces: [=ansible.schedulerEfaInterfaces(pool)]
 
 </#if>
 validation_fabric: [=unsafe(pool.fabric)]
+# The multi-node all-reduce runs once per group: this pool's nodes (in its placement group).
+validation_nccl_group: [=unsafe(pool.allReduceGroup)]
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
 validation_efa_interfaces: [=pool.facts.efaInterfaces]

@@ -354,26 +354,29 @@
         group: root
         mode: "0644"
 
-# mpirun runs once, from the first node; its result is registered on every host of the play. Each
-# host then records it in its own results (no run_once on set_fact, which Ansible would apply to
-# every host of the batch, overwriting the other hosts' own checks with the first host's).
-- name: Measure the all-reduce bus bandwidth across the nodes
+# mpirun runs once per group (a pool's hosts in its placement group), from the group's first host,
+# with that group's GPU count; every host then records its own group's result from that host (no
+# run_once on set_fact, which Ansible would apply to every host of the batch, overwriting the
+# other hosts' own checks with the first host's).
+- name: Measure the all-reduce bus bandwidth across the nodes of each group
   when:
     - validation_live_host | bool
     - validation_nccl_multi_node | bool
   tags: [burn-in, hardware]
+  vars:
+    validation_nccl_leader: "{{ validation_nccl_group_hosts | first }}"
   block:
-    - name: Look for mpirun on the first node
+    - name: Look for mpirun on the group's first node
       ansible.builtin.stat:
         path: "{{ validation_mpi_home }}/bin/mpirun"
       register: validation_mpirun
-      run_once: true
+      when: inventory_hostname == validation_nccl_leader
 
-    - name: Run all_reduce_perf over MPI on every node
+    - name: Run all_reduce_perf over MPI on every node of the group
       ansible.builtin.command:
         argv: >-
           {{ [validation_mpi_home ~ '/bin/mpirun', '--allow-run-as-root', '--prefix', validation_mpi_home,
-              '-np', (ansible_play_hosts | length) * (validation_gpus_seen | int), '-N', validation_gpus_seen,
+              '-np', (validation_nccl_group_hosts | length) * (validation_gpus_seen | int), '-N', validation_gpus_seen,
               '--host', validation_mpi_hosts | join(','),
               '--mca', 'plm_rsh_args', validation_mpi_ssh_args | join(' ')]
              + validation_mpirun_args
@@ -382,49 +385,50 @@
                 '-b', validation_nccl_min_bytes, '-e', validation_nccl_max_bytes, '-f', '2', '-g', '1'] }}
       vars:
         validation_mpi_hosts: >-
-          {{ ansible_play_hosts | map('extract', hostvars) | map(attribute='ansible_host', default=none)
-             | zip(ansible_play_hosts) | map('select') | map('first') | map('regex_replace', '$', ':' ~ validation_gpus_seen) | list }}
+          {{ validation_nccl_group_hosts | map('extract', hostvars) | map(attribute='ansible_host', default=none)
+             | zip(validation_nccl_group_hosts) | map('select') | map('first') | map('regex_replace', '$', ':' ~ validation_gpus_seen) | list }}
       register: validation_nccl_multi
       changed_when: false
       failed_when: false
       timeout: 3600
-      run_once: true
-      when: validation_mpirun.stat.exists
+      when: inventory_hostname == validation_nccl_leader and validation_mpirun.stat.exists
 
-    - name: Record the multi-node result
+    - name: Record the multi-node result of the node's group
       ansible.builtin.set_fact:
         validation_results: >-
           {{ validation_results | combine({'nccl_all_reduce_multi_node': validation_multi_check},
              ({'nccl_all_reduce_multi_node': {'busbw_gbps': validation_multi_busbw | float}}
-              if validation_mpirun.stat.exists else {}), recursive=true) }}
+              if validation_leader_mpirun.stat.exists else {}), recursive=true) }}
       vars:
+        validation_leader_mpirun: "{{ hostvars[validation_nccl_leader].validation_mpirun }}"
+        validation_leader_run: "{{ hostvars[validation_nccl_leader].validation_nccl_multi }}"
         validation_multi_row: >-
-          {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
+          {{ validation_leader_run.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
         # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
         # says so, and no node fails for it.
         validation_multi_check:
           status: >-
-            {{ 'not-tested' if not validation_mpirun.stat.exists
-               else 'pass' if validation_nccl_multi.rc | default(1) == 0
+            {{ 'not-tested' if not validation_leader_mpirun.stat.exists
+               else 'pass' if validation_leader_run.rc | default(1) == 0
                and validation_multi_row | length > 8
                and validation_multi_row[8] in ['0', 'N/A']
-               and validation_nccl_multi.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
+               and validation_leader_run.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
                and (validation_nccl_min_multi_node_bus_bandwidth_gbps is none
                     or validation_multi_busbw | float >= validation_nccl_min_multi_node_bus_bandwidth_gbps | float)
                else 'fail' }}
           expected: >-
             {{ ('busbw >= ' ~ validation_nccl_min_multi_node_bus_bandwidth_gbps ~ ' GB/s'
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
-               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes' }}
+               ~ ' over ' ~ validation_nccl_group_hosts | length ~ ' nodes' }}
           measured: >-
-            {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ ansible_play_hosts | first)
-               if not validation_mpirun.stat.exists
+            {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ validation_nccl_leader)
+               if not validation_leader_mpirun.stat.exists
                else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                      if validation_multi_row | length > 8 else 'no result rows')
-               ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')'
-               ~ ('' if validation_nccl_multi.rc | default(1) == 0
-                  else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
+               ~ ' (exit ' ~ validation_leader_run.rc | default('none') ~ ')'
+               ~ ('' if validation_leader_run.rc | default(1) == 0
+                  else ': ' ~ (validation_leader_run.stderr_lines | default([validation_leader_run.msg | default('')]) | last | default(''))) }}
 
 - name: Assemble the report
   ansible.builtin.set_fact:

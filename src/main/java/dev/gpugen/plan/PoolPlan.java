@@ -33,6 +33,16 @@ public record PoolPlan(
     return pool.name();
   }
 
+  /**
+   * The nodes play 05 measures the multi-node all-reduce across, with one mpirun: the pool's nodes
+   * in its placement group ({@code POOL@GROUP}), or the pool's nodes where there is none. Never two
+   * pools: a run with every host of the play would measure the slowest pool, with the first host's
+   * GPU count, and write that into every host's report.
+   */
+  public String allReduceGroup() {
+    return placementGroup.map(g -> pool.name() + "@" + g).orElse(pool.name());
+  }
+
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
   public int allocatableGpus() {
     return hardware.gpus() * timeSlicingReplicas;

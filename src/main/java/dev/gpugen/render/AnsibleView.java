@@ -52,7 +52,8 @@ public final class AnsibleView {
       SoftwareVars software,
       ValidationVars validation,
       List<Entry> labels,
-      List<ClusterSpec.Taint> taints) {}
+      List<ClusterSpec.Taint> taints,
+      String allReduceGroup) {}
 
   /**
    * Software versions plus the package names derived from them.
@@ -695,7 +696,8 @@ public final class AnsibleView {
         software(p.software(), pp.kernelModules()),
         validation(p.validation(), pp),
         entries(nodeLabels(pp)),
-        p.taints());
+        p.taints(),
+        pp.allReduceGroup());
   }
 
   private SoftwareVars software(Software s, String kernelModules) {

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='fb01bb7a69999ccfa9171cbfdc07c4e7007615e9eb2450278ffc61b20825fa8e'
+bundle_sha256='40f3d8f7d43d36811bd32b453e9f6514ddbf8d7d39ef37ea148fe061d2f3cfa4'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='63b428425d447011ccf3bd06197e07302f347d210e6dd881225a4821f2f68932'
+bundle_sha256='3c556ab001f4ed607148b0666d2c1651a6aa4430d869be2d1781261cf940edf7'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='a1968014d33cb7ca92d7498f2497a303baef3263dbddeed1c64ef873a8e9742a'
+bundle_sha256='4ea628ea4ab47b25574003aa56bf3e2d4b2d21bd8a06cd6270687da29aeb735f'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
