@@ -154,6 +154,28 @@ resource "aws_instance" "gpu" {
     }
   }
 
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.gpu_capacity_block ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.gpu_capacity_reservation_id == null ? [] : [var.gpu_capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
+      }
+    }
+  }
+
   metadata_options {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens

@@ -15,6 +15,12 @@ nvidia_driver_nvlsm: [=pool.facts.nvlsm?c]
 nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
+<#if pool.localNvme.enabled>
+# pools[].localNvme: the instance store as one RAID 0 array (play 00).
+local_nvme_enabled: true
+local_nvme_mount: [=unsafe(pool.localNvme.mount)]
+local_nvme_containerd: [=pool.localNvme.containerd?c]
+</#if>
 nccl_network_fabric: [=unsafe(pool.fabric)]
 
 <#if pool.labels?has_content>

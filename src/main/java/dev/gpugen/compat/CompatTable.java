@@ -52,6 +52,7 @@ public final class CompatTable {
    *     it
    * @param efaOtherTypes EC2 instance types without a row that support EFA
    * @param efaDevicePlugin the pinned EFA device plugin chart and the types it schedules on
+   * @param capacityBlocks the instance types EC2 Capacity Blocks for ML offer
    */
   record Extras(
       YearMonth lifecycleAsOf,
@@ -61,8 +62,10 @@ public final class CompatTable {
       List<LustreDeployment> lustre,
       List<CloudRegion> regions,
       List<String> efaOtherTypes,
-      EfaDevicePluginChart efaDevicePlugin) {
+      EfaDevicePluginChart efaDevicePlugin,
+      CapacityBlockTypes capacityBlocks) {
     Extras {
+      Objects.requireNonNull(capacityBlocks);
       Objects.requireNonNull(efaDevicePlugin);
       regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
@@ -340,6 +343,11 @@ public final class CompatTable {
         || extras.efaOtherTypes().contains(instanceType);
   }
 
+  /** The instance types EC2 Capacity Blocks for ML offer, and when a block's instances end. */
+  public CapacityBlockTypes capacityBlocks() {
+    return extras.capacityBlocks();
+  }
+
   /** The pinned AWS EFA device plugin chart and the instance types its DaemonSet runs on. */
   public EfaDevicePluginChart efaDevicePlugin() {
     return extras.efaDevicePlugin();
@@ -488,6 +496,7 @@ public final class CompatTable {
     rows.addAll(busbwByGpu.values());
     rows.add(extras.nccl());
     rows.add(extras.efaDevicePlugin());
+    rows.add(extras.capacityBlocks());
     rows.addAll(lustreByType.values());
     rows.addAll(regionByKey.values());
     return List.copyOf(rows);

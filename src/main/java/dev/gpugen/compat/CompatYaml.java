@@ -51,6 +51,7 @@ final class CompatYaml {
           "aws_instances",
           "aws_efa_other_types",
           "efa_device_plugin",
+          "aws_capacity_blocks",
           "gcp_accelerators",
           "gcp_machines",
           "gpu_operator_releases",
@@ -142,6 +143,14 @@ final class CompatYaml {
     efaOther.sources();
     efaOther.finish();
     EfaDevicePluginChart efaDevicePlugin = efaDevicePlugin(top.child("efa_device_plugin"));
+    Fields cb = top.child("aws_capacity_blocks");
+    CapacityBlockTypes capacityBlocks =
+        new CapacityBlockTypes(
+            cb.texts("instance_types"),
+            cb.texts("unverified_instance_types"),
+            cb.count("termination_lead_minutes"),
+            cb.sources());
+    cb.finish();
     List<GcpAccelerator> accelerators = rows(top, "gcp_accelerators", CompatYaml::gcpAccelerator);
     List<GcpMachineType> machines = rows(top, "gcp_machines", CompatYaml::gcpMachine);
     List<GpuOperatorRelease> operators =
@@ -174,7 +183,15 @@ final class CompatYaml {
         exactMatchSince,
         ctkReleases,
         new CompatTable.Extras(
-            asOf, knownIssues, busbw, nccl, lustre, regions, efaOtherTypes, efaDevicePlugin));
+            asOf,
+            knownIssues,
+            busbw,
+            nccl,
+            lustre,
+            regions,
+            efaOtherTypes,
+            efaDevicePlugin,
+            capacityBlocks));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {

@@ -1,7 +1,12 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockEnds;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockInstanceType;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockReservationMissing;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
+import dev.gpugen.lint.rules.aws.AwsLocalNvmeNoInstanceStore;
+import dev.gpugen.lint.rules.aws.AwsSpotWithReservation;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
@@ -176,6 +181,11 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsSpotWithReservation(),
+          new AwsCapacityBlockInstanceType(),
+          new AwsCapacityBlockReservationMissing(),
+          new AwsCapacityBlockEnds(),
+          new AwsLocalNvmeNoInstanceStore(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),

@@ -17,7 +17,10 @@ import java.util.Optional;
  *     branch's default
  * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
  * @param tfPrefix the prefix of its Terraform variables and the label of its resources
- * @param placementGroup the placement group Terraform creates for it; empty with placement none
+ * @param placementGroup the placement group Terraform creates for it; empty with placement none and
+ *     for a pool launched into a Capacity Reservation (a Capacity Block's instances are placed in
+ *     an EC2 UltraCluster by EC2:
+ *     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html)
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
  */
 public record PoolPlan(
@@ -41,6 +44,22 @@ public record PoolPlan(
    */
   public String allReduceGroup() {
     return placementGroup.map(g -> pool.name() + "@" + g).orElse(pool.name());
+  }
+
+  /**
+   * The Capacity Reservation the pool's nodes launch into (AWS): a Capacity Block's with market
+   * capacity-block, or a targeted On-Demand Capacity Reservation's; empty for none.
+   */
+  public Optional<String> capacityReservationId() {
+    return pool.capacityReservationId();
+  }
+
+  /**
+   * Whether the nodes run in an EC2 Capacity Block for ML: they launch with market type
+   * capacity-block into its reservation, and EC2 terminates them when the block ends.
+   */
+  public boolean capacityBlock() {
+    return pool.capacityBlock();
   }
 
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */

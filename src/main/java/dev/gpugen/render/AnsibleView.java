@@ -53,7 +53,30 @@ public final class AnsibleView {
       ValidationVars validation,
       List<Entry> labels,
       List<ClusterSpec.Taint> taints,
-      String allReduceGroup) {}
+      String allReduceGroup,
+      LocalNvmeVars localNvme) {}
+
+  /**
+   * pools[].localNvme as the local_nvme role names it.
+   *
+   * @param enabled whether the pool's nodes build the array (localNvme with raid0 true)
+   * @param mount where it is mounted
+   * @param containerd whether containerd's root is bind-mounted onto it
+   */
+  public record LocalNvmeVars(boolean enabled, String mount, boolean containerd) {}
+
+  /** Whether some pool's nodes build a RAID 0 array of their instance store (AWS). */
+  public boolean localNvme() {
+    return plan.pools().stream().anyMatch(p -> localNvme(p).enabled());
+  }
+
+  private LocalNvmeVars localNvme(PoolPlan pp) {
+    return pp.pool()
+        .localNvme()
+        .filter(n -> n.raid0() && plan.aws())
+        .map(n -> new LocalNvmeVars(true, n.mount(), n.containerd()))
+        .orElse(new LocalNvmeVars(false, "", false));
+  }
 
   /**
    * Software versions plus the package names derived from them.
@@ -697,7 +720,8 @@ public final class AnsibleView {
         validation(p.validation(), pp),
         entries(nodeLabels(pp)),
         p.taints(),
-        pp.allReduceGroup());
+        pp.allReduceGroup(),
+        localNvme(pp));
   }
 
   private SoftwareVars software(Software s, String kernelModules) {

@@ -157,6 +157,10 @@ final class RenderPlan {
       // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.
       b.role("lustre_client");
     }
+    if (new AnsibleView(plan).localNvme()) {
+      // Play 00 builds the RAID 0 array of the instance store on the pools that ask for it.
+      b.role("local_nvme");
+    }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {
         // With GitOps, ArgoCD installs the chart: play 03 needs no values of its own.

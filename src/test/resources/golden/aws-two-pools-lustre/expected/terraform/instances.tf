@@ -154,6 +154,28 @@ resource "aws_instance" "a100_ft" {
     }
   }
 
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.a100_ft_capacity_block ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.a100_ft_capacity_reservation_id == null ? [] : [var.a100_ft_capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
+      }
+    }
+  }
+
   metadata_options {
     http_endpoint               = "enabled"
     http_tokens                 = var.metadata_http_tokens
@@ -282,6 +304,28 @@ resource "aws_instance" "h100_pretrain" {
       spot_options {
         instance_interruption_behavior = "terminate"
         spot_instance_type             = "one-time"
+      }
+    }
+  }
+
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.h100_pretrain_capacity_block ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.h100_pretrain_capacity_reservation_id == null ? [] : [var.h100_pretrain_capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
       }
     }
   }
