@@ -19,7 +19,8 @@ public sealed interface CompatRow
         LustreDeployment,
         CloudRegion,
         EfaDevicePluginChart,
-        CapacityBlockTypes {
+        CapacityBlockTypes,
+        Ec2VcpuQuota {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */
   String key();

@@ -53,6 +53,7 @@ public final class CompatTable {
    * @param efaOtherTypes EC2 instance types without a row that support EFA
    * @param efaDevicePlugin the pinned EFA device plugin chart and the types it schedules on
    * @param capacityBlocks the instance types EC2 Capacity Blocks for ML offer
+   * @param vcpuQuotas the EC2 vCPU quotas GPU instances count against
    */
   record Extras(
       YearMonth lifecycleAsOf,
@@ -63,10 +64,12 @@ public final class CompatTable {
       List<CloudRegion> regions,
       List<String> efaOtherTypes,
       EfaDevicePluginChart efaDevicePlugin,
-      CapacityBlockTypes capacityBlocks) {
+      CapacityBlockTypes capacityBlocks,
+      List<Ec2VcpuQuota> vcpuQuotas) {
     Extras {
       Objects.requireNonNull(capacityBlocks);
       Objects.requireNonNull(efaDevicePlugin);
+      vcpuQuotas = List.copyOf(vcpuQuotas);
       regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
       Objects.requireNonNull(lifecycleAsOf);
@@ -364,6 +367,14 @@ public final class CompatTable {
    */
   public Optional<AllReduceBandwidth> allReduceBandwidth(String gpu, int count, boolean nvswitch) {
     return allReduceBandwidth(gpu).filter(b -> nvswitch && b.gpus() == count);
+  }
+
+  /**
+   * The EC2 vCPU quota an instance of {@code instanceType} on {@code market} ({@code on-demand} or
+   * {@code spot}) counts against; empty where the table knows none.
+   */
+  public Optional<Ec2VcpuQuota> vcpuQuota(String instanceType, String market) {
+    return extras.vcpuQuotas().stream().filter(q -> q.counts(instanceType, market)).findFirst();
   }
 
   /** All EC2 instance types in the table. */

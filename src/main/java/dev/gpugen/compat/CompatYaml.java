@@ -59,6 +59,7 @@ final class CompatYaml {
           "allreduce_busbw",
           "nccl",
           "fsx_lustre",
+          "aws_vcpu_quotas",
           "aws_regions",
           "gcp_regions");
 
@@ -166,6 +167,7 @@ final class CompatYaml {
     NcclFacts nccl = nccl(ncclFields);
     ncclFields.finish();
     List<LustreDeployment> lustre = rows(top, "fsx_lustre", CompatYaml::lustre);
+    List<Ec2VcpuQuota> quotas = rows(top, "aws_vcpu_quotas", CompatYaml::vcpuQuota);
     List<CloudRegion> regions = new ArrayList<>(rows(top, "aws_regions", f -> region("aws", f)));
     regions.addAll(rows(top, "gcp_regions", f -> region("gcp", f)));
 
@@ -191,7 +193,8 @@ final class CompatYaml {
             regions,
             efaOtherTypes,
             efaDevicePlugin,
-            capacityBlocks));
+            capacityBlocks,
+            quotas));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -337,6 +340,7 @@ final class CompatYaml {
         f.key(),
         f.text("gpu"),
         f.count("gpus"),
+        f.count("vcpus"),
         f.count("gpu_memory_gib"),
         f.count("network_gbps"),
         f.count("network_cards"),
@@ -364,6 +368,11 @@ final class CompatYaml {
         new EfaDevicePluginChart(f.text("chart_version"), f.texts("instance_types"), f.sources());
     f.finish();
     return chart;
+  }
+
+  private static Ec2VcpuQuota vcpuQuota(Fields f) {
+    return new Ec2VcpuQuota(
+        f.key(), f.text("name"), f.text("market"), f.texts("families"), f.sources());
   }
 
   private static CloudRegion region(String provider, Fields f) {

@@ -4,10 +4,12 @@ import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockEnds;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockInstanceType;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockReservationMissing;
+import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsLocalNvmeNoInstanceStore;
 import dev.gpugen.lint.rules.aws.AwsSpotWithReservation;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
+import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
@@ -65,14 +67,19 @@ import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
 import dev.gpugen.lint.rules.net.NetAirGappedNoMirror;
 import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetAirGappedStockImage;
+import dev.gpugen.lint.rules.net.NetCidrSpecialRange;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.net.NetMirrorUnused;
+import dev.gpugen.lint.rules.net.NetSubnetNoRoom;
+import dev.gpugen.lint.rules.net.NetSubnetTooSmall;
+import dev.gpugen.lint.rules.net.NetVpcCidrSize;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
+import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
@@ -91,6 +98,7 @@ import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
+import dev.gpugen.lint.rules.val.ValSettingIgnored;
 import dev.gpugen.lint.rules.val.ValThresholdInherited;
 import java.util.List;
 import java.util.Optional;
@@ -117,6 +125,7 @@ public final class Rules {
           new SpecCidrHostBits(),
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
+          new AwsInstanceTypeInvalid(),
           new AwsInstanceTypeUnknown(),
           new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
@@ -167,6 +176,10 @@ public final class Rules {
           new NetAirGappedStockImage(),
           new NetAirGappedNoMirror(),
           new NetMirrorUnused(),
+          new NetVpcCidrSize(),
+          new NetCidrSpecialRange(),
+          new NetSubnetTooSmall(),
+          new NetSubnetNoRoom(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
@@ -186,6 +199,7 @@ public final class Rules {
           new AwsCapacityBlockReservationMissing(),
           new AwsCapacityBlockEnds(),
           new AwsLocalNvmeNoInstanceStore(),
+          new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),
@@ -201,12 +215,14 @@ public final class Rules {
           new ValBusbwThresholdImplausible(),
           new ValThresholdInherited(),
           new ValBusbwSingleGpu(),
+          new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
           // security
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
+          new SecMirrorKeyOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),

@@ -3,6 +3,7 @@ package dev.gpugen.render;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.render.TfVar.Section;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Placement;
@@ -240,7 +241,8 @@ final class TerraformVariables {
                         "ssm_bucket_prefix",
                         "string",
                         "Start of the name of the S3 bucket the SSM connection moves files through"
-                            + " (connection ssm); null for no bucket.")
+                            + " (connection ssm), which ends with the account id and the region;"
+                            + " null for no bucket.")
                     .defaultTo(null)
                     .validation(
                         "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",
@@ -688,16 +690,21 @@ final class TerraformVariables {
                         "alltrue([for s in {var} : can(regex(\"^subnet-[0-9a-f]{8,17}$\", s))])",
                         "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."))));
     for (PoolPlan pp : plan.pools()) {
-      out.add(new Section("EKS: pool " + pp.name(), eksPool(pp)));
+      out.add(new Section("EKS: pool " + pp.name(), eksPool(plan, pp)));
     }
     return out;
   }
 
-  private static List<TfVar> eksPool(PoolPlan pp) {
+  private static List<TfVar> eksPool(ClusterPlan plan, PoolPlan pp) {
     ClusterSpec.Pool p = pp.pool();
     String v = pp.tfPrefix();
     List<Map<String, String>> taints = new ArrayList<>();
-    for (ClusterSpec.Taint t : p.taints()) {
+    List<ClusterSpec.Taint> registered = new ArrayList<>(p.taints());
+    if (ValidationState.gates(plan, pp)) {
+      // A gated pool's nodes join tainted; play 05 removes the taint once a node passes.
+      registered.add(ValidationState.pendingTaint());
+    }
+    for (ClusterSpec.Taint t : registered) {
       Map<String, String> taint = new TreeMap<>();
       taint.put("key", t.key());
       taint.put("value", t.value().orElse(""));
@@ -772,6 +779,18 @@ final class TerraformVariables {
                 "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's"
                     + " SHA-256.")
             .set(view.pullBundlePrefix()),
+        TfVar.of(
+                "pull_bundle_files",
+                "list(string)",
+                "The bundle's files, relative to the ansible/ folder: exactly the files the"
+                    + " user data's digest lists, so Terraform uploads nothing else (no fact cache,"
+                    + " kubeconfig or report a push run left there).")
+            .validation(
+                "alltrue([for f in {var} : can(regex(\"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$\","
+                    + " f)) && !strcontains(f, \"..\")])",
+                "Every pull_bundle_files entry must be a relative path inside the ansible/"
+                    + " folder.")
+            .set(view.pullBundleFiles()),
         TfVar.of(
                 "pull_reports_prefix",
                 "string",

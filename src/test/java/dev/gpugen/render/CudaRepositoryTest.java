@@ -3,8 +3,9 @@ package dev.gpugen.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that exists only in Ubuntu's archive (nvidia-driver-580-server-open, the name Canonical uses)
  * fails the run.
  */
-@RealToolsTest
+@ChrootTest
 class CudaRepositoryTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
@@ -80,7 +81,7 @@ class CudaRepositoryTest {
     debs.add(plain("datacenter-gpu-manager-4-cuda12", "1:4.4.2-1"));
 
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
       onlyTheStandIn(root);
       Map<String, Integer> first = run(dir, root, repo, "first run (580)");
@@ -139,7 +140,7 @@ class CudaRepositoryTest {
               .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
           repo.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -182,7 +183,7 @@ class CudaRepositoryTest {
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
     Path dir = out.resolve("ansible");
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
       onlyTheStandIn(root);
       Map<String, Integer> first = run(dir, root, repo, "first run (590)");
@@ -207,7 +208,7 @@ class CudaRepositoryTest {
       assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
       assertEquals(List.of(), repo.misses(), repo.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -228,7 +229,7 @@ class CudaRepositoryTest {
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn mirror = new AptRepositoryStandIn(tmp, "debian12", debs, upstream)) {
       String base = mirror.url().replace("/debian12/x86_64", "");
       Path spec = tmp.resolve("airgapped.yaml");
@@ -263,7 +264,7 @@ class CudaRepositoryTest {
               .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
           mirror.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -294,7 +295,7 @@ class CudaRepositoryTest {
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
     Path dir = out.resolve("ansible");
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs);
         AptRepositoryStandIn archive =
             new AptRepositoryStandIn(
@@ -317,7 +318,7 @@ class CudaRepositoryTest {
       assertEquals(List.of("mlx5_core", "ib_umad"), modules);
       assertEquals(List.of(), repo.misses(), repo.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * alternative (g++ still 12, so that nvcc fails with "cannot execute 'cc1plus'") gets the
  * distribution's gcc back.
  */
-@RealToolsTest
+@ChrootTest
 class KernelCompilerTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(15);
   private static final String KERNEL = "6.8.0-1032-aws";
@@ -49,7 +50,7 @@ class KernelCompilerTest {
   @Timeout(value = 30, unit = TimeUnit.MINUTES)
   void dkmsGetsTheKernelsCompilerAndGccStaysAWorkingCxxCompiler() throws Exception {
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     String headers = "usr/src/linux-headers-" + KERNEL + "/";
     List<AptRepositoryStandIn.Deb> debs =
         List.of(
@@ -126,7 +127,7 @@ class KernelCompilerTest {
       assertEquals(0, after.get("changed"), "run after the repair changed something: " + after);
       assertEquals(List.of(), archive.misses(), archive.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -18,13 +18,13 @@ pool='h100'
 inventory='pull-inventory-h100.yml'
 source='s3'
 bucket='vault-ckpt-example'
-bundle_prefix='gpugen/vault/bundles/c13b01fb39ae45022cd1db6f588e6123844df8121b310dfc1b1db3187d4ddaf9'
+bundle_prefix='gpugen/vault/bundles/b004d8f54e7f0a58d3ff0f0ea426fc59f4b36675c80bbb22fc83f88388e777e3'
 reports_prefix='gpugen/vault/reports'
 git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
-spec_sha256='c13b01fb39ae45022cd1db6f588e6123844df8121b310dfc1b1db3187d4ddaf9'
-bundle_sha256='cd1d2153bb1c28e7bbe3f9c3b73dfd5f27c391dd11b73b2bd6292b80ae066d94'
+spec_sha256='b004d8f54e7f0a58d3ff0f0ea426fc59f4b36675c80bbb22fc83f88388e777e3'
+bundle_sha256='9b42429af7552eafe3f0ae3a976367ebcf76042e2f076c854183f0e8a6e3d39e'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
@@ -100,9 +100,9 @@ fi
 
 # Every booting node runs the bundle as root: it must be, file for file, the one rendered with this
 # user data, whoever could write to the bucket or push to the branch since. The digest is the
-# SHA-256 of its sha256sum listing (sorted in byte order; dotfiles and reports/ are not uploaded).
-bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' \
-  | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } | LC_ALL=C sort \
+# SHA-256 of the sha256sum listing of every file fetched, dotfiles included (sorted in byte
+# order): a file the render did not write, such as a fact cache in .cache/, changes it.
+bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' | LC_ALL=C sort \
   | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
 bundle_ok=true
 if [ "$bundle_actual" != "$bundle_sha256" ] || [ -n "$(find "$bundle" ! -type d ! -type f -print -quit)" ]; then
@@ -116,11 +116,12 @@ if [ "$fresh_ansible" = true ] && [ "$bundle_ok" = true ]; then
 fi
 
 # The same plays as push mode, applied by this node to itself. Its inventory is YAML; the bundle's
-# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory.
+# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory. Facts are
+# cached in memory only: nothing is read from or left in the bundle's .cache/.
 rc=3
 if [ "$bundle_ok" = true ]; then
   rc=0
-  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ANSIBLE_CACHE_PLUGIN=memory ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
   echo "gpugen pull: ansible-playbook exited $rc"
 fi
 

@@ -18,13 +18,13 @@ pool='l4-infer'
 inventory='pull-inventory-l4_infer.yml'
 source='s3'
 bucket='eksfleet-ckpt-example'
-bundle_prefix='gpugen/eksfleet/bundles/6c8b6066c49d2f5b9fdab1359dd750b1356730cb9f8577db4a7198321437a90c'
+bundle_prefix='gpugen/eksfleet/bundles/6cabbfe8f7edfd63643928100abce1f88242c9c5b5b63e1bca80e902ccb2a262'
 reports_prefix='gpugen/eksfleet/reports'
 git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
-spec_sha256='6c8b6066c49d2f5b9fdab1359dd750b1356730cb9f8577db4a7198321437a90c'
-bundle_sha256='0e4d3812aaddff6948046fcc65e20909262c92498978bdf755296bf98138b193'
+spec_sha256='6cabbfe8f7edfd63643928100abce1f88242c9c5b5b63e1bca80e902ccb2a262'
+bundle_sha256='7f89c7c2c5f2605f0f9ca3af1276618cec28bf3d21a07d4a35325317faefedfe'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
@@ -100,9 +100,9 @@ fi
 
 # Every booting node runs the bundle as root: it must be, file for file, the one rendered with this
 # user data, whoever could write to the bucket or push to the branch since. The digest is the
-# SHA-256 of its sha256sum listing (sorted in byte order; dotfiles and reports/ are not uploaded).
-bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' \
-  | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } | LC_ALL=C sort \
+# SHA-256 of the sha256sum listing of every file fetched, dotfiles included (sorted in byte
+# order): a file the render did not write, such as a fact cache in .cache/, changes it.
+bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' | LC_ALL=C sort \
   | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
 bundle_ok=true
 if [ "$bundle_actual" != "$bundle_sha256" ] || [ -n "$(find "$bundle" ! -type d ! -type f -print -quit)" ]; then
@@ -116,11 +116,12 @@ if [ "$fresh_ansible" = true ] && [ "$bundle_ok" = true ]; then
 fi
 
 # The same plays as push mode, applied by this node to itself. Its inventory is YAML; the bundle's
-# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory.
+# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory. Facts are
+# cached in memory only: nothing is read from or left in the bundle's .cache/.
 rc=3
 if [ "$bundle_ok" = true ]; then
   rc=0
-  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ANSIBLE_CACHE_PLUGIN=memory ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" site.yml) || rc=$?
   echo "gpugen pull: ansible-playbook exited $rc"
 fi
 
