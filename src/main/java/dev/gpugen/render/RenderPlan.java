@@ -163,7 +163,24 @@ final class RenderPlan {
       // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.
       b.role("lustre_client");
     }
-    if (new AnsibleView(plan).localNvme()) {
+    AnsibleView view = new AnsibleView(plan);
+    if (view.preflight()) {
+      // Play 00 first checks the HCAs, PCIe ACS and the IOMMU of InfiniBand/RoCE hosts.
+      b.role("fabric_preflight");
+    }
+    if (view.docaOfed()) {
+      // Play 00 installs DOCA-OFED before play 01 builds the driver (and nvidia-peermem).
+      b.role("doca_ofed");
+    }
+    if (view.hostTuning()) {
+      // Play 00 sets the CPU governor and hugepages, play 01 the GPU application clocks.
+      b.role("host_tuning");
+    }
+    if (plan.rdmaDevicePlugin()) {
+      // Play 05 runs NCCL inside a pod that requests the RDMA shared device plugin's resource.
+      b.role("rdma_checks");
+    }
+    if (view.localNvme()) {
       // Play 00 builds the RAID 0 array of the instance store on the pools that ask for it.
       b.role("local_nvme");
     }
