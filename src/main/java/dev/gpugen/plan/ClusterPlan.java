@@ -73,7 +73,10 @@ public record ClusterPlan(
               spec.network().placement() == Placement.NONE
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
-              Math.max(1, p.software().devicePlugin().timeSlicingReplicas())));
+              Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
+              qualifiedName + "-" + p.name() + "-",
+              provider == Provider.AWS ? PoolPlan.nodes(spec.metadata().name(), p) : List.of(),
+              provider == Provider.AWS ? PoolPlan.networkInterfaces(p, hw) : List.of()));
     }
     StringBuilder nccl = new StringBuilder();
     new TreeMap<>(spec.nccl().env())

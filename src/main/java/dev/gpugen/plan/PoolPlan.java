@@ -1,6 +1,9 @@
 package dev.gpugen.plan;
 
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,9 +16,15 @@ import java.util.Optional;
  *     proprietary}: the spec's choice, or for {@code auto} what the GPU requires, else the driver
  *     branch's default
  * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
- * @param tfPrefix the prefix of its Terraform variables and the label of its resources
+ * @param tfPrefix the pool's name with '-' as '_', for file names (user-data-PREFIX.sh) and the
+ *     Terraform addresses of the layout before pools were keyed by name
  * @param placementGroup the placement group Terraform creates for it; empty with placement none
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
+ * @param launchTemplateNamePrefix the start of its launch template's name (AWS adds a unique
+ *     suffix): {@code CLUSTER[-ENV]-POOL-}
+ * @param nodes its EC2 instances (AWS), each under a stable key; empty on other providers
+ * @param networkInterfaces the network interfaces of each node (AWS), one per network card in card
+ *     order; empty on other providers
  */
 public record PoolPlan(
     ClusterSpec.Pool pool,
@@ -24,7 +33,34 @@ public record PoolPlan(
     String group,
     String tfPrefix,
     Optional<String> placementGroup,
-    int timeSlicingReplicas) {
+    int timeSlicingReplicas,
+    String launchTemplateNamePrefix,
+    List<Node> nodes,
+    List<NetworkInterface> networkInterfaces) {
+
+  /**
+   * One EC2 instance of a pool.
+   *
+   * @param key its stable key within the pool: {@code "0"}, {@code "1"}, ... in launch order, so
+   *     removing one node later leaves the others' keys (and instances) alone
+   * @param name its Name tag, {@code CLUSTER-POOL-KEY} (the inventory's first hostname choice)
+   */
+  public record Node(String key, String name) {}
+
+  /**
+   * One network interface of a node, at device index 0 of its network card.
+   *
+   * @param networkCardIndex the card, from 0
+   * @param interfaceType {@code efa} (EFA with ENA: IP and EFA traffic; card 0 of an EFA pool),
+   *     {@code efa-only} (EFA traffic only, no IP address; every other card), or empty for a plain
+   *     ENA interface (the one interface of a TCP pool)
+   */
+  public record NetworkInterface(int networkCardIndex, Optional<String> interfaceType) {}
+
+  public PoolPlan {
+    nodes = List.copyOf(nodes);
+    networkInterfaces = List.copyOf(networkInterfaces);
+  }
 
   public String name() {
     return pool.name();
@@ -35,8 +71,43 @@ public record PoolPlan(
     return hardware.gpus() * timeSlicingReplicas;
   }
 
+  /** The EFA interfaces each node gets (vpc.amazonaws.com/efa it advertises); 0 on TCP pools. */
+  public int efaInterfaces() {
+    return (int) networkInterfaces.stream().filter(n -> n.interfaceType().isPresent()).count();
+  }
+
   /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */
   static String identifier(String name) {
     return name.replace('-', '_');
+  }
+
+  /** The nodes of an AWS pool: keys "0" to "count - 1", Name tags CLUSTER-POOL-KEY. */
+  static List<Node> nodes(String cluster, ClusterSpec.Pool pool) {
+    List<Node> out = new ArrayList<>();
+    for (int i = 0; i < pool.count(); i++) {
+      String key = Integer.toString(i);
+      out.add(new Node(key, cluster + "-" + pool.name() + "-" + key));
+    }
+    return out;
+  }
+
+  /**
+   * The interfaces of an AWS node. On an EFA pool, one per network card of the instance type: card
+   * 0 carries the primary, an EFA with ENA; every other card an efa-only interface, which carries
+   * EFA traffic and uses no IP address (AWS, "Maximize network bandwidth on instances with multiple
+   * network cards": https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html).
+   * Elsewhere (TCP, or a type the table gives no EFA, which the linter refuses with fabric efa) the
+   * primary ENA interface alone.
+   */
+  static List<NetworkInterface> networkInterfaces(ClusterSpec.Pool pool, Hardware hw) {
+    int cards = pool.fabric() == Fabric.EFA ? hw.efaInterfaces() : 0;
+    if (cards == 0) {
+      return List.of(new NetworkInterface(0, Optional.empty()));
+    }
+    List<NetworkInterface> out = new ArrayList<>();
+    for (int card = 0; card < cards; card++) {
+      out.add(new NetworkInterface(card, Optional.of(card == 0 ? "efa" : "efa-only")));
+    }
+    return out;
   }
 }

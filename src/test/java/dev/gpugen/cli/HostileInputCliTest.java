@@ -134,8 +134,8 @@ class HostileInputCliTest {
   @Test
   void aUsersFileAtANewGeneratedPathIsRefusedUnlessForced() throws Exception {
     assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
-    Path pullTf = out.resolve("terraform/pull.tf");
-    Files.writeString(pullTf, "# my own pull.tf\n");
+    Path pullTf = out.resolve("terraform/user-data-h100.sh");
+    Files.writeString(pullTf, "# my own user data\n");
     Path pull = tmp.resolve("pull.yaml");
     Files.writeString(
         pull,
@@ -148,9 +148,9 @@ class HostileInputCliTest {
         r.err()
             .contains(
                 "files gpugen did not write are where the render puts its own:"
-                    + " terraform/pull.tf"),
+                    + " terraform/user-data-h100.sh"),
         r.err());
-    assertEquals("# my own pull.tf\n", Files.readString(pullTf));
+    assertEquals("# my own user data\n", Files.readString(pullTf));
     assertVictimUntouched();
   }
 

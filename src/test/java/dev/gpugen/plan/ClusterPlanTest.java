@@ -68,6 +68,53 @@ class ClusterPlanTest {
     assertEquals("open", pool.kernelModules());
   }
 
+  /**
+   * The network interfaces of an AWS node: on an EFA pool one per network card of the type (the EC2
+   * network tables: p4d and p4de 4, p5 and p5e 32, p5en 16, p6-b200 8), efa on card 0 and efa-only
+   * on the others; on a TCP pool the primary ENA interface alone. The nodes get keys "0" to count -
+   * 1 and Name tags CLUSTER-POOL-KEY.
+   */
+  @Test
+  void eachNodeGetsItsInterfacesAndAKey() {
+    for (var e :
+        java.util.Map.of(
+                "p4d.24xlarge",
+                4,
+                "p4de.24xlarge",
+                4,
+                "p5.48xlarge",
+                32,
+                "p5e.48xlarge",
+                32,
+                "p5en.48xlarge",
+                16,
+                "p6-b200.48xlarge",
+                8)
+            .entrySet()) {
+      PoolPlan pool = plan(SPEC.replace("p5.48xlarge", e.getKey())).pool("gpu-a");
+      assertEquals(e.getValue(), pool.networkInterfaces().size(), e.getKey());
+      for (int card = 0; card < e.getValue(); card++) {
+        assertEquals(
+            new PoolPlan.NetworkInterface(
+                card, java.util.Optional.of(card == 0 ? "efa" : "efa-only")),
+            pool.networkInterfaces().get(card),
+            e.getKey() + " card " + card);
+      }
+      assertEquals(e.getValue(), pool.efaInterfaces());
+    }
+    PoolPlan tcp = plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a");
+    assertEquals(
+        List.of(new PoolPlan.NetworkInterface(0, java.util.Optional.empty())),
+        tcp.networkInterfaces());
+    assertEquals(0, tcp.efaInterfaces());
+
+    PoolPlan pool = plan(SPEC).pool("gpu-a");
+    assertEquals(
+        List.of(new PoolPlan.Node("0", "atlas-gpu-a-0"), new PoolPlan.Node("1", "atlas-gpu-a-1")),
+        pool.nodes());
+    assertEquals("atlas-prod-gpu-a-", pool.launchTemplateNamePrefix());
+  }
+
   @Test
   void ncclConfIsSortedNameValueLines() {
     assertEquals("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n", plan(SPEC).ncclConf());

@@ -27,15 +27,6 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
   static final Path GOLDEN = Path.of("src/test/resources/golden");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The golden cases that exercise Terraform for AWS (aws-pull: pull mode). */
-  static final Set<String> AWS_CASES =
-      Set.of(
-          "aws-h100-reference",
-          "aws-two-pools-lustre",
-          "aws-existing-vpc",
-          "aws-single-node",
-          "aws-pull");
-
   static Gpugen gpugen() {
     return new Gpugen(CompatTable.load());
   }
@@ -91,10 +82,39 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
     return out;
   }
 
-  /** The .tf files only. */
+  /** The .tf files only, of every module (the pool module's as modules/pool/NAME.tf). */
   SortedMap<String, String> tf() {
     SortedMap<String, String> out = new TreeMap<>(terraform);
     out.keySet().removeIf(name -> !name.endsWith(".tf"));
+    return out;
+  }
+
+  /** The .tf files of one module: "" for the root module, else its folder (modules/pool). */
+  SortedMap<String, String> tf(String module) {
+    SortedMap<String, String> out = tf();
+    out.keySet()
+        .removeIf(
+            name ->
+                !(module.isEmpty()
+                    ? !name.contains("/")
+                    : name.startsWith(module + "/")
+                        && !name.substring(module.length() + 1).contains("/")));
+    return out;
+  }
+
+  /** The modules of the render: "" for the root, then each folder holding .tf files. */
+  java.util.List<String> modules() {
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    for (String name : tf().keySet()) {
+      out.add(name.contains("/") ? name.substring(0, name.lastIndexOf('/')) : "");
+    }
+    return java.util.List.copyOf(out);
+  }
+
+  /** One module's .tf files parsed, by file name (its path as in {@link #tf()}). */
+  Map<String, JsonNode> parsed(String module) {
+    Map<String, JsonNode> out = new TreeMap<>(parsed());
+    out.keySet().retainAll(tf(module).keySet());
     return out;
   }
 
