@@ -279,6 +279,48 @@ class GkeTerraformTest {
         "the settings live in a ConfigMap");
   }
 
+  /**
+   * gke-moved.tf moves each node pool of the previous layout (google_container_node_pool.POOL, '-'
+   * as '_') to its key of google_container_node_pool.pools, for every pool of the spec and nothing
+   * else: no Terraform with the google provider runs here, so the blocks are checked as parsed.
+   */
+  @RealToolsTest
+  @TestFactory
+  Stream<DynamicTest> everyNodePoolMovesToItsKey() {
+    return all()
+        .map(
+            r ->
+                DynamicTest.dynamicTest(
+                    r.label(),
+                    () -> {
+                      List<String> moves = new ArrayList<>();
+                      r.parsed()
+                          .get("gke-moved.tf")
+                          .path("moved")
+                          .forEach(
+                              m ->
+                                  moves.add(
+                                      m.path("from").asText() + " -> " + m.path("to").asText()));
+                      List<String> want = new ArrayList<>();
+                      for (var p : r.spec().pools()) {
+                        want.add(
+                            "${google_container_node_pool."
+                                + p.name().replace('-', '_')
+                                + "} -> ${google_container_node_pool.pools[\""
+                                + p.name()
+                                + "\"]}");
+                        assertTrue(r.tfvars().path("pools").has(p.name()), p.name());
+                      }
+                      assertEquals(want, moves);
+                      assertTrue(
+                          r.parsed()
+                              .get("gke-node-pools.tf")
+                              .path("resource")
+                              .path("google_container_node_pool")
+                              .has("pools"));
+                    }));
+  }
+
   private static List<String> fieldNames(JsonNode n) {
     List<String> out = new ArrayList<>();
     n.fieldNames().forEachRemaining(out::add);
