@@ -226,7 +226,7 @@ variable "vpc_interface_endpoints" {
 }
 
 variable "ssm_bucket_prefix" {
-  description = "Start of the name of the S3 bucket the SSM connection moves files through (connection ssm); null for no bucket."
+  description = "Start of the name of the S3 bucket the SSM connection moves files through (connection ssm), which ends with the account id and the region; null for no bucket."
   type        = string
   default     = null
 
@@ -641,6 +641,17 @@ variable "pull_bundle_prefix" {
   description = "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's SHA-256."
   type        = string
   default     = null
+}
+
+variable "pull_bundle_files" {
+  description = "The bundle's files, relative to the ansible/ folder: exactly the files the user data's digest lists, so Terraform uploads nothing else (no fact cache, kubeconfig or report a push run left there)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for f in var.pull_bundle_files : can(regex("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", f)) && !strcontains(f, "..")])
+    error_message = "Every pull_bundle_files entry must be a relative path inside the ansible/ folder."
+  }
 }
 
 variable "pull_reports_prefix" {

@@ -11,6 +11,7 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.ShellCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The steps of {@code gpugen up} and {@code gpugen down}: the same commands the render's next steps
@@ -65,25 +65,18 @@ final class Deploy {
       args = List.copyOf(args);
     }
 
+    /** The command as a person would paste it: every word quoted for the shell. */
     String shown() {
-      StringBuilder b = new StringBuilder();
-      if (!dir.equals(Path.of("."))) {
-        b.append("(cd ").append(quote(dir.toString())).append(" && ");
-      }
-      b.append(tool);
-      args.forEach(a -> b.append(' ').append(quote(a)));
-      return b.append(dir.equals(Path.of(".")) ? "" : ")").toString();
+      List<String> words = new ArrayList<>(List.of(tool));
+      words.addAll(args);
+      return dir.equals(Path.of("."))
+          ? ShellCommand.of(words)
+          : "(" + ShellCommand.of("cd", dir.toString()) + " && " + ShellCommand.of(words) + ")";
     }
   }
 
   /** Until every node of the spec is running (EC2, through the inventory's own query). */
   record WaitForNodes() implements Step {}
-
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
-
-  private static String quote(String s) {
-    return PLAIN.matcher(s).matches() ? s : "'" + s.replace("'", "'\\''") + "'";
-  }
 
   /** Where each tool comes from, for the message when one is missing. */
   private static final Map<String, String> INSTALL =

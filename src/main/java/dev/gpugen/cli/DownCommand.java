@@ -4,6 +4,7 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.Printable;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,10 +64,16 @@ final class DownCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    UsageErrors.requirePasteable(spec.commandLine(), "SPEC", file);
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
     Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
     if (checked.plan().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
-      err.println(file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing run");
+      err.println(
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing run");
       err.flush();
       return ExitCodes.INVALID;
     }

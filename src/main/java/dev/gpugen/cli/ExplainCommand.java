@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.yaml.ReaderRules;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class ExplainCommand implements Callable<Integer> {
     } else {
       spec.commandLine()
           .getErr()
-          .println("gpugen: no rule " + id + "; run gpugen explain to list them");
+          .println("gpugen: no rule " + Printable.text(id) + "; run gpugen explain to list them");
       return ExitCodes.USAGE;
     }
     out.flush();

@@ -5,6 +5,8 @@ import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.ShellCommand;
 import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -88,6 +90,11 @@ final class RenderCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--all-envs and --env NAME exclude each other");
     }
+    for (Path f : files) {
+      UsageErrors.requirePasteable(spec.commandLine(), "SPEC", f);
+    }
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
+    UsageErrors.requirePasteable(spec.commandLine(), "--templates", templates);
     Gpugen gpugen = Knowledge.gpugen();
     List<Target> targets = new ArrayList<>();
     for (Path file : files) {
@@ -175,7 +182,7 @@ final class RenderCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (oneLineInvalid && options.fails(checked)) {
       err.println(
-          file
+          Printable.text(file.toString())
               + ": spec invalid ("
               + DiagnosticPrinter.summary(checked.diagnostics())
               + "), see gpugen-validate");
@@ -187,7 +194,10 @@ final class RenderCommand implements Callable<Integer> {
     }
     if (options.fails(checked)) {
       err.println(
-          file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing rendered");
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing rendered");
       err.flush();
       return ExitCodes.INVALID;
     }
@@ -207,23 +217,23 @@ final class RenderCommand implements Callable<Integer> {
           out.print(diff);
           out.flush();
           err.println(
-              dir
+              Printable.text(dir.toString())
                   + " is stale against "
-                  + file
-                  + "; run: gpugen render "
-                  + file
-                  + renderArgs(cluster));
+                  + Printable.text(file.toString())
+                  + "; run: "
+                  + ShellCommand.of(renderCommand(file, cluster)));
           err.flush();
           return ExitCodes.INVALID;
         }
-        out.println(dir + " is up to date (" + tree.files().size() + " files)");
+        out.println(
+            Printable.text(dir.toString()) + " is up to date (" + tree.files().size() + " files)");
         out.flush();
         return ExitCodes.OK;
       }
       TreeWriter.Summary s = TreeWriter.write(dir, tree, force);
       out.println(
           "rendered "
-              + dir
+              + Printable.text(dir.toString())
               + ": "
               + s.written()
               + " written, "
@@ -236,16 +246,17 @@ final class RenderCommand implements Callable<Integer> {
     }
   }
 
-  private String renderArgs(ClusterSpec cluster) {
-    StringBuilder b = new StringBuilder();
+  /** The render that brings {@code file}'s folder up to date, as words of a command. */
+  private List<String> renderCommand(Path file, ClusterSpec cluster) {
+    List<String> words = new ArrayList<>(List.of("gpugen", "render", file.toString()));
     if (output != null) {
-      b.append(" -o ").append(output);
+      words.addAll(List.of("-o", output.toString()));
     }
-    cluster.selectedEnvironment().ifPresent(e -> b.append(" --env ").append(e));
+    cluster.selectedEnvironment().ifPresent(e -> words.addAll(List.of("--env", e)));
     if (templates != null) {
-      b.append(" --templates ").append(templates);
+      words.addAll(List.of("--templates", templates.toString()));
     }
-    return b.toString();
+    return words;
   }
 
   private static Path defaultDir(ClusterSpec c) {

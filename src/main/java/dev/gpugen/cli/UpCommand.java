@@ -4,6 +4,7 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -71,13 +72,19 @@ final class UpCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    UsageErrors.requirePasteable(spec.commandLine(), "SPEC", file);
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
     Gpugen gpugen = Knowledge.gpugen();
     Gpugen.Checked checked = options.check(gpugen, file);
     if (!checked.diagnostics().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
     }
     if (options.fails(checked)) {
-      err.println(file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing run");
+      err.println(
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing run");
       err.flush();
       return ExitCodes.INVALID;
     }
@@ -98,7 +105,7 @@ final class UpCommand implements Callable<Integer> {
       TreeWriter.Summary s = TreeWriter.write(folder, tree, false);
       out.println(
           "rendered "
-              + folder
+              + Printable.text(folder.toString())
               + ": "
               + s.written()
               + " written, "

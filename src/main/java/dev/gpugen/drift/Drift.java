@@ -11,6 +11,7 @@ import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Sha256;
+import dev.gpugen.spec.ShellCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -217,8 +218,15 @@ public final class Drift {
                         + ", the spec's is "
                         + nccl
                         + ")",
-                "ansible-playbook -i gpugen-inventory 04-network-tuning.yml --check --diff -l "
-                    + host
+                ShellCommand.of(
+                        "ansible-playbook",
+                        "-i",
+                        "gpugen-inventory",
+                        "04-network-tuning.yml",
+                        "--check",
+                        "--diff",
+                        "-l",
+                        host)
                     + " shows the change; without --check --diff it writes the spec's file"
                     + " back"));
       }

@@ -258,7 +258,8 @@ final class TerraformVariables {
                         "ssm_bucket_prefix",
                         "string",
                         "Start of the name of the S3 bucket the SSM connection moves files through"
-                            + " (connection ssm); null for no bucket.")
+                            + " (connection ssm), which ends with the account id and the region;"
+                            + " null for no bucket.")
                     .defaultTo(null)
                     .validation(
                         "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",
@@ -765,6 +766,20 @@ final class TerraformVariables {
             .defaultTo(null)
             .setIf(ClusterPlan::pullMode, p -> new TerraformView(p).pullBundlePrefix()),
         TfVar.of(
+                "pull_bundle_files",
+                "list(string)",
+                "The bundle's files, relative to the ansible/ folder: exactly the files the"
+                    + " user data's digest lists, so Terraform uploads nothing else (no fact cache,"
+                    + " kubeconfig or report a push run left there).")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for f in {var} : can(regex(\"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$\","
+                    + " f)) && !strcontains(f, \"..\")])",
+                "Every pull_bundle_files entry must be a relative path inside the ansible/"
+                    + " folder.")
+            // The render's own list, not a fact of the plan: what the renderer wrote there.
+            .setFromRender(ClusterPlan::pullMode, TerraformView::pullBundleFiles),
+        TfVar.of(
                 "pull_reports_prefix",
                 "string",
                 "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid"
@@ -1019,14 +1034,14 @@ final class TerraformVariables {
   }
 
   /**
-   * terraform.tfvars.json of a plan, sorted by name: the value of each variable gpugen sets, null
+   * terraform.tfvars.json of a render, sorted by name: the value of each variable gpugen sets, null
    * where the spec leaves it unset.
    */
-  static Map<String, Object> values(ClusterPlan plan) {
+  static Map<String, Object> values(TerraformView view) {
     Map<String, Object> v = new TreeMap<>();
-    for (Section s : plan.gke() ? GKE : AWS) {
+    for (Section s : view.plan().gke() ? GKE : AWS) {
       for (TfVar t : s.variables()) {
-        t.value(plan).ifPresent(x -> v.put(t.name(), x.json()));
+        t.value(view).ifPresent(x -> v.put(t.name(), x.json()));
       }
     }
     return v;

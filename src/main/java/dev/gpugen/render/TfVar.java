@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  * @param description what the variable means, as plain text
  * @param defaultValue the default as an HCL literal; empty for a required variable
  * @param validations the checks Terraform runs at plan time, in order
- * @param source what gpugen writes into terraform.tfvars.json for a plan; empty (for every plan, or
- *     for this one) when gpugen leaves it to the default or to the user's own override file
+ * @param source what gpugen writes into terraform.tfvars.json for a render (its plan, and the files
+ *     the renderer lists); empty when gpugen leaves it to the default or to the user's own override
+ *     file
  */
 public record TfVar(
     String name,
@@ -30,7 +31,7 @@ public record TfVar(
     String description,
     Optional<String> defaultValue,
     List<Validation> validations,
-    Function<ClusterPlan, Optional<Value>> source) {
+    Function<TerraformView, Optional<Value>> source) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -86,18 +87,29 @@ public record TfVar(
 
   /** With a value for the plans {@code when} accepts; the others leave it to the default. */
   TfVar setIf(Predicate<ClusterPlan> when, Function<ClusterPlan, Object> json) {
+    return setFromRender(when, v -> json.apply(v.plan()));
+  }
+
+  /**
+   * With a value that is no fact of the plan but of the render (the files the renderer wrote), for
+   * the plans {@code when} accepts.
+   */
+  TfVar setFromRender(Predicate<ClusterPlan> when, Function<TerraformView, Object> json) {
     return new TfVar(
         name,
         type,
         description,
         defaultValue,
         validations,
-        p -> when.test(p) ? Optional.of(new Value(spelling(json.apply(p)))) : Optional.empty());
+        v ->
+            when.test(v.plan())
+                ? Optional.of(new Value(spelling(json.apply(v))))
+                : Optional.empty());
   }
 
-  /** What gpugen writes for this variable from {@code plan}; empty to leave it to the default. */
-  Optional<Value> value(ClusterPlan plan) {
-    return source.apply(plan);
+  /** What gpugen writes for this variable in a render; empty to leave it to the default. */
+  Optional<Value> value(TerraformView view) {
+    return source.apply(view);
   }
 
   /** A spec word as the spec writes it (Jackson would write the Java constant's name). */

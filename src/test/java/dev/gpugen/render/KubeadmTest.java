@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,6 +42,7 @@ class KubeadmTest {
     return new AptRepositoryStandIn.Deb(name, version, "amd64", depends, Map.of());
   }
 
+  @ChrootTest
   @Test
   @Timeout(value = 20, unit = TimeUnit.MINUTES)
   void thePrerequisitesAndPackagesConvergeAtTheSpecsMinorThenChangeNothing() throws Exception {
@@ -55,7 +58,7 @@ class KubeadmTest {
     k8s.add(deb("kubernetes-cni", "1.7.1-1.1", ""));
     List<AptRepositoryStandIn.Deb> archive = List.of(deb("containerd", "1.7.28-0ubuntu1", ""));
 
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo =
             new AptRepositoryStandIn(tmp, "/core:/stable:/v1.34/deb", "kubernetes", k8s);
         AptRepositoryStandIn ubuntu =
@@ -118,7 +121,7 @@ class KubeadmTest {
                   + "  SystemdCgroup = true\n"),
           config);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -162,6 +165,7 @@ class KubeadmTest {
    * nothing and joins nobody again. The CNI's Helm install (tag helm) needs an API server and is
    * left out.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void theHaControlPlaneInitsOnceJoinsEachHostOnceThenChangesNothing() throws Exception {
@@ -180,6 +184,7 @@ class KubeadmTest {
    * inventory; init takes it and its host as the SAN, and the pod network avoids the VPC
    * (10.0.0.0/16).
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void onAwsTheEndpointComesFromTheInventory() throws Exception {
@@ -200,7 +205,7 @@ class KubeadmTest {
     Map<String, Path> roots = new LinkedHashMap<>();
     try {
       for (String h : hosts) {
-        Path root = RealTools.copyTestRoot(tmp.resolve("root-" + h));
+        Path root = TestRoot.fresh(tmp.resolve("root-" + h));
         roots.put(h, root);
         Path bin = root.resolve("usr/bin/kubeadm");
         Files.writeString(bin, FAKE_KUBEADM);
@@ -292,7 +297,7 @@ class KubeadmTest {
       }
     } finally {
       for (Path root : roots.values()) {
-        RealTools.deleteTestRoot(root);
+        TestRoot.delete(root);
       }
     }
   }

@@ -24,12 +24,15 @@ final class TerraformCases {
       return TestSpecs.read(spec, env);
     }
 
+    /** Its render, in memory. */
+    RenderedTree render() throws IOException {
+      return TestSpecs.gpugen()
+          .render(TestSpecs.plan(read()), Templates.load(Optional.empty()), "spec.yaml");
+    }
+
     /** The files under terraform/ of its render, by path. */
     SortedMap<String, String> terraform() throws IOException {
-      RenderedTree tree =
-          TestSpecs.gpugen()
-              .render(TestSpecs.plan(read()), Templates.load(Optional.empty()), "spec.yaml");
-      return Rendered.terraformOf(tree);
+      return Rendered.terraformOf(render());
     }
   }
 

@@ -17,10 +17,11 @@ import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.Placement;
 import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.spec.Sha256;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TerraformPlan;
+import dev.gpugen.testing.TerraformTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sees another's values; pull-mode scripts are written under names of their own
  * (user-data-ID_POOL.sh, with the case's user_data_file set to match).
  */
-@RealToolsTest
+@TerraformTest
 class TerraformPlanTest {
   @TempDir static Path scratch;
 
@@ -95,6 +96,24 @@ class TerraformPlanTest {
       WORKSPACES.put(digest, ws);
     }
     return ws;
+  }
+
+  /**
+   * A pull-mode case's bundle: its render's ansible/ folder beside the shared terraform/ one, where
+   * pull.tf's upload reads the files pull_bundle_files lists (a plan hashes each). Cases share the
+   * folder: a path two renders write holds the later one's text, which no assertion reads.
+   */
+  static void bundle(TerraformPlan.Workspace ws, Case c) throws IOException {
+    if (!c.read().ansible().pullMode()) {
+      return;
+    }
+    for (Map.Entry<String, RenderedTree.File> f : c.render().files().entrySet()) {
+      if (f.getKey().startsWith("ansible/")) {
+        Path p = ws.dir().resolveSibling(f.getKey());
+        Files.createDirectories(p.getParent());
+        Files.write(p, f.getValue().content());
+      }
+    }
   }
 
   /**
@@ -183,6 +202,7 @@ class TerraformPlanTest {
         SortedMap<String, String> files = filesOf.get(c.label());
         String run = "case_" + i;
         ObjectNode vars = variables(ws, "c" + i, files);
+        bundle(ws, c);
         if (c.label().startsWith(MUTATION)) {
           MUTATIONS.get(c.label().substring(MUTATION.length())).edit().accept(c.read(), vars);
         }
@@ -528,6 +548,7 @@ class TerraformPlanTest {
               : "push mode: no pull-mode node policy");
       a.connection(spec);
       a.lustre(spec);
+      a.pullBundle(spec);
       return a;
     }
 
@@ -815,9 +836,26 @@ class TerraformPlanTest {
     }
 
     /**
-     * connection ssm: the transfer bucket exists, refuses public access, expires its objects, and
-     * every node carries its name as gpugen:ssm-bucket; else there is no bucket. An air-gapped VPC
-     * gpugen creates gets Session Manager's interface endpoints with private DNS; other VPCs none.
+     * Pull mode from S3: Terraform uploads exactly the bundle the user data's digest covers, its
+     * rendered dotfiles included, and nothing a push run leaves in ansible/ (fact cache, state).
+     */
+    private void pullBundle(ClusterSpec spec) {
+      if (spec.ansible().pullMode() && spec.ansible().pull().source() == PullSource.S3) {
+        check(
+            "alltrue([for f in [\"site.yml\", \".gitignore\", \".ansible-lint\"] :"
+                + " contains(keys(aws_s3_object.pull_bundle), f)]) && alltrue([for k in"
+                + " keys(aws_s3_object.pull_bundle) : !startswith(k, \".cache/\") &&"
+                + " !startswith(k, \".state/\") && !startswith(k, \"reports/\")])",
+            "pull mode: Terraform uploads the rendered bundle, dotfiles included, and nothing"
+                + " else");
+      }
+    }
+
+    /**
+     * connection ssm: the transfer bucket exists with the name the inventory computes, refuses
+     * public access, expires its objects, and every node carries its name as gpugen:ssm-bucket;
+     * else there is no bucket. An air-gapped VPC gpugen creates gets Session Manager's interface
+     * endpoints with private DNS; other VPCs none.
      */
     private void connection(ClusterSpec spec) {
       if (spec.connection().ssm()) {
@@ -840,6 +878,10 @@ class TerraformPlanTest {
                 + " r.apply_server_side_encryption_by_default : contains([\"AES256\","
                 + " \"aws:kms\"], d.sse_algorithm)])])",
             "connection ssm: the transfer bucket encrypts at rest");
+        // The name gpugen-inventory computes (prefix, account id, region); never a generated one.
+        check(
+            "aws_s3_bucket.ssm[0].bucket == \"${var.ssm_bucket_prefix}123456789012-${var.region}\"",
+            "connection ssm: the transfer bucket is named by the render, as the inventory expects");
         for (ClusterSpec.Pool pool : spec.pools()) {
           check(
               "alltrue([for i in "

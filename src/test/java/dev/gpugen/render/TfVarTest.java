@@ -95,12 +95,13 @@ class TfVarTest {
     ClusterPlan plan =
         TestSpecs.plan(TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty()));
     TfVar unset = TfVar.of("kms", "string", "x").defaultTo(null);
-    assertEquals(Optional.empty(), unset.value(plan));
+    assertEquals(Optional.empty(), unset.value(new TerraformView(plan)));
     Map<String, Object> m = new TreeMap<>();
-    unset.set(p -> null).value(plan).ifPresent(v -> m.put("kms", v.json()));
+    unset.set(p -> null).value(new TerraformView(plan)).ifPresent(v -> m.put("kms", v.json()));
     assertTrue(m.containsKey("kms"));
     assertEquals(null, m.get("kms"));
-    assertEquals(Optional.empty(), unset.setIf(p -> false, p -> "x").value(plan));
+    assertEquals(
+        Optional.empty(), unset.setIf(p -> false, p -> "x").value(new TerraformView(plan)));
   }
 
   /**
@@ -147,7 +148,7 @@ class TfVarTest {
                       TreeSet<String> withValue = new TreeSet<>();
                       for (TfVar v : all) {
                         assertTrue(names.add(v.name()), v.name() + " declared twice");
-                        Optional<TfVar.Value> value = v.value(plan);
+                        Optional<TfVar.Value> value = v.value(view);
                         value.ifPresent(x -> withValue.add(v.name()));
                         if (v.defaultValue().isEmpty()) {
                           assertTrue(

@@ -50,7 +50,7 @@ class TerraformPlanSelfTest {
   }
 
   @Test
-  @RealToolsTest
+  @TerraformTest
   void aMirrorWithoutTheProviderFailsNamingWhatToInstall(@TempDir Path empty) throws Exception {
     Files.createDirectories(empty.resolve("registry.terraform.io/hashicorp/aws/5.100.0"));
     AssertionFailedError e =
@@ -62,7 +62,7 @@ class TerraformPlanSelfTest {
   }
 
   @Test
-  @RealToolsTest
+  @TerraformTest
   void theInstalledToolsAreFound() throws Exception {
     TerraformPlan.Tools t = TerraformPlan.tools();
     assertTrue(TerraformPlan.compare(t.terraformVersion(), "1.7.0") >= 0, t.toString());
