@@ -178,6 +178,13 @@ validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>
+<#if !ansible.gke>
+validation_outlier_percent: [=ansible.validation.outlierPercent]
+validation_outlier_fails: [=ansible.validation.outlierFails?c]
+</#if>
+<#if ansible.validationState>
+validation_scheduling_gate: [=ansible.validation.gateScheduling?c]
+</#if>
 <#if ansible.gke>
 # GKE checks (plays 03-05 against the cluster's Kubernetes API)
 gke_checks_context: [=unsafe(ansible.gkeContext)]

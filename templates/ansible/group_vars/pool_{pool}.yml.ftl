@@ -60,6 +60,13 @@ validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
 </#if>
+<#if !ansible.gke>
+validation_outlier_percent: [=pool.validation.outlierPercent]
+validation_outlier_fails: [=pool.validation.outlierFails?c]
+</#if>
+<#if ansible.validationState>
+validation_scheduling_gate: [=pool.validation.gateScheduling?c]
+</#if>
 <#if ansible.gke>
 <#assign gke = ansible.gkePool(pool.name)>
 

@@ -262,6 +262,20 @@
               {{ 'exit ' ~ validation_dcgm.rc | default('none') ~ '; '
                  ~ (validation_dcgm.stdout_lines | default([]) | select('search', 'Fail') | join('; ') or 'no failures') }}
 
+    # gpu-burn prints each GPU's rate as "N (R Gflop/s)" on its progress line (wilicc/gpu-burn
+    # gpu_burn-drv.cpp, listenClients); the last line's slowest GPU is the node's figure, since a
+    # synchronous job runs at the pace of its slowest GPU.
+    - name: Record gpu-burn's throughput
+      ansible.builtin.set_fact:
+        validation_results: >-
+          {{ validation_results | combine({'gpu_burn': {'gflops': validation_burn_gflops | min}}, recursive=true)
+             if validation_burn_gflops | length > 0 else validation_results }}
+      vars:
+        validation_burn_last: >-
+          {{ validation_gpu_burn.stdout | default('') | regex_findall("proc'd: [^\r\n]*") | last | default('') }}
+        validation_burn_gflops: >-
+          {{ validation_burn_last | regex_findall('\(([0-9.]+) Gflop/s\)') | map('float') | list }}
+
 # mpirun starts the ranks on the other nodes over SSH as root. Ubuntu cloud images accept no
 # root password and cloud-init's keys for root only print "Please login as ubuntu"
 # (https://cloudinit.readthedocs.io/en/latest/reference/modules.html#set-passwords and
@@ -405,13 +419,33 @@
                ~ ('' if validation_nccl_multi.rc | default(1) == 0
                   else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
 
+- name: Compare each node with its pool's median
+  ansible.builtin.include_tasks: outliers.yml
+
 - name: Assemble the report
   ansible.builtin.set_fact:
     validation_report:
       host: "{{ inventory_hostname }}"
       passed: "{{ validation_checks.values() | selectattr('status', 'equalto', 'fail') | list | length == 0 }}"
       checks: "{{ validation_checks }}"
+      cluster: "{{ gpugen_cluster | default('') }}"
+      pool: "{{ gpugen_pool | default('') }}"
+      spec_sha256: "{{ gpugen_spec_sha256 | default('') }}"
+      validated_at: "{{ validation_run_at }}"
+      versions: >-
+        {{ validation_versions | dict2items | rejectattr('value', 'equalto', '') | items2dict }}
   vars:
+    validation_versions:
+      driver: >-
+        {{ validation_smi.stdout_lines | default([]) | map('trim') | unique | join(', ')
+           if validation_smi.rc | default(1) == 0 else '' }}
+      cuda_toolkit: >-
+        {{ (ansible_facts.packages | default({}))['cuda-toolkit-' ~ validation_expected_cuda_version | replace('.', '-')]
+           | default([{}]) | map(attribute='version', default='') | first }}
+      container_toolkit: >-
+        {{ (ansible_facts.packages | default({}))['nvidia-container-toolkit'] | default([{}])
+           | map(attribute='version', default='') | first }}
+      kernel: "{{ ansible_facts.kernel | default('') }}"
     validation_checks: >-
 <#if ansible.lustre.enabled>
       {{ dict((validation_check_names + ['lustre_mount']) | product([{'status': 'skipped'}])) | combine(validation_results) }}
@@ -462,6 +496,57 @@
            checks.dcgm_diag.status | default('-'),
            checks.nccl_all_reduce_multi_node.status | default('-')) }}
       {% endfor %}
+
+- name: Print the outliers
+  ansible.builtin.debug:
+    msg: "{{ validation_outlier_lines if validation_outlier_lines | length > 0 else [validation_no_outliers] }}"
+  run_once: true
+  vars:
+    validation_outlier_hosts: >-
+      {{ ansible_play_hosts_all | select('in', hostvars) | map('extract', hostvars)
+         | selectattr('validation_report', 'defined') | map(attribute='validation_report')
+         | selectattr('checks.outlier.status', 'defined')
+         | selectattr('checks.outlier.status', 'in', ['warn', 'fail']) | list }}
+    validation_outlier_lines: >-
+      {% set lines = [] %}{% for r in validation_outlier_hosts %}{% set _ = lines.append(
+      ('OUTLIER ' if r.checks.outlier.status == 'fail' else 'outlier ') ~ r.host ~ ' (pool ' ~ r.pool ~ '): '
+      ~ r.checks.outlier.measured ~ '; expected ' ~ r.checks.outlier.expected) %}{% endfor %}{{ lines }}
+    validation_no_outliers: >-
+      no outliers: no node is more than its pool's validation.outlierPercent below the pool's median
+      (pools with 3 or more measured nodes)
+
+- name: Draw the fleet's results page and JUnit file
+  when: validation_results_page | bool
+  delegate_to: localhost
+  run_once: true
+  become: false
+  block:
+    - name: Run gpugen report on the reports folder
+      ansible.builtin.command:
+        argv: "{{ validation_gpugen + ['report', '--reports', validation_report_dir] }}"
+      register: validation_page
+      changed_when: validation_page.rc | default(1) == 0
+      # The verdicts are in the reports already; a missing page is said below, not a node failure.
+      failed_when: false
+
+    - name: Say where the page is, or why it is missing
+      ansible.builtin.debug:
+        msg: >-
+          {{ validation_page.stdout | default('') | trim
+             if validation_page.rc | default(1) == 0
+             else 'the results page was not written (' ~ (validation_page.stderr | default(validation_page.msg | default('')) | trim)
+                  ~ '): put gpugen on PATH or set GPUGEN_JAR to its jar, then run: gpugen report --reports '
+                  ~ validation_report_dir }}
+<#if ansible.validationState>
+
+- name: Put the verdict on the node in Kubernetes
+  ansible.builtin.import_role:
+    name: validation_scheduling
+    tasks_from: result
+  vars:
+    validation_scheduling_report: "{{ validation_report }}"
+  tags: [kubernetes]
+</#if>
 
 - name: Fail the node when a check failed
   ansible.builtin.assert:

@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.EndpointAccess;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.ShellCommand;
 import java.nio.file.Path;
@@ -18,7 +19,21 @@ final class NextSteps {
   private NextSteps() {}
 
   static String of(ClusterPlan plan, Path spec, Path folder) {
+    return of(plan, spec, folder, false);
+  }
+
+  /**
+   * The steps; with {@code driverUpgrade} (the re-render changed a driver) the playbook step is the
+   * rolling {@code upgrade-driver.yml}, since {@code site.yml} never replaces a loaded driver.
+   */
+  static String of(ClusterPlan plan, Path spec, Path folder, boolean driverUpgrade) {
     ClusterSpec s = plan.spec();
+    String playbook = driverUpgrade ? "upgrade-driver.yml" : "site.yml";
+    String upgradeNote =
+        driverUpgrade
+            ? "   (the driver changed: a batch of nodes at a time; site.yml never replaces a loaded"
+                + " driver)"
+            : "";
     String tf = folder.resolve("terraform").toString();
     String ansible = folder.resolve("ansible").toString();
     List<String> up = new ArrayList<>(List.of("gpugen", "up", spec.toString()));
@@ -58,8 +73,16 @@ final class NextSteps {
       b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook -i gpugen-inventory site.yml")
-          .append("   (gpugen on PATH, or GPUGEN_JAR set)\n");
+          .append(". ansible-playbook -i gpugen-inventory ")
+          .append(playbook)
+          .append(driverUpgrade ? upgradeNote : "   (gpugen on PATH, or GPUGEN_JAR set)")
+          .append('\n');
+      if (privateEndpoint(s)) {
+        b.append(
+                "     the EKS API endpoint is private: run plays 03-05 (and kubectl) from a machine")
+            .append(" in the VPC (the bastion, an instance reached with SSM, or over a VPN);")
+            .append(" from outside, the Kubernetes API does not answer\n");
+      }
       if (plan.ssmConnection()) {
         b.append("     connection ssm: the AWS CLI, AWS's session-manager-plugin and boto3 on this")
             .append(" machine\n");
@@ -91,9 +114,19 @@ final class NextSteps {
       b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook site.yml   (SSH to every host of inventory.yml)\n");
+          .append(". ansible-playbook ")
+          .append(playbook)
+          .append(driverUpgrade ? upgradeNote : "   (SSH to every host of inventory.yml)")
+          .append('\n');
       b.append("Or: ").append(upLine).append('\n');
     }
     return b.toString();
+  }
+
+  /** EKS with only the private endpoint: the API answers inside the VPC only. */
+  static boolean privateEndpoint(ClusterSpec s) {
+    return s.kubernetes()
+        .filter(k -> k.eks() && k.endpointAccess() == EndpointAccess.PRIVATE)
+        .isPresent();
   }
 }

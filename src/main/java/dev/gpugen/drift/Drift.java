@@ -190,7 +190,24 @@ public final class Drift {
     }
     Pool p = pool.get();
     check(out, p, host, "cluster", spec.metadata().name(), base.path("cluster").asText(""));
-    check(out, p, host, "driver", p.software().driver(), base.path("driver").asText(""));
+    String driver = base.path("driver").asText("");
+    if (!p.software().driver().equals(driver)) {
+      // site.yml never replaces a loaded driver: the rolling upgrade does (drain, reboot,
+      // validate).
+      out.add(
+          new Finding(
+              "node",
+              p.name(),
+              host,
+              "driver",
+              p.software().driver(),
+              driver.isEmpty() ? "none" : driver,
+              "ansible-playbook "
+                  + (plan.aws() ? "-i gpugen-inventory " : "")
+                  + "upgrade-driver.yml -l "
+                  + host
+                  + " drains the node, installs the spec's driver, reboots and validates it"));
+    }
     check(out, p, host, "cuda", p.software().cuda(), base.path("cuda").asText(""));
     check(
         out,

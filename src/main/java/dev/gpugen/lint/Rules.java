@@ -1,8 +1,10 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
+import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
@@ -90,6 +92,7 @@ import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
+import dev.gpugen.lint.rules.val.ValSettingIgnored;
 import dev.gpugen.lint.rules.val.ValThresholdInherited;
 import java.util.List;
 import java.util.Optional;
@@ -116,6 +119,7 @@ public final class Rules {
           new SpecCidrHostBits(),
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
+          new AwsInstanceTypeInvalid(),
           new AwsInstanceTypeUnknown(),
           new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
@@ -183,6 +187,7 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),
@@ -198,6 +203,7 @@ public final class Rules {
           new ValBusbwThresholdImplausible(),
           new ValThresholdInherited(),
           new ValBusbwSingleGpu(),
+          new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
           // security

@@ -6,6 +6,7 @@ import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
@@ -85,7 +86,10 @@ public final class AnsibleView {
       int dcgmDiagLevel,
       String minBytes,
       String maxBytes,
-      String minBusBandwidthGBps) {}
+      String minBusBandwidthGBps,
+      String outlierPercent,
+      boolean outlierFails,
+      boolean gateScheduling) {}
 
   public String cluster() {
     return spec.metadata().name();
@@ -117,7 +121,7 @@ public final class AnsibleView {
 
   /** The cluster-wide thresholds; each pool's group vars carry its own resolved ones. */
   public ValidationVars validation() {
-    return validation(spec.validation());
+    return validation(spec.validation(), ValidationState.applies(plan));
   }
 
   public int forks() {
@@ -618,6 +622,14 @@ public final class AnsibleView {
         tolerations);
   }
 
+  /**
+   * Whether play 05 puts its verdict on the Kubernetes nodes (labels, the failure taint) and play
+   * 03 gates never-validated nodes of pools that ask for it: role validation_scheduling.
+   */
+  public boolean validationState() {
+    return ValidationState.applies(plan);
+  }
+
   /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
   public boolean pull() {
     return plan.pullMode();
@@ -633,6 +645,8 @@ public final class AnsibleView {
     Map<String, String> vars = new TreeMap<>();
     vars.put("ansible_connection", "local");
     vars.put("gpugen_instance_type", p.instanceType());
+    // The node has no gpugen to draw the fleet's page with; its report goes to S3 instead.
+    vars.put("validation_results_page", "false");
     putPoolVars(vars, p);
     return entries(vars);
   }
@@ -684,7 +698,7 @@ public final class AnsibleView {
         p.fabric().spelling(),
         PoolFacts.of(pp),
         software(p.software(), pp.kernelModules()),
-        validation(p.validation(), pp),
+        validation(p.validation(), pp, ValidationState.gates(plan, pp)),
         entries(nodeLabels(pp)),
         p.taints());
   }
@@ -747,28 +761,31 @@ public final class AnsibleView {
         : s.cuda().replaceFirst("[.].*", "");
   }
 
-  private static ValidationVars validation(ClusterSpec.Validation v) {
+  /** {@code gates}: the spec's gateScheduling where gpugen can apply it (ValidationState). */
+  private static ValidationVars validation(ClusterSpec.Validation v, boolean gates) {
+    return validation(v, v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""), gates);
+  }
+
+  private static ValidationVars validation(
+      ClusterSpec.Validation v, String minBusBandwidthGBps, boolean gates) {
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
         v.minBytes(),
         v.maxBytes(),
-        v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
+        minBusBandwidthGBps,
+        number(v.outlierPercent()),
+        v.outlierFails(),
+        gates && v.gateScheduling());
   }
 
   /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
-  private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp) {
-    ValidationVars spec = validation(v);
-    if (!spec.minBusBandwidthGBps().isEmpty()) {
-      return spec;
+  private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp, boolean gates) {
+    if (v.minBusBandwidthGBps().isPresent()) {
+      return validation(v, gates);
     }
     OptionalInt dflt = pp.hardware().defaultMinBusBandwidthGbps();
-    return new ValidationVars(
-        v.gpuBurnSeconds(),
-        v.dcgmDiagLevel(),
-        v.minBytes(),
-        v.maxBytes(),
-        dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "");
+    return validation(v, dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "", gates);
   }
 
   private static List<Entry> entries(Map<String, String> m) {

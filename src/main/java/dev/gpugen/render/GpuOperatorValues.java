@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.List;
 import java.util.Map;
@@ -157,8 +158,13 @@ public final class GpuOperatorValues {
     Map<String, Object> v = new TreeMap<>();
     v.put("driver", Map.of("enabled", false));
     v.put("toolkit", Map.of("enabled", false));
-    v.put("operator", Map.of("defaultRuntime", "containerd"));
+    Map<String, Object> operator = new TreeMap<>();
+    operator.put("defaultRuntime", "containerd");
+    v.put("operator", operator);
     v.put("nfd", Map.of("enabled", true));
+    if (ValidationState.applies(plan)) {
+      tolerateValidationTaint(v, operator);
+    }
     v.put("gfd", Map.of("enabled", true));
     // One DCGM host engine per node: the host's nvidia-dcgm service that play 01 installs. No
     // standalone engine pod (dcgm.enabled), and the exporter connects to the host's engine instead
@@ -178,6 +184,40 @@ public final class GpuOperatorValues {
     }
     v.put("devicePlugin", devicePlugin);
     return sortedMap(v);
+  }
+
+  /**
+   * Play 05 taints a failing node (and a gated pool's nodes until they pass) with {@link
+   * ValidationState#TAINT_KEY}; the operator, NFD and their per-node agents must still run there,
+   * or a gated node would never advertise its GPUs and a failed one would lose its exporter. The
+   * lists replace the chart's, so they carry its defaults too: NVIDIA/gpu-operator v25.3.0
+   * deployments/gpu-operator/values.yaml (daemonsets, operator, node-feature-discovery.worker) and
+   * its node-feature-discovery chart v0.17.2 values.yaml (master; gc has none).
+   */
+  private static void tolerateValidationTaint(Map<String, Object> v, Map<String, Object> operator) {
+    Map<String, Object> gpu = toleration("nvidia.com/gpu", "Exists", null);
+    Map<String, Object> master = toleration("node-role.kubernetes.io/master", "Equal", "");
+    Map<String, Object> controlPlane =
+        toleration("node-role.kubernetes.io/control-plane", "Equal", "");
+    Map<String, Object> gate = ValidationState.toleration();
+    v.put("daemonsets", Map.of("tolerations", List.of(gpu, gate)));
+    operator.put("tolerations", List.of(master, controlPlane, gate));
+    Map<String, Object> nfd = new TreeMap<>();
+    nfd.put("worker", Map.of("tolerations", List.of(master, controlPlane, gpu, gate)));
+    nfd.put("master", Map.of("tolerations", List.of(master, controlPlane, gate)));
+    nfd.put("gc", Map.of("tolerations", List.of(gate)));
+    v.put("node-feature-discovery", nfd);
+  }
+
+  private static Map<String, Object> toleration(String key, String operator, String value) {
+    Map<String, Object> t = new TreeMap<>();
+    t.put("key", key);
+    t.put("operator", operator);
+    if (value != null) {
+      t.put("value", value);
+    }
+    t.put("effect", "NoSchedule");
+    return t;
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).

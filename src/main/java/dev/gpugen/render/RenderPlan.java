@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -152,6 +153,11 @@ final class RenderPlan {
     if (plan.spec().kubernetes().isPresent()) {
       // Play 03's pre-flight and play 05's scheduler checks of the cluster the spec names.
       b.role("kubernetes_checks");
+    }
+    if (ValidationState.applies(plan)) {
+      // Play 05 labels each node with its verdict and taints a failing one; play 03 gates the
+      // never-validated nodes of pools with validation.gateScheduling.
+      b.role("validation_scheduling");
     }
     if (plan.lustre().isPresent()) {
       // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.

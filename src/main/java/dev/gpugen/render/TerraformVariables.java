@@ -3,6 +3,7 @@ package dev.gpugen.render;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.render.TfShape.Attr;
 import dev.gpugen.render.TfShape.Check;
 import dev.gpugen.render.TfVar.Section;
@@ -532,7 +533,12 @@ final class TerraformVariables {
       v.put("root_volume", root);
       if (eks) {
         v.put("node_labels", new TreeMap<>(p.labels()));
-        v.put("node_taints", taints(p, t -> t));
+        List<ClusterSpec.Taint> registered = new ArrayList<>(p.taints());
+        if (ValidationState.gates(plan, pp)) {
+          // A gated pool's nodes join tainted; play 05 removes the taint once a node passes.
+          registered.add(ValidationState.pendingTaint());
+        }
+        v.put("node_taints", taints(registered, t -> t));
       }
       if (plan.pullMode()) {
         v.put("user_data_file", "user-data-" + pp.tfPrefix() + ".sh");
@@ -542,11 +548,11 @@ final class TerraformVariables {
     return out;
   }
 
-  /** A pool's taints as Terraform objects, the value "" where the spec has none. */
+  /** Taints as Terraform objects, the value "" where the spec has none. */
   private static List<Map<String, String>> taints(
-      ClusterSpec.Pool p, Function<String, String> effect) {
+      List<ClusterSpec.Taint> taints, Function<String, String> effect) {
     List<Map<String, String>> out = new ArrayList<>();
-    for (ClusterSpec.Taint t : p.taints()) {
+    for (ClusterSpec.Taint t : taints) {
       Map<String, String> taint = new TreeMap<>();
       taint.put("key", t.key());
       taint.put("value", t.value().orElse(""));
@@ -973,7 +979,7 @@ final class TerraformVariables {
       v.put(
           "taints",
           taints(
-              p,
+              p.taints(),
               effect ->
                   switch (effect) {
                     case "NoSchedule" -> "NO_SCHEDULE";

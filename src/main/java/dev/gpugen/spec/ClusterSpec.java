@@ -409,13 +409,21 @@ public record ClusterSpec(
    *     reported, not judged
    * @param minBytes the smallest all-reduce message (nccl-tests size: 8, 1M, ...)
    * @param maxBytes the largest all-reduce message (nccl-tests size: 8G, 512M, ...)
+   * @param outlierPercent how far below its pool's median (bus bandwidth, gpu-burn throughput) a
+   *     node is flagged
+   * @param outlierFails an outlier fails validation instead of warning
+   * @param gateScheduling with kubernetes:, a node that never passed play 05 carries the pending
+   *     taint
    */
   public record Validation(
       int gpuBurnSeconds,
       int dcgmDiagLevel,
       Optional<Double> minBusBandwidthGBps,
       String minBytes,
-      String maxBytes) {
+      String maxBytes,
+      double outlierPercent,
+      boolean outlierFails,
+      boolean gateScheduling) {
     public Validation {
       Objects.requireNonNull(minBusBandwidthGBps);
       Objects.requireNonNull(minBytes);

@@ -133,10 +133,12 @@ class HostileInputCliTest {
 
   @Test
   void aUsersFileAtANewGeneratedPathIsRefusedUnlessForced() throws Exception {
-    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    // The same spec file, rendered, then switched to pull mode.
+    Path pull = tmp.resolve("pull.yaml");
+    Files.copy(Path.of(EXAMPLE), pull);
+    assertEquals(0, Cli.run("render", pull.toString(), "-o", out.toString()).exit());
     Path pullTf = out.resolve("terraform/user-data-h100.sh");
     Files.writeString(pullTf, "# my own user data\n");
-    Path pull = tmp.resolve("pull.yaml");
     Files.writeString(
         pull,
         Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
@@ -151,6 +153,27 @@ class HostileInputCliTest {
                     + " terraform/user-data-h100.sh"),
         r.err());
     assertEquals("# my own user data\n", Files.readString(pullTf));
+    assertVictimUntouched();
+  }
+
+  /**
+   * The manifest's owner is outside text: a tampered one (an escape sequence, a NUL) is printed
+   * escaped in the refusal, one line, exit 2, and nothing is written.
+   */
+  @Test
+  void aTamperedOwnerInTheManifestIsPrintedEscapedAndRefused() throws Exception {
+    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    Path manifest = out.resolve(".gpugen-manifest.json");
+    String text = Files.readString(manifest);
+    Files.writeString(
+        manifest,
+        text.replaceFirst("\"spec\": \"[^\"]*\"", "\"spec\": \"\\\\u001b[2Jevil\\\\u0000.yaml\""));
+    assertTrue(Files.readString(manifest).contains("evil"), "the owner was replaced");
+    Cli r = Cli.run("render", EXAMPLE, "-o", out.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertOneLine(r);
+    assertTrue(r.err().contains("\\x1b[2Jevil"), r.err());
+    assertFalse(r.err().contains("\u001b"), "no raw escape reaches the terminal");
     assertVictimUntouched();
   }
 
@@ -348,9 +371,12 @@ class HostileInputCliTest {
         Cli.run(
             "render", EXAMPLE, "-o", out.toString(), "--templates", tmp.resolve("t").toString());
     assertEquals(3, r.exit(), r.toString());
+    // The spec's own findings (the quota info) come first; the refusal is one line after them.
+    List<String> refusal = r.err().lines().filter(l -> l.startsWith("gpugen:")).toList();
+    assertEquals(1, refusal.size(), r.err());
     assertTrue(
-        r.err().startsWith("gpugen: --templates " + tmp.resolve("t") + ": " + name + " "), r.err());
-    assertEquals(1, r.err().lines().count(), r.err());
+        refusal.get(0).startsWith("gpugen: --templates " + tmp.resolve("t") + ": " + name + " "),
+        r.err());
     assertFalse(r.err().contains("Exception") || r.err().contains("Error:"), r.err());
     assertFalse(Files.exists(out), "nothing rendered");
     assertVictimUntouched();

@@ -43,8 +43,12 @@ class InitCommandTest {
                           TestSpecs.gpugen()
                               .check(spec, spec.toString(), Optional.empty(), Set.of());
                       assertTrue(c.spec().isPresent(), c.diagnostics().toString());
+                      // What README says: no errors or warnings, and the one info an AWS
+                      // starter has, its vCPU quotas.
                       assertEquals(
-                          java.util.List.of(), c.diagnostics(), "no errors, warnings or notes");
+                          java.util.List.of("aws-vcpu-quota"),
+                          c.diagnostics().stream().map(d -> d.ruleId()).toList(),
+                          "no errors or warnings; the quota info: " + c.diagnostics());
                       String text = Files.readString(spec);
                       assertTrue(text.contains("name: " + gpu + "-cluster"), text);
                       assertTrue(text.contains("# Written by `gpugen init --gpu " + gpu), text);

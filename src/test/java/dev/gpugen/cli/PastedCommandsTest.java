@@ -251,7 +251,8 @@ class PastedCommandsTest {
           throw new AssertionError("no EC2 for this spec");
         },
         Duration.ofMillis(10),
-        Duration.ofSeconds(1));
+        Duration.ofSeconds(1),
+        Duration.ofMinutes(1));
   }
 
   /** The command of each "gpugen up: step N/M: ..." line. */

@@ -274,6 +274,7 @@ class MovedStateTest {
       TerraformPlan.Workspace now =
           TerraformPlan.init(bundle(golden, Files.createTempDirectory(scratch, "today")), today);
       prepare(now, aws, eks);
+      holdFingerprint(now, golden);
       JsonNode p = plan(now, state);
       assertTrue(
           aws.calls().stream()
@@ -294,6 +295,13 @@ class MovedStateTest {
   private static ObjectNode converged(
       String golden, String region, boolean eks, AwsReadsStandIn aws) throws Exception {
     SortedMap<String, String> previous = read(PREVIOUS.resolve(golden));
+    // The previous render pinned hashicorp/aws "~> 6.25"; the provider here is 5.100, today's
+    // pinned range, which the copy takes so that init can install it (the layout is unchanged).
+    previous.put(
+        "versions.tf",
+        previous
+            .get("versions.tf")
+            .replace("version = \"~> 6.25\"", "version = \">= 5.100, < 6.0\""));
     TerraformPlan.Workspace old =
         TerraformPlan.init(
             bundle(golden, Files.createTempDirectory(scratch, "previous")), previous);
@@ -524,6 +532,26 @@ class MovedStateTest {
     }
     Files.writeString(
         ws.dir().resolve("proof.auto.tfvars.json"), vars.toPrettyString(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The spec's fingerprint, and with it the pull-mode bundle's prefix, moves with every change of
+   * the deployed values (here: the defaults today's grammar adds), and pull mode then uploads a new
+   * bundle under the new prefix by design (README, "Upgrade note: the fingerprint"). It has nothing
+   * to do with the layout, so today's plan keeps the previous render's prefix.
+   */
+  private static void holdFingerprint(TerraformPlan.Workspace ws, String golden)
+      throws IOException {
+    JsonNode previous =
+        JSON.readTree(
+            Files.readString(
+                PREVIOUS.resolve(golden).resolve("terraform.tfvars.json"), StandardCharsets.UTF_8));
+    if (previous.has("pull_bundle_prefix")) {
+      Path auto = ws.dir().resolve("proof.auto.tfvars.json");
+      ObjectNode vars = (ObjectNode) JSON.readTree(auto.toFile());
+      vars.set("pull_bundle_prefix", previous.path("pull_bundle_prefix"));
+      Files.writeString(auto, vars.toPrettyString(), StandardCharsets.UTF_8);
+    }
   }
 
   /** terraform plan -refresh=false against {@code state}: the plan as terraform show -json. */

@@ -191,9 +191,6 @@ class TerraformPlanTest {
     Map<String, Outcome> out = new TreeMap<>();
     for (List<Case> group : groups.values()) {
       TerraformPlan.Workspace ws = workspace(filesOf.get(group.get(0).label()));
-      if (!ws.note().isEmpty()) {
-        System.out.println("TerraformPlanTest: " + ws.note());
-      }
       StringBuilder file = new StringBuilder(PlanAssertions.MOCK);
       Map<String, String> labels = new TreeMap<>();
       Map<String, String> texts = new TreeMap<>();
@@ -414,11 +411,9 @@ class TerraformPlanTest {
             variablesBlock(variables(ws, "reference", files)).replace("\n  ", "\n").stripLeading()
                 + Files.readString(
                     Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
-    assertTrue(
-        r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+    assertTrue(r.exitCode() == 0 && r.output().contains(" 0 failed"), r.output());
     // A scenario setting a variable the render does not declare tests nothing it claims to.
-    assertFalse(
-        r.output().contains("Value for undeclared variable"), ws.note() + "\n" + r.output());
+    assertFalse(r.output().contains("Value for undeclared variable"), r.output());
   }
 
   private void fmt(Case c) throws Exception {

@@ -126,7 +126,18 @@ public final class Binder {
       Node v = present.get(f.key());
       SpecPath child = path.key(f.key());
       if (v == null || isNull(v)) {
-        if (f.required()) {
+        if (f.required() && v != null && f.shape() instanceof Shape.Obj inner) {
+          // "metadata:" written but empty: what is missing is inside it, not the key itself.
+          for (Shape.Field g : inner.fields()) {
+            if (g.required()) {
+              diags.errorAtKey(
+                  "spec-missing-key",
+                  child,
+                  child + " needs " + g.key() + " (" + g.doc() + ")",
+                  "add " + g.key() + ": " + g.shape().describe() + ", indented under " + f.key());
+            }
+          }
+        } else if (f.required()) {
           diags.errorAtKey(
               "spec-missing-key",
               v == null ? path : child,

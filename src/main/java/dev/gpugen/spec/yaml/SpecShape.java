@@ -698,7 +698,25 @@ public final class SpecShape {
                       "Smallest all-reduce message size (all_reduce_perf -b)."),
                   opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
               null,
-              "nccl-tests all_reduce_perf settings."));
+              "nccl-tests all_reduce_perf settings."),
+          opt(
+              "outlierPercent",
+              new Num(1, 99),
+              10.0,
+              "Flag a node more than this many percent below its pool's median single-node"
+                  + " all-reduce bus bandwidth or gpu-burn throughput (play 05, pools of 3 or"
+                  + " more measured nodes)."),
+          opt(
+              "outlierFails",
+              new Bool(),
+              false,
+              "Fail an outlier node (and, with kubernetes:, taint it) instead of warning."),
+          opt(
+              "gateScheduling",
+              new Bool(),
+              false,
+              "With kubernetes: keep nodes that never passed play 05 off the scheduler (taint"
+                  + " gpugen.dev/validation=pending:NoSchedule until they pass)."));
 
   static final Obj ROOT_VOLUME =
       obj(
