@@ -151,6 +151,10 @@ gpu_operator_values:
 # plugin on EFA fabrics.
 gpu_operator_nccl_conf: [=unsafe(ansible.ncclConf)]
 gpu_operator_efa_device_plugin: [=ansible.efaPools?c]
+<#if ansible.rdmaDevicePlugin()>
+# InfiniBand/RoCE pools: the RDMA shared device plugin gives pods the HCAs.
+gpu_operator_rdma_device_plugin: true
+</#if>
 </#if>
 </#if>
 

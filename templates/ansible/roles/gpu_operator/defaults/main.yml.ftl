@@ -48,6 +48,30 @@ gpu_operator_efa_namespace: kube-system
 gpu_operator_efa_tolerations:
   - operator: Exists
 
+# InfiniBand/RoCE pools: NVIDIA's RDMA shared device plugin (k8s-rdma-shared-dev-plugin, the one
+# NVIDIA's Network Operator deploys), so pods that request rdma/<resource> get the HCAs'
+# /dev/infiniband devices; without it NCCL in pods falls back to TCP sockets. The DaemonSet is the
+# plugin's own deployment/k8s/base/daemonset.yaml (https://github.com/Mellanox/k8s-rdma-shared-dev-plugin)
+# with the image the Network Operator v26.4.1 pins (hack/release.yaml of
+# https://github.com/Mellanox/network-operator: RdmaSharedDevicePlugin network-operator-v26.4.1).
+# One shared resource for every NVIDIA (Mellanox, PCI vendor 15b3) HCA of a node; a pod asks for
+# rdma/hca_shared_devices_a: 1 and the IPC_LOCK capability (memory registration).
+gpu_operator_rdma_device_plugin: false
+gpu_operator_rdma_image: nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:network-operator-v26.4.1
+gpu_operator_rdma_namespace: kube-system
+gpu_operator_rdma_resource_name: hca_shared_devices_a
+gpu_operator_rdma_hca_max: 1000
+gpu_operator_rdma_config:
+  periodicUpdateInterval: 300
+  configList:
+    - resourceName: "{{ gpu_operator_rdma_resource_name }}"
+      rdmaHcaMax: "{{ gpu_operator_rdma_hca_max | int }}"
+      selectors:
+        vendors: ["15b3"]
+# Like the EFA device plugin's: the GPU nodes' own taints must not keep their device plugin away.
+gpu_operator_rdma_tolerations:
+  - operator: Exists
+
 <#if argocd.enabled>
 # GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait
 # for each to be Synced and Healthy (retries x delay seconds).

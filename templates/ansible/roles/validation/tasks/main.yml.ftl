@@ -362,6 +362,37 @@
       register: validation_mpirun
       run_once: true
 
+    - name: List the first node's addresses for Open MPI's bootstrap network
+      ansible.builtin.command:
+        argv: [ip, -o, addr, show]
+      register: validation_ip_addr
+      changed_when: false
+      failed_when: false
+      run_once: true
+
+    - name: Show the first node's default route
+      ansible.builtin.command:
+        argv: [ip, -o, route, show, default]
+      register: validation_ip_route
+      changed_when: false
+      failed_when: false
+      run_once: true
+
+    - name: Settle Open MPI's bootstrap network
+      ansible.builtin.set_fact:
+        validation_mpi_network: >-
+          {{ validation_inet | selectattr(1, 'equalto', validation_iface) | map(attribute=3) | first | default('') }}
+      vars:
+        validation_inet: >-
+          {{ validation_ip_addr.stdout_lines | default([]) | select('search', ' inet ') | map('split')
+             | map('map', 'regex_replace', '@.*$', '') | map('list') | list }}
+        validation_iface: >-
+          {{ validation_bootstrap_interface if validation_bootstrap_interface | length > 0
+             else (validation_inet | selectattr(3, 'match', (validation_host_address | regex_escape) ~ '/') | map(attribute=1) | first
+                   | default(validation_ip_route.stdout_lines | default([]) | map('regex_search', ' dev [^ ]+') | select
+                             | map('regex_replace', '^ dev ', '') | first | default(''))) }}
+      run_once: true
+
     - name: Run all_reduce_perf over MPI on every node
       ansible.builtin.command:
         argv: >-
@@ -370,6 +401,8 @@
               '--host', validation_mpi_hosts | join(','),
               '--mca', 'plm_rsh_args', validation_mpi_ssh_args | join(' ')]
              + validation_mpirun_args
+             + (['--mca', 'btl_tcp_if_include', validation_mpi_network, '--mca', 'oob_tcp_if_include', validation_mpi_network]
+                if validation_mpi_network | default('') | length > 0 else validation_mpirun_fallback_if_args)
              + ['-x', 'NCCL_DEBUG=INFO', '-x', 'NCCL_DEBUG_SUBSYS=INIT,NET', '-x', 'LD_LIBRARY_PATH=' ~ validation_ld_library_path,
                 validation_work_dir ~ '/nccl-tests/build/all_reduce_perf',
                 '-b', validation_nccl_min_bytes, '-e', validation_nccl_max_bytes, '-f', '2', '-g', '1'] }}
@@ -394,6 +427,8 @@
         validation_multi_row: >-
           {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
+        validation_multi_ib: "{{ validation_nccl_multi.stdout_lines | default([]) | select('search', 'via NET/IB/') | list }}"
+        validation_multi_gdr: "{{ validation_multi_ib | select('search', validation_nccl_gdr_pattern) | list }}"
         # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
         # says so, and no node fails for it.
         validation_multi_check:
@@ -403,19 +438,23 @@
                and validation_multi_row | length > 8
                and validation_multi_row[8] in ['0', 'N/A']
                and validation_nccl_multi.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
+               and (not validation_nccl_gdr_required | bool or validation_multi_gdr | length > 0)
                and (validation_nccl_min_multi_node_bus_bandwidth_gbps is none
                     or validation_multi_busbw | float >= validation_nccl_min_multi_node_bus_bandwidth_gbps | float)
                else 'fail' }}
           expected: >-
             {{ ('busbw >= ' ~ validation_nccl_min_multi_node_bus_bandwidth_gbps ~ ' GB/s'
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
-               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes' }}
+               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes'
+               ~ (', GPUDirect RDMA on NET/IB (GDRDMA)' if validation_nccl_gdr_required | bool else '') }}
           measured: >-
             {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ ansible_play_hosts | first)
                if not validation_mpirun.stat.exists
                else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                      if validation_multi_row | length > 8 else 'no result rows')
                ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')'
+               ~ ((', ' ~ validation_multi_gdr | length ~ ' of ' ~ validation_multi_ib | length ~ ' NET/IB connections GDRDMA')
+                  if validation_nccl_gdr_required | bool and validation_mpirun.stat.exists else '')
                ~ ('' if validation_nccl_multi.rc | default(1) == 0
                   else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
 

@@ -20,6 +20,7 @@ import dev.gpugen.lint.rules.drv.DrvGpuNeedsNewerDriver;
 import dev.gpugen.lint.rules.drv.DrvGpuSupportEnded;
 import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
+import dev.gpugen.lint.rules.drv.DrvNvswitchAmbiguous;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
@@ -72,6 +73,7 @@ import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
+import dev.gpugen.lint.rules.rdma.RdmaSettingIgnored;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -144,6 +146,7 @@ public final class Rules {
           new DrvBranchEndOfLife(),
           new DrvNewFeatureBranch(),
           new DrvOperatorGpuDriverFloor(),
+          new DrvNvswitchAmbiguous(),
           new KrnNouveauNotBlacklisted(),
           // container toolkit and GPU operator
           new CtkVulnerableVersion(),
@@ -174,6 +177,7 @@ public final class Rules {
           new NetCidrSpecialRange(),
           new NetSubnetTooSmall(),
           new NetSubnetNoRoom(),
+          new RdmaSettingIgnored(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),

@@ -25,6 +25,14 @@ import java.util.Optional;
  * @param nodes its EC2 instances (AWS), each under a stable key; empty on other providers
  * @param networkInterfaces the network interfaces of each node (AWS), one per network card in card
  *     order; empty on other providers
+ * @param hcaPorts InfiniBand/RoCE: the HCA ports each host must have Active, the spec's or the
+ *     GPU's reference system's; empty elsewhere or when neither says
+ * @param linkGbps InfiniBand/RoCE: the rate of each of those ports, likewise
+ * @param minMultiNodeBusBandwidthGbps the multi-node all-reduce threshold: the pool's validation
+ *     value, else on InfiniBand/RoCE {@link #DEFAULT_MULTI_NODE_FRACTION} of the lower of what its
+ *     HCAs carry (ports x Gb/s / 8) and the table's single-node figure; empty: reported only
+ * @param pinSocketIfname whether nccl.conf pins NCCL_SOCKET_IFNAME to the bootstrap interface:
+ *     InfiniBand/RoCE pools whose spec does not set NCCL_SOCKET_IFNAME itself
  */
 public record PoolPlan(
     ClusterSpec.Pool pool,
@@ -36,7 +44,32 @@ public record PoolPlan(
     int timeSlicingReplicas,
     String launchTemplateNamePrefix,
     List<Node> nodes,
-    List<NetworkInterface> networkInterfaces) {
+    List<NetworkInterface> networkInterfaces,
+    Optional<Integer> hcaPorts,
+    Optional<Integer> linkGbps,
+    Optional<Double> minMultiNodeBusBandwidthGbps,
+    boolean pinSocketIfname) {
+
+  /**
+   * The share of the bandwidth the fabric can carry that a healthy multi-node all-reduce keeps: the
+   * same 80% gpugen applies to the single-node figure.
+   */
+  public static final double DEFAULT_MULTI_NODE_FRACTION = 0.8;
+
+  /** InfiniBand or RoCE: NCCL's IB verbs transport, HCAs, GPUDirect RDMA through them. */
+  public boolean verbs() {
+    return pool.fabric() == Fabric.INFINIBAND || pool.fabric() == Fabric.ROCE;
+  }
+
+  /**
+   * What the pool's HCAs carry per node in GB/s: ports x link rate / 8. Across nodes a ring or tree
+   * all-reduce moves each byte through the node's NICs, so nccl-tests' bus bandwidth (which is
+   * "independent of the number of ranks" and reflects the slowest link: nccl-tests
+   * doc/PERFORMANCE.md) cannot exceed it. Empty when ports or rate are unknown.
+   */
+  public Optional<Double> fabricGBps() {
+    return hcaPorts.flatMap(n -> linkGbps.map(g -> n * g / 8.0));
+  }
 
   /**
    * One EC2 instance of a pool.

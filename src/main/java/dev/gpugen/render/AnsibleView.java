@@ -419,6 +419,36 @@ public final class AnsibleView {
     return plan.efaPools();
   }
 
+  /** Pool {@code name}'s fabric and host settings (for the per-pool group_vars template). */
+  public FabricVars fabric(String name) {
+    return FabricVars.of(plan, plan.pool(name));
+  }
+
+  /** Whether some pool's fabric is InfiniBand or RoCE. */
+  public boolean verbsPools() {
+    return plan.verbsPools();
+  }
+
+  /** Whether play 03 deploys the RDMA shared device plugin and play 05 runs NCCL in a pod. */
+  public boolean rdmaDevicePlugin() {
+    return plan.rdmaDevicePlugin();
+  }
+
+  /** Whether play 00 starts with the InfiniBand/RoCE preflight (some pool asks for it). */
+  public boolean preflight() {
+    return plan.pools().stream().anyMatch(p -> FabricVars.of(plan, p).preflight());
+  }
+
+  /** Whether play 00 installs DOCA-OFED on some pool's hosts. */
+  public boolean docaOfed() {
+    return plan.pools().stream().anyMatch(p -> !FabricVars.of(plan, p).docaOfed().isEmpty());
+  }
+
+  /** Whether some pool asks for host tuning (plays 00 and 01 then carry the host_tuning role). */
+  public boolean hostTuning() {
+    return plan.pools().stream().anyMatch(p -> p.pool().tuning().any());
+  }
+
   /**
    * A role variable that points a download at the spec's mirror.
    *

@@ -163,6 +163,23 @@ final class RenderPlan {
       // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.
       b.role("lustre_client");
     }
+    AnsibleView view = new AnsibleView(plan);
+    if (view.preflight()) {
+      // Play 00 first checks the HCAs, PCIe ACS and the IOMMU of InfiniBand/RoCE hosts.
+      b.role("fabric_preflight");
+    }
+    if (view.docaOfed()) {
+      // Play 00 installs DOCA-OFED before play 01 builds the driver (and nvidia-peermem).
+      b.role("doca_ofed");
+    }
+    if (view.hostTuning()) {
+      // Play 00 sets the CPU governor and hugepages, play 01 the GPU application clocks.
+      b.role("host_tuning");
+    }
+    if (plan.rdmaDevicePlugin()) {
+      // Play 05 runs NCCL inside a pod that requests the RDMA shared device plugin's resource.
+      b.role("rdma_checks");
+    }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {
         // With GitOps, ArgoCD installs the chart: play 03 needs no values of its own.

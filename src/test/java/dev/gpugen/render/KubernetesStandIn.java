@@ -703,8 +703,55 @@ final class KubernetesStandIn implements AutoCloseable {
       complete.put("type", "Complete");
       complete.put("status", "True");
     }
+    if (k.plural().equals("pods")) {
+      rdmaPod(object);
+    }
     put(object);
     send(ex, 201, visible(object));
+  }
+
+  /**
+   * A pod that requests an RDMA device plugin's resource (rdma/...): without the RDMA shared device
+   * plugin's DaemonSet (kube-system/rdma-shared-dp-ds) no node advertises the resource, so the
+   * scheduler leaves it Pending ("Insufficient rdma/..."); with it, the pod runs and its container
+   * logs what all_reduce_perf prints with NCCL's INFO lines: over IB with GPUDirect RDMA when the
+   * pod has the IPC_LOCK capability (memory registration), else over sockets.
+   */
+  private void rdmaPod(ObjectNode pod) {
+    JsonNode container = pod.path("spec").path("containers").path(0);
+    List<String> limits = new ArrayList<>();
+    container.path("resources").path("limits").fieldNames().forEachRemaining(limits::add);
+    if (limits.stream().noneMatch(r -> r.startsWith("rdma/"))) {
+      return;
+    }
+    boolean plugin =
+        objects.getOrDefault("daemonsets", Map.of()).containsKey("kube-system/rdma-shared-dp-ds");
+    boolean ipcLock = false;
+    for (JsonNode cap : container.path("securityContext").path("capabilities").path("add")) {
+      ipcLock |= cap.asText().equals("IPC_LOCK");
+    }
+    obj(pod, "status").put("phase", plugin ? "Succeeded" : "Pending");
+    if (plugin) {
+      String g = ipcLock ? "/GDRDMA" : "";
+      String log =
+          "mlx5_0 mlx5_1 rdma_cm uverbs0 uverbs1\n"
+              + "# nThread 1 nGpus 2 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5\n"
+              + (ipcLock
+                  ? "pod:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.244.1.7<0>\n"
+                      + "pod:1:1 [0] NCCL INFO Using network IB\n"
+                      + "pod:1:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0"
+                      + g
+                      + "\n"
+                      + "pod:1:9 [1] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [receive] via NET/IB/1"
+                      + g
+                      + "\n"
+                  : "pod:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+                      + "pod:1:1 [0] NCCL INFO Using network Socket\n")
+              + "  1073741824     268435456     float     sum      -1    21930   48.96   48.96      0"
+              + "    21911   49.00   49.00      0\n"
+              + "gpugen: all_reduce_perf exit 0\n";
+      obj(pod, "gpugenLogs").put(container.path("name").asText(), log);
+    }
   }
 
   /** What nvidia-smi -L and dcgmi diag print on a healthy node, then the command's exit lines. */
