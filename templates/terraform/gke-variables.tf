@@ -156,8 +156,8 @@ variable "pools" {
   }
 
   validation {
-    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot"], pool.market)])
-    error_message = "Every pools entry's market must be one of on-demand, spot."
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
   }
 
   validation {

@@ -343,6 +343,7 @@ variable "pools" {
   type = map(object({
     instance_type               = string
     market                      = optional(string, "on-demand")
+    capacity_reservation_id     = optional(string)
     nodes                       = map(string)
     placement_group             = optional(string)
     launch_template_name_prefix = string
@@ -377,8 +378,13 @@ variable "pools" {
   }
 
   validation {
-    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot"], pool.market)])
-    error_message = "Every pools entry's market must be one of on-demand, spot."
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.capacity_reservation_id == null ? true : can(regex("^cr-[0-9a-f]{17}$", pool.capacity_reservation_id))])
+    error_message = "Every pools entry's capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits, like cr-0123456789abcdef0."
   }
 
   validation {
@@ -407,8 +413,8 @@ variable "pools" {
   }
 
   validation {
-    condition     = alltrue([for name, pool in var.pools : (length(pool.network_interfaces) == 1 && pool.network_interfaces[0].interface_type == null) || alltrue([for i, n in pool.network_interfaces : n.interface_type == (i == 0 ? "efa" : "efa-only")])])
-    error_message = "Every pools entry's network_interfaces must be one ENA interface (interface_type null), or efa on card 0 and efa-only on every other card."
+    condition     = alltrue([for name, pool in var.pools : alltrue([for i, n in pool.network_interfaces : i == 0 ? (n.interface_type == null || n.interface_type == "efa") : n.interface_type == "efa-only"])])
+    error_message = "Every pools entry's network_interfaces must be the primary interface on card 0 (interface_type efa, or null for ENA alone) and an efa-only interface on every other card."
   }
 
   validation {

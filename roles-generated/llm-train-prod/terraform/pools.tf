@@ -107,6 +107,7 @@ module "pool" {
   name                        = each.key
   instance_type               = each.value.instance_type
   market                      = each.value.market
+  capacity_reservation_id     = each.value.capacity_reservation_id
   nodes                       = each.value.nodes
   placement_group             = each.value.placement_group
   placement_strategy          = var.placement_strategy

@@ -14,7 +14,12 @@ variable "instance_type" {
 }
 
 variable "market" {
-  description = "on-demand, or spot (one-time requests, terminated on interruption)."
+  description = "on-demand, spot (one-time requests, terminated on interruption), or capacity-block (an EC2 Capacity Block for ML, terminated when the block ends)."
+  type        = string
+}
+
+variable "capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes launch into (a Capacity Block's, or a targeted On-Demand one); null for none."
   type        = string
 }
 

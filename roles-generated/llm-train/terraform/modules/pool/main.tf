@@ -5,8 +5,11 @@
 # instance type, IMDS, user data) and its instances, one per node key.
 
 # One placement group per pool: AWS advises one instance type per cluster placement group,
-# launched together, for the best chance of capacity; none with placement_strategy none. (The root
-# module's output placement_groups checks the strategy against every pool.)
+# launched together, for the best chance of capacity; none with placement_strategy none, and none
+# for a pool launched into a Capacity Reservation (the plan writes no group name for it: EC2
+# places a Capacity Block's instances in an UltraCluster itself, and a reservation made outside
+# this group cannot serve instances asked for inside it). (The root module's output
+# placement_groups checks the strategy against every pool.)
 resource "aws_placement_group" "this" {
   count = var.placement_group == null || var.placement_strategy == "none" ? 0 : 1
 
@@ -89,6 +92,28 @@ resource "aws_instance" "this" {
       spot_options {
         instance_interruption_behavior = "terminate"
         spot_instance_type             = "one-time"
+      }
+    }
+  }
+
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.market == "capacity-block" ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.capacity_reservation_id == null ? [] : [var.capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
       }
     }
   }

@@ -79,13 +79,16 @@ public record ClusterPlan(
               // gpugen-inventory's own naming, so render and inventory name the group alike.
               InventoryBuilder.group("pool_", p.name()),
               PoolPlan.identifier(p.name()),
-              spec.network().placement() == Placement.NONE
+              // A pool launched into a Capacity Reservation (a Capacity Block, or a targeted
+              // On-Demand one) gets no placement group of gpugen's: EC2 places a Capacity Block's
+              // instances in an UltraCluster itself, and a reservation made outside gpugen's group
+              // cannot serve instances asked for inside it.
+              spec.network().placement() == Placement.NONE || p.capacityReservationId().isPresent()
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
               Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
               qualifiedName + "-" + p.name() + "-",
               provider == Provider.AWS ? PoolPlan.nodes(spec.metadata().name(), p) : List.of(),
-              provider == Provider.AWS ? PoolPlan.networkInterfaces(p, hw) : List.of(),
               ports,
               gbps,
               p.validation()

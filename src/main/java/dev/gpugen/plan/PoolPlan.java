@@ -1,5 +1,6 @@
 package dev.gpugen.plan;
 
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
 import java.util.ArrayList;
@@ -18,13 +19,14 @@ import java.util.Optional;
  * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
  * @param tfPrefix the pool's name with '-' as '_', for file names (user-data-PREFIX.sh) and the
  *     Terraform addresses of the layout before pools were keyed by name
- * @param placementGroup the placement group Terraform creates for it; empty with placement none
+ * @param placementGroup the placement group Terraform creates for it; empty with placement none and
+ *     for a pool launched into a Capacity Reservation (a Capacity Block's instances are placed in
+ *     an EC2 UltraCluster by EC2:
+ *     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html)
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
  * @param launchTemplateNamePrefix the start of its launch template's name (AWS adds a unique
  *     suffix): {@code CLUSTER[-ENV]-POOL-}
  * @param nodes its EC2 instances (AWS), each under a stable key; empty on other providers
- * @param networkInterfaces the network interfaces of each node (AWS), one per network card in card
- *     order; empty on other providers
  * @param hcaPorts InfiniBand/RoCE: the HCA ports each host must have Active, the spec's or the
  *     GPU's reference system's; empty elsewhere or when neither says
  * @param linkGbps InfiniBand/RoCE: the rate of each of those ports, likewise
@@ -44,7 +46,6 @@ public record PoolPlan(
     int timeSlicingReplicas,
     String launchTemplateNamePrefix,
     List<Node> nodes,
-    List<NetworkInterface> networkInterfaces,
     Optional<Integer> hcaPorts,
     Optional<Integer> linkGbps,
     Optional<Double> minMultiNodeBusBandwidthGbps,
@@ -80,23 +81,38 @@ public record PoolPlan(
    */
   public record Node(String key, String name) {}
 
-  /**
-   * One network interface of a node, at device index 0 of its network card.
-   *
-   * @param networkCardIndex the card, from 0
-   * @param interfaceType {@code efa} (EFA with ENA: IP and EFA traffic; card 0 of an EFA pool),
-   *     {@code efa-only} (EFA traffic only, no IP address; every other card), or empty for a plain
-   *     ENA interface (the one interface of a TCP pool)
-   */
-  public record NetworkInterface(int networkCardIndex, Optional<String> interfaceType) {}
-
   public PoolPlan {
     nodes = List.copyOf(nodes);
-    networkInterfaces = List.copyOf(networkInterfaces);
   }
 
   public String name() {
     return pool.name();
+  }
+
+  /**
+   * The nodes play 05 measures the multi-node all-reduce across, with one mpirun: the pool's nodes
+   * in its placement group ({@code POOL@GROUP}), or the pool's nodes where there is none. Never two
+   * pools: a run with every host of the play would measure the slowest pool, with the first host's
+   * GPU count, and write that into every host's report.
+   */
+  public String allReduceGroup() {
+    return placementGroup.map(g -> pool.name() + "@" + g).orElse(pool.name());
+  }
+
+  /**
+   * The Capacity Reservation the pool's nodes launch into (AWS): a Capacity Block's with market
+   * capacity-block, or a targeted On-Demand Capacity Reservation's; empty for none.
+   */
+  public Optional<String> capacityReservationId() {
+    return pool.capacityReservationId();
+  }
+
+  /**
+   * Whether the nodes run in an EC2 Capacity Block for ML: they launch with market type
+   * capacity-block into its reservation, and EC2 terminates them when the block ends.
+   */
+  public boolean capacityBlock() {
+    return pool.capacityBlock();
   }
 
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
@@ -104,9 +120,22 @@ public record PoolPlan(
     return hardware.gpus() * timeSlicingReplicas;
   }
 
+  /**
+   * The network interfaces each node of the pool is launched with (AWS), one per network card: on
+   * an EFA pool the primary ENA interface (with EFA where card 0 supports it) and an EFA-only
+   * interface on every other card; otherwise the primary ENA interface alone. See {@link
+   * AwsInstanceType#networkInterfaces(boolean)}.
+   */
+  public List<AwsInstanceType.NetworkInterface> networkInterfaces() {
+    return hardware
+        .aws()
+        .map(a -> a.networkInterfaces(pool.fabric() == Fabric.EFA))
+        .orElse(List.of(new AwsInstanceType.NetworkInterface(0, "interface")));
+  }
+
   /** The EFA interfaces each node gets (vpc.amazonaws.com/efa it advertises); 0 on TCP pools. */
   public int efaInterfaces() {
-    return (int) networkInterfaces.stream().filter(n -> n.interfaceType().isPresent()).count();
+    return (int) networkInterfaces().stream().filter(n -> !n.type().equals("interface")).count();
   }
 
   /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */
@@ -120,26 +149,6 @@ public record PoolPlan(
     for (int i = 0; i < pool.count(); i++) {
       String key = Integer.toString(i);
       out.add(new Node(key, cluster + "-" + pool.name() + "-" + key));
-    }
-    return out;
-  }
-
-  /**
-   * The interfaces of an AWS node. On an EFA pool, one per network card of the instance type: card
-   * 0 carries the primary, an EFA with ENA; every other card an efa-only interface, which carries
-   * EFA traffic and uses no IP address (AWS, "Maximize network bandwidth on instances with multiple
-   * network cards": https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html).
-   * Elsewhere (TCP, or a type the table gives no EFA, which the linter refuses with fabric efa) the
-   * primary ENA interface alone.
-   */
-  static List<NetworkInterface> networkInterfaces(ClusterSpec.Pool pool, Hardware hw) {
-    int cards = pool.fabric() == Fabric.EFA ? hw.efaInterfaces() : 0;
-    if (cards == 0) {
-      return List.of(new NetworkInterface(0, Optional.empty()));
-    }
-    List<NetworkInterface> out = new ArrayList<>();
-    for (int card = 0; card < cards; card++) {
-      out.add(new NetworkInterface(card, Optional.of(card == 0 ? "efa" : "efa-only")));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
@@ -441,6 +442,7 @@ final class TerraformVariables {
         List.of(
             TfShape.required("instance_type", poolKey("instanceType")),
             TfShape.attr("market", poolKey("market")),
+            TfShape.attr("capacity_reservation_id", poolKey("capacityReservationId")),
             TfShape.attr("nodes", "map(string)", true)
                 .check(
                     "length({x}) <= " + ((Shape.Int) count.shape()).max(),
@@ -470,13 +472,14 @@ final class TerraformVariables {
                 .check(
                     "length({x}) >= 1 && alltrue([for i, n in {x} : n.network_card_index == i])",
                     "one interface per network card, in card order from 0")
-                // The EFA check, on what the plan writes: EFA on every card (card 0 the primary,
-                // EFA with ENA; the others efa-only) or the primary ENA interface alone.
+                // The EFA check, on what the plan writes: the primary interface on card 0 (EFA
+                // with ENA, or ENA alone where card 0 has no EFA, as on P6-B300), efa-only on
+                // every other card; or the primary ENA interface alone.
                 .check(
-                    "(length({x}) == 1 && {x}[0].interface_type == null) || alltrue([for i, n in"
-                        + " {x} : n.interface_type == (i == 0 ? \"efa\" : \"efa-only\")])",
-                    "one ENA interface (interface_type null), or efa on card 0 and efa-only on"
-                        + " every other card"),
+                    "alltrue([for i, n in {x} : i == 0 ? (n.interface_type == null ||"
+                        + " n.interface_type == \"efa\") : n.interface_type == \"efa-only\"])",
+                    "the primary interface on card 0 (interface_type efa, or null for ENA alone)"
+                        + " and an efa-only interface on every other card"),
             TfShape.attr("root_volume", poolKey("rootVolume")),
             TfShape.attr("node_labels", poolKey("labels"))
                 // kubelet refuses to start with a label in the kubernetes.io or k8s.io namespaces
@@ -511,16 +514,18 @@ final class TerraformVariables {
       Map<String, Object> v = new TreeMap<>();
       v.put("instance_type", p.instanceType());
       v.put("market", p.market().spelling());
+      p.capacityReservationId().ifPresent(id -> v.put("capacity_reservation_id", id));
       Map<String, String> nodes = new LinkedHashMap<>();
       pp.nodes().forEach(n -> nodes.put(n.key(), n.name()));
       v.put("nodes", nodes);
       pp.placementGroup().ifPresent(g -> v.put("placement_group", g));
       v.put("launch_template_name_prefix", pp.launchTemplateNamePrefix());
       List<Map<String, Object>> nics = new ArrayList<>();
-      for (PoolPlan.NetworkInterface n : pp.networkInterfaces()) {
+      for (AwsInstanceType.NetworkInterface n : pp.networkInterfaces()) {
         Map<String, Object> nic = new TreeMap<>();
-        nic.put("network_card_index", n.networkCardIndex());
-        nic.put("interface_type", n.interfaceType().orElse(null));
+        nic.put("network_card_index", n.card());
+        // The plan's "interface" is EC2's default, ENA: interface_type left unset.
+        nic.put("interface_type", n.type().equals("interface") ? null : n.type());
         nics.add(nic);
       }
       v.put("network_interfaces", nics);

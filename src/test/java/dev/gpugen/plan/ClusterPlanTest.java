@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.TestSpecs;
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.drift.Drift;
 import dev.gpugen.drift.Finding;
 import dev.gpugen.spec.ClusterSpec;
@@ -69,10 +70,12 @@ class ClusterPlanTest {
   }
 
   /**
-   * The network interfaces of an AWS node: on an EFA pool one per network card of the type (the EC2
-   * network tables: p4d and p4de 4, p5 and p5e 32, p5en 16, p6-b200 8), efa on card 0 and efa-only
-   * on the others; on a TCP pool the primary ENA interface alone. The nodes get keys "0" to count -
-   * 1 and Name tags CLUSTER-POOL-KEY.
+   * The network interfaces of an AWS node, the plan's one definition of them (Terraform's
+   * network_interfaces loops over them): on an EFA pool one per network card of the type (the EC2
+   * network tables: p4d and p4de 4, p5 and p5e 32, p5en 16, p6-b200 8, p6-b300 17), efa on card 0
+   * (ENA alone on P6-B300, whose card 0 has no EFA: aws/aws-parallelcluster#7143) and efa-only on
+   * the others; on a TCP pool the primary ENA interface alone. The nodes get keys "0" to count - 1
+   * and Name tags CLUSTER-POOL-KEY.
    */
   @Test
   void eachNodeGetsItsInterfacesAndAKey() {
@@ -89,23 +92,25 @@ class ClusterPlanTest {
                 "p5en.48xlarge",
                 16,
                 "p6-b200.48xlarge",
-                8)
+                8,
+                "p6-b300.48xlarge",
+                17)
             .entrySet()) {
       PoolPlan pool = plan(SPEC.replace("p5.48xlarge", e.getKey())).pool("gpu-a");
+      boolean enaCard0 = e.getKey().startsWith("p6-b300");
       assertEquals(e.getValue(), pool.networkInterfaces().size(), e.getKey());
       for (int card = 0; card < e.getValue(); card++) {
         assertEquals(
-            new PoolPlan.NetworkInterface(
-                card, java.util.Optional.of(card == 0 ? "efa" : "efa-only")),
+            new AwsInstanceType.NetworkInterface(
+                card, card > 0 ? "efa-only" : enaCard0 ? "interface" : "efa"),
             pool.networkInterfaces().get(card),
             e.getKey() + " card " + card);
       }
-      assertEquals(e.getValue(), pool.efaInterfaces());
+      assertEquals(e.getValue() - (enaCard0 ? 1 : 0), pool.efaInterfaces(), e.getKey());
     }
     PoolPlan tcp = plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a");
     assertEquals(
-        List.of(new PoolPlan.NetworkInterface(0, java.util.Optional.empty())),
-        tcp.networkInterfaces());
+        List.of(new AwsInstanceType.NetworkInterface(0, "interface")), tcp.networkInterfaces());
     assertEquals(0, tcp.efaInterfaces());
 
     PoolPlan pool = plan(SPEC).pool("gpu-a");

@@ -479,12 +479,38 @@ class TerraformPlanTest {
         a.check(
             "alltrue([for i in " + instances + " : i.root_block_device[0].encrypted == true])",
             "pool " + pool.name() + ": every root volume must be encrypted");
+        // Capacity: a Capacity Block launches with market type capacity-block into its
+        // reservation; a targeted On-Demand Capacity Reservation by its id; neither gets a
+        // placement group of gpugen's (EC2 places a block's instances itself).
+        String reservation =
+            pool.capacityReservationId().map(cr -> "\"" + cr + "\"").orElse("null");
+        a.check(
+            "alltrue([for i in "
+                + instances
+                + " : jsonencode([for m in i.instance_market_options : m.market_type]) == jsonencode("
+                + (pool.capacityBlock()
+                    ? "[\"capacity-block\"]"
+                    : pool.spot() ? "[\"spot\"]" : "[]")
+                + ")])",
+            "pool " + pool.name() + ": market " + pool.market() + " on every instance");
+        a.check(
+            "alltrue([for i in "
+                + instances
+                + " : jsonencode(flatten([for c in i.capacity_reservation_specification :"
+                + " [for t in c.capacity_reservation_target : t.capacity_reservation_id]])) =="
+                + " jsonencode("
+                + (pool.capacityReservationId().isPresent() ? "[" + reservation + "]" : "[]")
+                + ")])",
+            "pool " + pool.name() + ": capacity reservation " + reservation + " on every instance");
         int cards =
             table.awsInstance(pool.instanceType()).map(AwsInstanceType::networkCards).orElse(1);
+        // Card 0 of P6-B300 supports ENA only (aws/aws-parallelcluster#7143): the table's fact.
+        boolean efaCard0 =
+            table.awsInstance(pool.instanceType()).map(AwsInstanceType::efaOnCard0).orElse(true);
         List<String> types = new ArrayList<>();
         if (efa) {
           for (int i = 0; i < cards; i++) {
-            types.add(i == 0 ? "\"efa\"" : "\"efa-only\"");
+            types.add(i > 0 ? "\"efa-only\"" : efaCard0 ? "\"efa\"" : "null");
           }
         } else {
           types.add("null");
@@ -504,7 +530,8 @@ class TerraformPlanTest {
                         + cards
                         + " on "
                         + pool.instanceType()
-                        + ": efa on card 0, efa-only on the others)"
+                        + (efaCard0 ? ": efa on card 0" : ": ENA alone on card 0")
+                        + ", efa-only on the others)"
                     : "fabric " + pool.fabric() + ": the primary ENA interface alone"));
         a.placement(spec, pool);
       }
@@ -568,6 +595,17 @@ class TerraformPlanTest {
         check(
             module + ".placement_group == null",
             "pool " + pool.name() + ": placement none, no placement group");
+        return;
+      }
+      if (pool.capacityReservationId().isPresent()) {
+        // EC2 places a Capacity Block's instances itself; a reservation made outside gpugen's
+        // group cannot serve instances asked for inside it.
+        check(
+            module
+                + ".placement_group == null && alltrue([for i in "
+                + instances(pool)
+                + " : i.placement_group == null])",
+            "pool " + pool.name() + ": a reserved pool gets no placement group of gpugen's");
         return;
       }
       String name =
