@@ -1,5 +1,6 @@
 package dev.gpugen.inventory;
 
+import dev.gpugen.plan.GroupName;
 import dev.gpugen.spec.HostAddress;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -47,7 +48,6 @@ public final class InventoryBuilder {
   static final int MAX_WARNINGS = 20;
 
   private static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
-  private static final Pattern NOT_GROUP_CHAR = Pattern.compile("[^A-Za-z0-9_]");
 
   // The formats EC2 documents for each field (EC2 API reference, Instance data type).
   static final Pattern INSTANCE_ID = Pattern.compile("i-[0-9a-f]{8}(?:[0-9a-f]{9})?");
@@ -280,9 +280,9 @@ public final class InventoryBuilder {
     return !RESERVED_NAMES.contains(lower) && HostAddress.problem(lower).isEmpty();
   }
 
-  /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
-  public static String group(String prefix, String value) {
-    return prefix + NOT_GROUP_CHAR.matcher(value).replaceAll("_");
+  /** {@code prefix + value} as an Ansible group name: the render's rule ({@link GroupName}). */
+  static String group(String prefix, String value) {
+    return GroupName.of(prefix, value);
   }
 
   /** True when Jinja2 would treat {@code value} as a template. */
