@@ -192,6 +192,22 @@ public record ClusterPlan(
     return Sha256.hex(ncclConf);
   }
 
+  /**
+   * SHA-256 of a pool's {@link #ncclConf(PoolPlan, String)}: what its nodes record, drift compares.
+   */
+  public String ncclConfSha256(PoolPlan pool, String hostInterface) {
+    return Sha256.hex(ncclConf(pool, hostInterface));
+  }
+
+  /**
+   * The fingerprint gpugen recorded before {@link #fingerprint} had a canonical form (SHA-256 of
+   * the model's {@code toString()}): drift tells a node that recorded it "the same spec,
+   * fingerprinted by an earlier gpugen" rather than a changed one.
+   */
+  public String earlierFingerprint() {
+    return Sha256.hex(spec.toString());
+  }
+
   public Provider provider() {
     return spec.cloud().provider();
   }
