@@ -79,8 +79,7 @@ class CompatTableTest {
             "p6-b200.48xlarge", 8,
             "p4d.24xlarge", 4);
     expected.forEach(
-        (type, efa) ->
-            assertEquals(efa, TABLE.awsInstance(type).orElseThrow().efaInterfaces(), type));
+        (type, efa) -> assertEquals((long) efa, efa(TABLE.awsInstance(type).orElseThrow()), type));
   }
 
   @Test
