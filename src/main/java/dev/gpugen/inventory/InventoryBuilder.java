@@ -1,5 +1,8 @@
 package dev.gpugen.inventory;
 
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +48,7 @@ public final class InventoryBuilder {
   /** Warnings printed one by one; beyond this many, one line counts the rest. */
   static final int MAX_WARNINGS = 20;
 
-  private static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
+  static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
   private static final Pattern NOT_GROUP_CHAR = Pattern.compile("[^A-Za-z0-9_]");
 
   // The formats EC2 documents for each field (EC2 API reference, Instance data type).
@@ -137,7 +140,7 @@ public final class InventoryBuilder {
     List<HostFacts> sorted = new ArrayList<>(instances);
     sorted.sort(Comparator.comparing(HostFacts::instanceId).thenComparing(HostFacts::region));
     for (HostFacts host : sorted) {
-      if (!INSTANCE_ID.matcher(host.instanceId()).matches()) {
+      if (!Formats.instanceId(host.instanceId())) {
         if (badIds++ == 0) {
           warnings.add(
               "dropped an instance whose id "
@@ -158,6 +161,7 @@ public final class InventoryBuilder {
     // since a host may not be called like a group). Group names repeat across hosts: each
     // distinct value is sanitised once.
     Map<String, Map<String, String>> groupNames = new HashMap<>();
+    Map<Pattern, Map<String, Boolean>> matched = new HashMap<>();
     List<Clean> clean = new ArrayList<>(hosts.size());
     Map<String, List<Clean>> members = new TreeMap<>();
     members.put(ALL_NODES, new ArrayList<>());
@@ -165,7 +169,7 @@ public final class InventoryBuilder {
       members.put(group("pool_", pool), new ArrayList<>());
     }
     for (HostFacts host : hosts) {
-      Clean c = new Clean(host, config, warnings);
+      Clean c = new Clean(host, config, warnings, matched);
       clean.add(c);
       List<String> groups = new ArrayList<>(6);
       if (c.controlPlane) {
@@ -294,13 +298,17 @@ public final class InventoryBuilder {
 
   /** A plain host name that is not one Ansible reserves (localhost, a loopback IP, all, ...). */
   static boolean usableHostname(String name) {
-    if (!HOSTNAME.matcher(name).matches()) {
+    if (!Formats.hostname(name)) {
       return false;
     }
-    String lower = name.toLowerCase(Locale.ROOT);
-    return !RESERVED_NAMES.contains(lower)
-        && !lower.startsWith("localhost.")
-        && !(IPV4.matcher(lower).matches() && lower.startsWith("127."));
+    // RESERVED_NAMES, localhost.* and 127.* in any case, without a lower-case copy of each name.
+    for (String reserved : RESERVED_NAMES) {
+      if (name.equalsIgnoreCase(reserved)) {
+        return false;
+      }
+    }
+    return !name.regionMatches(true, 0, "localhost.", 0, 10)
+        && !(name.startsWith("127.") && Formats.ipv4(name));
   }
 
   /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
@@ -312,6 +320,62 @@ public final class InventoryBuilder {
   private static String group(Map<String, Map<String, String>> memo, String prefix, String value) {
     return memo.computeIfAbsent(prefix, p -> new HashMap<>())
         .computeIfAbsent(value, v -> group(prefix, v));
+  }
+
+  /**
+   * {@link DateTimeFormatter#ISO_INSTANT}'s text of {@code t}: {@code YYYY-MM-DDTHH:MM:SS}, a
+   * fraction of 3, 6 or 9 digits if it has one, {@code Z}; years outside 1000-9999 by the formatter
+   * itself.
+   */
+  static String isoInstant(Instant t) {
+    LocalDateTime d = LocalDateTime.ofEpochSecond(t.getEpochSecond(), 0, ZoneOffset.UTC);
+    if (d.getYear() < 1000 || d.getYear() > 9999) {
+      return DateTimeFormatter.ISO_INSTANT.format(t);
+    }
+    char[] c = new char[30];
+    int n = 0;
+    n = digits(c, n, d.getYear(), 4);
+    c[n++] = '-';
+    n = digits(c, n, d.getMonthValue(), 2);
+    c[n++] = '-';
+    n = digits(c, n, d.getDayOfMonth(), 2);
+    c[n++] = 'T';
+    n = digits(c, n, d.getHour(), 2);
+    c[n++] = ':';
+    n = digits(c, n, d.getMinute(), 2);
+    c[n++] = ':';
+    n = digits(c, n, d.getSecond(), 2);
+    int nano = t.getNano();
+    if (nano != 0) {
+      c[n++] = '.';
+      if (nano % 1_000_000 == 0) {
+        n = digits(c, n, nano / 1_000_000, 3);
+      } else if (nano % 1000 == 0) {
+        n = digits(c, n, nano / 1000, 6);
+      } else {
+        n = digits(c, n, nano, 9);
+      }
+    }
+    c[n++] = 'Z';
+    return new String(c, 0, n);
+  }
+
+  private static int digits(char[] c, int at, int value, int width) {
+    for (int i = width - 1; i >= 0; i--) {
+      c[at + i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+    return at + width;
+  }
+
+  /** {@code value} has a control character ({@link Character#isISOControl}). */
+  private static boolean hasControl(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when Jinja2 would treat {@code value} as a template. */
@@ -415,6 +479,7 @@ public final class InventoryBuilder {
     final boolean controlPlane;
     final Optional<String> kubeEndpoint;
     final List<String> warnings;
+    private final Map<Pattern, Map<String, Boolean>> memo;
 
     /** The name {@link #hostnames} gave it. */
     String hostname;
@@ -425,9 +490,14 @@ public final class InventoryBuilder {
     /** {@link #hostname(int, HostnameSource)} by source index, once asked. */
     private List<Optional<String>> hostnameBySource;
 
-    Clean(HostFacts host, InventoryConfig config, List<String> warnings) {
+    Clean(
+        HostFacts host,
+        InventoryConfig config,
+        List<String> warnings,
+        Map<Pattern, Map<String, Boolean>> memo) {
       this.host = host;
       this.warnings = warnings;
+      this.memo = memo;
       this.name = tag(GpugenTags.NAME).filter(s -> !s.isEmpty());
       this.pool = tag(GpugenTags.POOL).filter(s -> !s.isEmpty());
       this.availabilityZone = format("availability zone", host.availabilityZone(), ZONE);
@@ -477,7 +547,7 @@ public final class InventoryBuilder {
         warn("tag " + key, "it contains a Jinja2 delimiter ({{, {% or {#)");
         return Optional.empty();
       }
-      if (v.length() > MAX_TAG_VALUE || v.chars().anyMatch(Character::isISOControl)) {
+      if (v.length() > MAX_TAG_VALUE || hasControl(v)) {
         warn("tag " + key, "it is longer than 256 characters or has control characters");
         return Optional.empty();
       }
@@ -510,7 +580,24 @@ public final class InventoryBuilder {
     }
 
     private Optional<String> format(String what, Optional<String> value, Pattern pattern) {
-      return check(what, value, v -> pattern.matcher(v).matches(), "a valid " + what);
+      if (value.isPresent() && !matches(pattern, value.get())) {
+        warn(what, "it is not a valid " + what + ": " + show(value.get()));
+        return Optional.empty();
+      }
+      return value;
+    }
+
+    /** {@code pattern} matches {@code value}; the per-host formats are checked by loops. */
+    private boolean matches(Pattern pattern, String value) {
+      if (pattern == IPV4) {
+        return Formats.ipv4(value);
+      }
+      if (pattern == DNS_NAME) {
+        return Formats.dnsName(value);
+      }
+      // Zones and instance types repeat across the fleet: each distinct value is matched once.
+      return memo.computeIfAbsent(pattern, p -> new HashMap<>())
+          .computeIfAbsent(value, v -> pattern.matcher(v).matches());
     }
 
     private Optional<String> check(
@@ -542,8 +629,7 @@ public final class InventoryBuilder {
       privateIp.ifPresent(ip -> vars.put("gpugen_private_ip", ip));
       publicIp.ifPresent(ip -> vars.put("gpugen_public_ip", ip));
       privateDns.ifPresent(dns -> vars.put("gpugen_private_dns", dns));
-      host.launchTime()
-          .ifPresent(t -> vars.put("gpugen_launch_time", DateTimeFormatter.ISO_INSTANT.format(t)));
+      host.launchTime().ifPresent(t -> vars.put("gpugen_launch_time", isoInstant(t)));
       lustreDnsName.ifPresent(d -> vars.put("gpugen_lustre_dns_name", d));
       lustreMountName.ifPresent(m -> vars.put("gpugen_lustre_mount_name", m));
       kubeEndpoint.ifPresent(e -> vars.put("gpugen_kube_endpoint", e));
