@@ -128,6 +128,7 @@ final class Ec2Query implements AutoCloseable {
         UrlConnectionHttpClient.builder()
             .connectionTimeout(attemptTimeout.compareTo(five) < 0 ? attemptTimeout : five)
             .socketTimeout(attemptTimeout)
+            .tlsTrustManagersProvider(LazyTrust::managers)
             .build();
     ScheduledThreadPoolExecutor t =
         new ScheduledThreadPoolExecutor(
