@@ -35,14 +35,15 @@ gpu_operator_nccl_namespaces:
   - default
 gpu_operator_nccl_conf: ""
 
-# The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned
-# (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin). Its DaemonSet
-# runs only on EFA instance types (the chart's node affinity); it tolerates every taint there,
-# as the GPU nodes' own taints must not keep their device plugin away.
+# The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned to the version of
+# gpugen's table (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin).
+# Its DaemonSet runs only on the instance types its values.yaml lists (the chart's node affinity;
+# the linter refuses an EFA pool of any other type: efa-device-plugin-unscheduled); it tolerates
+# every taint there, as the GPU nodes' own taints must not keep their device plugin away.
 gpu_operator_efa_device_plugin: false
 gpu_operator_efa_chart_repo_name: eks
 gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
-gpu_operator_efa_chart_version: v0.5.20
+gpu_operator_efa_chart_version: [=yaml(ansible.efaDevicePluginChartVersion)]
 gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
 gpu_operator_efa_namespace: kube-system
 gpu_operator_efa_tolerations:

@@ -1,8 +1,13 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockEnds;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockInstanceType;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockReservationMissing;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
+import dev.gpugen.lint.rules.aws.AwsLocalNvmeNoInstanceStore;
+import dev.gpugen.lint.rules.aws.AwsSpotWithReservation;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
@@ -22,6 +27,7 @@ import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
 import dev.gpugen.lint.rules.drv.DrvNvswitchAmbiguous;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
+import dev.gpugen.lint.rules.efa.EfaDevicePluginUnscheduled;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
 import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
@@ -79,6 +85,7 @@ import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
+import dev.gpugen.lint.rules.sec.SecUnverifiedMirrorOverHttp;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
@@ -87,6 +94,7 @@ import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSettingIgnored;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
+import dev.gpugen.lint.rules.sys.SysHugepagesExceedMemory;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.tf.TfBackendIgnored;
@@ -184,6 +192,7 @@ public final class Rules {
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new EfaUnsupportedInstance(),
+          new EfaDevicePluginUnscheduled(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),
           new EfaSocketTuningIgnored(),
@@ -191,6 +200,11 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsSpotWithReservation(),
+          new AwsCapacityBlockInstanceType(),
+          new AwsCapacityBlockReservationMissing(),
+          new AwsCapacityBlockEnds(),
+          new AwsLocalNvmeNoInstanceStore(),
           new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
@@ -210,11 +224,13 @@ public final class Rules {
           new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
+          new SysHugepagesExceedMemory(),
           // security
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
           new SecMirrorKeyOverHttp(),
+          new SecUnverifiedMirrorOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),

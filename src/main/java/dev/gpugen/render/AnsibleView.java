@@ -10,7 +10,6 @@ import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
-import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Market;
 import dev.gpugen.spec.Provider;
 import java.util.ArrayList;
@@ -53,7 +52,31 @@ public final class AnsibleView {
       SoftwareVars software,
       ValidationVars validation,
       List<Entry> labels,
-      List<ClusterSpec.Taint> taints) {}
+      List<ClusterSpec.Taint> taints,
+      String allReduceGroup,
+      LocalNvmeVars localNvme) {}
+
+  /**
+   * pools[].localNvme as the local_nvme role names it.
+   *
+   * @param enabled whether the pool's nodes build the array (localNvme with raid0 true)
+   * @param mount where it is mounted
+   * @param containerd whether containerd's root is bind-mounted onto it
+   */
+  public record LocalNvmeVars(boolean enabled, String mount, boolean containerd) {}
+
+  /** Whether some pool's nodes build a RAID 0 array of their instance store (AWS). */
+  public boolean localNvme() {
+    return plan.pools().stream().anyMatch(p -> localNvme(p).enabled());
+  }
+
+  private LocalNvmeVars localNvme(PoolPlan pp) {
+    return pp.pool()
+        .localNvme()
+        .filter(n -> n.raid0() && plan.aws())
+        .map(n -> new LocalNvmeVars(true, n.mount(), n.containerd()))
+        .orElse(new LocalNvmeVars(false, "", false));
+  }
 
   /**
    * Software versions plus the package names derived from them.
@@ -203,27 +226,21 @@ public final class AnsibleView {
     if (!staticHosts()) {
       return out;
     }
-    for (Pool p : spec.pools()) {
-      for (ClusterSpec.Host h : p.hosts()) {
+    // A GPU host that is also a control-plane host (spec-pool-shape allows a name twice only as the
+    // same machine) keeps its GPU entry and is only added to the group. The control plane: its
+    // address and the spec's vars only (no GPU pool, no gpugen_* vars).
+    java.util.Set<String> listed = new TreeSet<>();
+    for (ClusterPlan.HostEntry e : plan.hostEntries()) {
+      boolean gpu = e.pool().isPresent();
+      if ((gpu || kubeadm()) && listed.add(e.host().name())) {
+        ClusterSpec.Host h = e.host();
         Map<String, String> vars = new TreeMap<>(h.vars());
         vars.put("ansible_host", h.address());
         vars.put("gpugen_name", h.name());
-        putPoolVars(vars, p);
-        out.add(new StaticHost(h.name(), entries(vars)));
-      }
-    }
-    if (kubeadm()) {
-      // The control plane: its address and the spec's vars only (no GPU pool, no gpugen_* vars).
-      // A host that is also a GPU node keeps its GPU entry and is only added to the group.
-      java.util.Set<String> listed = new TreeSet<>();
-      out.forEach(h -> listed.add(h.name()));
-      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
-        if (listed.add(h.name())) {
-          Map<String, String> vars = new TreeMap<>(h.vars());
-          vars.put("ansible_host", h.address());
-          vars.put("gpugen_name", h.name());
-          out.add(new StaticHost(h.name(), entries(vars)));
+        if (gpu) {
+          putPoolVars(vars, plan.pool(e.pool().get()).pool());
         }
+        out.add(new StaticHost(h.name(), entries(vars)));
       }
     }
     out.sort(java.util.Comparator.comparing(StaticHost::name));
@@ -239,16 +256,13 @@ public final class AnsibleView {
     if (!staticHosts()) {
       return List.of();
     }
-    for (Pool p : spec.pools()) {
-      for (String g : poolGroups(p)) {
-        for (ClusterSpec.Host h : p.hosts()) {
-          groups.computeIfAbsent(g, k -> new TreeSet<>()).add(h.name());
-        }
-      }
-    }
-    if (kubeadm()) {
-      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
-        groups.computeIfAbsent(CONTROL_PLANE_GROUP, k -> new TreeSet<>()).add(h.name());
+    for (ClusterPlan.HostEntry e : plan.hostEntries()) {
+      List<String> of =
+          e.pool().isPresent()
+              ? poolGroups(plan.pool(e.pool().get()).pool())
+              : kubeadm() ? List.of(CONTROL_PLANE_GROUP) : List.of();
+      for (String g : of) {
+        groups.computeIfAbsent(g, k -> new TreeSet<>()).add(e.host().name());
       }
     }
     List<Group> out = new ArrayList<>();
@@ -373,8 +387,7 @@ public final class AnsibleView {
   /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
   private List<String> allAddresses() {
     List<String> out = new ArrayList<>();
-    spec.pools().forEach(p -> p.hosts().forEach(h -> out.add(h.address())));
-    spec.kubernetes().ifPresent(k -> k.controlPlaneHosts().forEach(h -> out.add(h.address())));
+    plan.hostEntries().forEach(e -> out.add(e.host().address()));
     return out;
   }
 
@@ -395,11 +408,11 @@ public final class AnsibleView {
   }
 
   /**
-   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces gpugen
-   * attaches when the fabric is EFA, else 0 (not checked).
+   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces the plan
+   * attaches to each node, 0 on TCP pools (not checked).
    */
   public int schedulerEfaInterfaces(PoolVars pool) {
-    return plan.pool(pool.name()).pool().fabric() == Fabric.EFA ? pool.facts().efaInterfaces() : 0;
+    return plan.pool(pool.name()).efaInterfaces();
   }
 
   /**
@@ -448,6 +461,14 @@ public final class AnsibleView {
   /** Whether some pool asks for host tuning (plays 00 and 01 then carry the host_tuning role). */
   public boolean hostTuning() {
     return plan.pools().stream().anyMatch(p -> p.pool().tuning().any());
+  }
+
+  /**
+   * The version of AWS's EFA device plugin chart play 03 installs: the table's pin, whose node
+   * affinity the linter checks every EFA pool's instance type against.
+   */
+  public String efaDevicePluginChartVersion() {
+    return plan.compat().efaDevicePlugin().chartVersion();
   }
 
   /**
@@ -731,7 +752,9 @@ public final class AnsibleView {
         software(p.software(), pp.kernelModules()),
         validation(p.validation(), pp, ValidationState.gates(plan, pp)),
         entries(nodeLabels(pp)),
-        p.taints());
+        p.taints(),
+        pp.allReduceGroup(),
+        localNvme(pp));
   }
 
   private SoftwareVars software(Software s, String kernelModules) {

@@ -18,6 +18,7 @@ import dev.gpugen.spec.ClusterSpec.Imds;
 import dev.gpugen.spec.ClusterSpec.Kernel;
 import dev.gpugen.spec.ClusterSpec.Kubernetes;
 import dev.gpugen.spec.ClusterSpec.Lint;
+import dev.gpugen.spec.ClusterSpec.LocalNvme;
 import dev.gpugen.spec.ClusterSpec.Lustre;
 import dev.gpugen.spec.ClusterSpec.Metadata;
 import dev.gpugen.spec.ClusterSpec.Nccl;
@@ -40,6 +41,7 @@ import dev.gpugen.spec.Distribution;
 import dev.gpugen.spec.EndpointAccess;
 import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.GpuDriver;
+import dev.gpugen.spec.HostAddress;
 import dev.gpugen.spec.HttpTokens;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.KernelModules;
@@ -131,6 +133,24 @@ public final class SpecShape {
           "^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$",
           "an absolute path like /fsx (no '..', spaces or quotes)",
           255);
+  static final Str CAPACITY_RESERVATION_ID =
+      str(
+          "^cr-[0-9a-f]{17}$",
+          "a Capacity Reservation id: cr- and 17 hexadecimal digits, like cr-0123456789abcdef0",
+          20);
+  static final Obj LOCAL_NVME =
+      obj(
+          LocalNvme.class,
+          req(
+              "raid0",
+              new Bool(),
+              "Build one RAID 0 array over the instance-store NVMe volumes found at boot (false leaves them alone)."),
+          opt("mount", ABS_PATH, "/scratch", "Where the array is mounted (XFS)."),
+          opt(
+              "containerd",
+              new Bool(),
+              false,
+              "Put containerd's root (images, containers) on the array."));
   static final Str INSTANCE_TYPE =
       str("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", "an instance or machine type like p5.48xlarge", 64);
   static final Str DRIVER =
@@ -288,6 +308,7 @@ public final class SpecShape {
               "software.gpuOperator, the pool's labels and taints or mirrors.helm.gpuOperator"),
           Map.entry("kubeadm", "kubernetes (version, cni, controlPlane) or mirrors.kubernetes"),
           Map.entry("kubernetes_checks", "kubernetes"),
+          Map.entry("local_nvme", "pools[].localNvme (raid0, mount, containerd)"),
           Map.entry("lustre_client", "storage.lustre or mirrors.lustre"),
           Map.entry("nccl_network", "nccl.env, network.fabric or mirrors.files"),
           Map.entry(
@@ -326,6 +347,8 @@ public final class SpecShape {
           Map.entry("kubeadm_cni", "kubernetes.cni"),
           Map.entry("kubeadm_control_plane_endpoint", "kubernetes.controlPlane.endpoint"),
           Map.entry("kubeadm_repo_base_url", "mirrors.kubernetes"),
+          Map.entry("local_nvme_mount", "pools[].localNvme.mount"),
+          Map.entry("local_nvme_containerd", "pools[].localNvme.containerd"),
           Map.entry("lustre_client_mount_point", "storage.lustre.mountPoint"),
           Map.entry("lustre_client_repo_url", "mirrors.lustre"),
           Map.entry("validation_gpu_burn_seconds", "validation.gpuBurnSeconds"),
@@ -370,50 +393,23 @@ public final class SpecShape {
     return Optional.empty();
   }
 
-  /** An address that is the controller itself (loopback) or no host (unspecified). */
+  /**
+   * An address that is not another machine as the controller's resolver reads it: loopback (the
+   * controller itself), unspecified, link-local, multicast, IPv4 in IPv6 clothing, a number in
+   * inet_aton's forms, a stock /etc/hosts loopback name ({@link HostAddress}).
+   */
   private static Optional<Shape.Refusal> reservedAddress(String address) {
-    boolean local =
-        address.equals("localhost")
-            || address.startsWith("localhost.")
-            || loopbackIpv4(address)
-            || address.startsWith("0.")
-            || (address.contains(":") && ipv6IsLoopbackOrUnspecified(address));
-    if (local) {
-      return Optional.of(
-          new Shape.Refusal(
-              "the controller itself (a loopback or unspecified address): Ansible would configure"
-                  + " the machine it runs on as this node",
-              "write the node's own address"));
-    }
-    return Optional.empty();
+    return HostAddress.problem(address)
+        .map(
+            why ->
+                new Shape.Refusal(
+                    why + "; Ansible would connect there instead of to the node",
+                    "write the node's own address: a dotted quad like 10.40.0.11, an IPv6"
+                        + " address or its DNS name"));
   }
 
   private static boolean loopbackIpv4(String s) {
     return s.matches("127(\\.[0-9]{1,3}){3}");
-  }
-
-  /** ::1 or :: in any of its RFC 4291 text forms (0:0:0:0:0:0:0:1, ::0:1, ...). */
-  private static boolean ipv6IsLoopbackOrUnspecified(String s) {
-    String[] halves = s.split("::", -1);
-    List<String> groups = new ArrayList<>();
-    List<String> head = halves[0].isEmpty() ? List.of() : List.of(halves[0].split(":"));
-    List<String> tail =
-        halves.length < 2 || halves[1].isEmpty() ? List.of() : List.of(halves[1].split(":"));
-    groups.addAll(head);
-    for (int i = head.size() + tail.size(); i < 8; i++) {
-      groups.add("0");
-    }
-    groups.addAll(tail);
-    if (groups.size() != 8) {
-      return false;
-    }
-    for (int i = 0; i < 7; i++) {
-      if (Integer.parseInt(groups.get(i), 16) != 0) {
-        return false;
-      }
-    }
-    int last = Integer.parseInt(groups.get(7), 16);
-    return last == 0 || last == 1;
   }
 
   static final Str HOST_VAR_VALUE =
@@ -791,7 +787,10 @@ public final class SpecShape {
           req(
               "address",
               HOST_ADDRESS.reserving(SpecShape::reservedAddress),
-              "Where Ansible connects (ansible_host; not a loopback address)."),
+              "Where Ansible connects (ansible_host): another machine, so no loopback,"
+                  + " unspecified, link-local or multicast address, IPv4-mapped IPv6 address,"
+                  + " number in inet_aton's hex or octal forms (0x7f000001) or stock /etc/hosts"
+                  + " loopback name (localhost4, ip6-localhost)."),
           opt(
               "vars",
               new MapOf(HOST_VAR_KEY, HOST_VAR_VALUE, 64),
@@ -917,8 +916,18 @@ public final class SpecShape {
                   "market",
                   new Enum(Keyword.spellings(Market.class)),
                   Market.ON_DEMAND.spelling(),
-                  "Purchase option."),
+                  "Purchase option: on-demand, spot, or capacity-block (an EC2 Capacity Block for ML; needs capacityReservationId)."),
+              opt(
+                  "capacityReservationId",
+                  CAPACITY_RESERVATION_ID,
+                  null,
+                  "The Capacity Reservation the nodes launch into (aws): the Capacity Block's with market capacity-block, or a targeted On-Demand Capacity Reservation with market on-demand."),
               opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
+              opt(
+                  "localNvme",
+                  LOCAL_NVME,
+                  null,
+                  "The instance-store NVMe volumes (aws): one RAID 0 array at every boot, mounted, optionally containerd's root."),
               opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
               opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),
               opt(
@@ -1367,6 +1376,11 @@ public final class SpecShape {
   /** The v1 grammar. */
   public static Obj root() {
     return ROOT;
+  }
+
+  /** One entry of {@code pools}: the shapes Terraform's pool variables are typed and checked by. */
+  public static Obj pool() {
+    return POOL;
   }
 
   /**
