@@ -89,8 +89,10 @@ kubeadm_kubernetes_minor: [=unsafe(ansible.kubernetes.version)]
 kubeadm_cni: [=unsafe(ansible.kubernetes.cni)]
 <#if ansible.kubernetes.aws>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
-# that overlaps neither the VPC nor the subnet.
+# that overlaps neither the VPC nor the subnet; --service-cidr: the first of 10.96.0.0/12
+# (kubeadm's default), 172.20.0.0/16, 10.100.0.0/16 that overlaps none of them.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+kubeadm_service_cidr: [=unsafe(ansible.kubernetes.serviceCidr)]
 <#if ansible.kubernetes.awsLoadBalancer>
 # kubeadm init --control-plane-endpoint: the internal Network Load Balancer in front of the
 # control-plane instances, known once terraform apply has created it: Terraform tags each
@@ -105,8 +107,10 @@ kubeadm_control_plane_endpoint: "{{ hostvars[groups['kube_control_plane'] | firs
 kubeadm_apiserver_cert_extra_sans: "{{ kubeadm_control_plane_endpoint | regex_replace(':[0-9]+$', '') }}"
 <#else>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
-# that holds none of the spec's host addresses.
+# that holds none of the spec's host addresses; --service-cidr: the first of 10.96.0.0/12
+# (kubeadm's default), 172.20.0.0/16, 10.100.0.0/16 that holds none and overlaps neither.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+kubeadm_service_cidr: [=unsafe(ansible.kubernetes.serviceCidr)]
 # kubeadm init --control-plane-endpoint: kubernetes.controlPlane.endpoint (the load balancer or
 # DNS name in front of every API server), else the first control-plane host's address; its host
 # is an extra SAN of the API server certificate.
@@ -151,6 +155,19 @@ gpu_operator_values:
 # plugin on EFA fabrics.
 gpu_operator_nccl_conf: [=unsafe(ansible.ncclConf)]
 gpu_operator_efa_device_plugin: [=ansible.efaPools?c]
+<#if ansible.efaPools && ansible.gpuNodeTolerations?has_content>
+# The EFA device plugin's tolerations: every GPU pool's taint (the same list as the GPU
+# Operator's operands in gpu_operator_values).
+gpu_operator_efa_tolerations:
+<#list ansible.gpuNodeTolerations as t>
+  - key: [=unsafe(t.key)]
+    operator: [=unsafe(t.operator)]
+<#if t.operator == "Equal">
+    value: [=unsafe(t.value)]
+</#if>
+    effect: [=unsafe(t.effect)]
+</#list>
+</#if>
 </#if>
 </#if>
 

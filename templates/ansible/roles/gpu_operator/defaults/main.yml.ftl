@@ -36,17 +36,17 @@ gpu_operator_nccl_namespaces:
 gpu_operator_nccl_conf: ""
 
 # The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned
-# (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin). Its DaemonSet
-# runs only on EFA instance types (the chart's node affinity); it tolerates every taint there,
-# as the GPU nodes' own taints must not keep their device plugin away.
+# (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin), installed by
+# play 04 after the EFA installer. Its DaemonSet runs only on EFA instance types (the chart's node
+# affinity on node.kubernetes.io/instance-type); the tolerations (group_vars/all.yml) are the GPU
+# pools' taints, which the chart appends to its own CriticalAddonsOnly.
 gpu_operator_efa_device_plugin: false
 gpu_operator_efa_chart_repo_name: eks
 gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
 gpu_operator_efa_chart_version: v0.5.20
 gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
 gpu_operator_efa_namespace: kube-system
-gpu_operator_efa_tolerations:
-  - operator: Exists
+gpu_operator_efa_tolerations: []
 
 <#if argocd.enabled>
 # GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait

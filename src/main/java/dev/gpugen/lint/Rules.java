@@ -37,6 +37,7 @@ import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
+import dev.gpugen.lint.rules.k8s.K8sNetworkOverlap;
 import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
 import dev.gpugen.lint.rules.k8s.K8sRdmaHostOnly;
@@ -119,6 +120,7 @@ public final class Rules {
           new K8sDistributionProvider(),
           new K8sControlPlaneEndpointMissing(),
           new K8sControlPlaneEven(),
+          new K8sNetworkOverlap(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),
           new K8sRdmaHostOnly(),

@@ -2,7 +2,9 @@ package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.Toleration;
 import dev.gpugen.spec.ClusterSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +49,87 @@ public final class GpuOperatorValues {
    * installs the driver and toolkit; everywhere else plays 01 and 02 installed them on the host.
    */
   public static Map<String, Object> of(ClusterPlan plan) {
-    return plan.gke() ? gke(plan) : hostInstalled(plan);
+    Map<String, Object> values = plan.gke() ? gke(plan) : hostInstalled(plan);
+    scheduling(plan, values);
+    return sortedMap(values);
+  }
+
+  // The chart's own tolerations, which a list in the values replaces rather than extends (Helm
+  // merges maps, not lists), so they are kept beside gpugen's. NVIDIA/gpu-operator
+  // deployments/gpu-operator/values.yaml, v25.3.0 and v25.10.1: operator.tolerations,
+  // node-feature-discovery.worker.tolerations, daemonsets.tolerations; the NFD subchart's
+  // master.tolerations (0.17.2: master and control-plane; 0.18.2: control-plane) and gc (none).
+  private static final Toleration MASTER =
+      new Toleration("node-role.kubernetes.io/master", "Equal", "", "NoSchedule");
+  private static final Toleration CONTROL_PLANE =
+      new Toleration("node-role.kubernetes.io/control-plane", "Equal", "", "NoSchedule");
+  private static final Toleration GPU =
+      new Toleration("nvidia.com/gpu", "Exists", "", "NoSchedule");
+
+  static final List<Toleration> OPERATOR_TOLERATIONS = List.of(MASTER, CONTROL_PLANE);
+  static final List<Toleration> NFD_MASTER_TOLERATIONS = List.of(MASTER, CONTROL_PLANE);
+  static final List<Toleration> NFD_GC_TOLERATIONS = List.of();
+  static final List<Toleration> NFD_WORKER_TOLERATIONS = List.of(MASTER, CONTROL_PLANE, GPU);
+
+  /**
+   * The operands' tolerations: the ClusterPolicy's daemonsets.tolerations replace each operand
+   * DaemonSet's own (NVIDIA/gpu-operator controllers/object_controls.go,
+   * applyCommonDaemonsetConfig), whose default is nvidia.com/gpu (each operand asset, e.g.
+   * assets/state-device-plugin/0500_daemonset.yaml).
+   */
+  static final List<Toleration> OPERAND_TOLERATIONS = List.of(GPU);
+
+  /**
+   * Tolerations for the nodes the spec creates: every node-level DaemonSet (the operands, NFD's
+   * worker) tolerates every GPU pool's taint, and the controllers (the operator, NFD's master and
+   * garbage collector) what the plan says they need to have a node. A list is written only where
+   * the chart's own does not already tolerate it.
+   */
+  private static void scheduling(ClusterPlan plan, Map<String, Object> values) {
+    List<Toleration> nodes = plan.gpuNodeTolerations();
+    List<Toleration> controllers = plan.controllerTolerations();
+    withTolerations(values, "daemonsets", OPERAND_TOLERATIONS, nodes);
+    withTolerations(values, "operator", OPERATOR_TOLERATIONS, controllers);
+    Map<String, Object> nfd = new TreeMap<>();
+    withTolerations(nfd, "master", NFD_MASTER_TOLERATIONS, controllers);
+    withTolerations(nfd, "gc", NFD_GC_TOLERATIONS, controllers);
+    withTolerations(nfd, "worker", NFD_WORKER_TOLERATIONS, nodes);
+    if (!nfd.isEmpty()) {
+      values.put("node-feature-discovery", nfd);
+    }
+  }
+
+  /**
+   * Sets {@code values[key].tolerations} to the chart's list plus what it lacks of {@code needed},
+   * unless the chart's list already tolerates all of it.
+   */
+  @SuppressWarnings("unchecked")
+  private static void withTolerations(
+      Map<String, Object> values, String key, List<Toleration> chart, List<Toleration> needed) {
+    List<Toleration> list = tolerations(chart, needed);
+    if (list.equals(chart)) {
+      return;
+    }
+    Map<String, Object> section =
+        new TreeMap<>((Map<String, Object>) values.getOrDefault(key, Map.of()));
+    section.put("tolerations", list.stream().map(Toleration::toMap).toList());
+    values.put(key, section);
+  }
+
+  /** {@code chart} followed by each toleration of {@code needed} none of {@code chart} covers. */
+  public static List<Toleration> tolerations(List<Toleration> chart, List<Toleration> needed) {
+    List<Toleration> out = new ArrayList<>(chart);
+    for (Toleration t : needed) {
+      ClusterSpec.Taint taint =
+          new ClusterSpec.Taint(
+              t.key(),
+              t.operator().equals("Equal") ? Optional.of(t.value()) : Optional.empty(),
+              t.effect());
+      if (out.stream().noneMatch(c -> c.tolerates(taint))) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -177,7 +259,7 @@ public final class GpuOperatorValues {
       devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", DEFAULT_CONFIG));
     }
     v.put("devicePlugin", devicePlugin);
-    return sortedMap(v);
+    return v;
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).
@@ -205,7 +287,7 @@ public final class GpuOperatorValues {
     if (!gkeTimeSlicing(plan).isEmpty()) {
       values.put("devicePlugin", Map.of("config", Map.of("name", TIME_SLICING_CONFIG)));
     }
-    return sortedMap(values);
+    return values;
   }
 
   @SuppressWarnings("unchecked")

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='475cf10bb9c9085f91e7917c5e89d10431079e19c78d265ef2580e79aa15148e'
+bundle_sha256='9eec4905e83b8377eab6c831e166f5791a5832e0434c9970693451db7f48c192'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

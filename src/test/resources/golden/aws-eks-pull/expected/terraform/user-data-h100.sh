@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='24030db5cb1373aa718694a8adc171d5f10b32affe14774fba64305cb29230c4'
+bundle_sha256='7985debe9f170c65dc8e9a38a9ac1f3d510ed5cf8bc1f35163be28ad95aa0fef'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='2752098a31d5c9e6ff9df9bbc515ed90d96fb16b4ab628ea8d68454cb8ece8f5'
+bundle_sha256='232cbd04bb3a8171593ee91b401ab015ece14b44b997ebb12eb09fc111c70948'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

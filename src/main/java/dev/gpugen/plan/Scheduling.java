@@ -1,0 +1,109 @@
+package dev.gpugen.plan;
+
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Provider;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Where the workloads gpugen installs may run: the tolerations they need for the nodes the spec
+ * creates, and the labels gpugen puts on those nodes. One definition for every chart and manifest
+ * that must reach the GPU nodes (the GPU Operator's operands and its Node Feature Discovery worker,
+ * the EFA device plugin, any further node-level device plugin), so none of them can miss a pool's
+ * taint.
+ */
+public final class Scheduling {
+  private Scheduling() {}
+
+  /**
+   * The taint kubeadm puts on every control-plane node (kubeadm's constants.ControlPlaneTaint,
+   * kubernetes/kubernetes cmd/kubeadm/app/constants/constants.go; "Well-Known Labels, Annotations
+   * and Taints", https://kubernetes.io/docs/reference/labels-annotations-taints/).
+   */
+  public static final ClusterSpec.Taint CONTROL_PLANE_TAINT =
+      new ClusterSpec.Taint(
+          "node-role.kubernetes.io/control-plane", Optional.empty(), "NoSchedule");
+
+  /**
+   * The label a kubelet sets itself only with a cloud provider (the well-known labels page: "This
+   * will be set only if you are using a cloudprovider"), which AWS's charts select instance types
+   * by (aws/eks-charts stable/aws-efa-k8s-device-plugin values.yaml, supportedInstanceLabels).
+   */
+  public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+
+  /** Effects that keep an untolerating pod off a node (PreferNoSchedule only discourages). */
+  private static final Set<String> BLOCKING = Set.of("NoSchedule", "NoExecute");
+
+  /**
+   * What every node-level DaemonSet must tolerate to run on every GPU node: one toleration per
+   * distinct taint of the pools, in spec order.
+   */
+  static List<Toleration> gpuNodeTolerations(ClusterSpec spec) {
+    Set<Toleration> out = new LinkedHashSet<>();
+    for (ClusterSpec.Pool p : spec.pools()) {
+      for (ClusterSpec.Taint t : p.taints()) {
+        if (BLOCKING.contains(t.effect())) {
+          out.add(Toleration.of(t));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Where the cluster's controllers (the GPU Operator, NFD's master and garbage collector) can run
+   * without a toleration gpugen adds.
+   */
+  public enum ControllerHome {
+    /** A GPU pool without a blocking taint. */
+    UNTAINTED_POOL,
+    /** kubeadm, every GPU pool tainted: the control-plane nodes, whose taint they are given. */
+    CONTROL_PLANE,
+    /** Nowhere but the tainted GPU nodes: the controllers tolerate the pools' taints. */
+    GPU_NODES
+  }
+
+  static ControllerHome controllerHome(ClusterSpec spec, boolean kubeadm) {
+    boolean untainted =
+        spec.pools().stream()
+            .anyMatch(p -> p.taints().stream().noneMatch(t -> BLOCKING.contains(t.effect())));
+    if (untainted) {
+      return ControllerHome.UNTAINTED_POOL;
+    }
+    return kubeadm ? ControllerHome.CONTROL_PLANE : ControllerHome.GPU_NODES;
+  }
+
+  /**
+   * The tolerations the cluster's Deployments (the GPU Operator, NFD's master and garbage
+   * collector) need beyond their charts' own: kubeadm's control-plane taint where the control plane
+   * is the only untainted home, the GPU pools' taints where every GPU pool is tainted and gpugen
+   * knows no other node, else none.
+   */
+  static List<Toleration> controllerTolerations(ClusterSpec spec, boolean kubeadm) {
+    return switch (controllerHome(spec, kubeadm)) {
+      case CONTROL_PLANE -> List.of(Toleration.of(CONTROL_PLANE_TAINT));
+      case UNTAINTED_POOL -> List.of();
+      case GPU_NODES -> gpuNodeTolerations(spec);
+    };
+  }
+
+  /**
+   * The labels gpugen puts on pool {@code p}'s nodes: the spec's, and the instance type on EC2
+   * nodes whose kubelet runs without a cloud provider (kubeadm; an existing cluster may run none),
+   * so that charts selecting by it (the EFA device plugin) find them. EKS's cloud controller sets
+   * it itself.
+   */
+  static SortedMap<String, String> nodeLabels(ClusterSpec spec, ClusterSpec.Pool p) {
+    SortedMap<String, String> out = new TreeMap<>(p.labels());
+    boolean noCloudProvider =
+        spec.kubernetes().filter(k -> k.kubeadm() || k.existing()).isPresent();
+    if (spec.cloud().provider() == Provider.AWS && noCloudProvider && !p.instanceType().isEmpty()) {
+      out.put(INSTANCE_TYPE_LABEL, p.instanceType());
+    }
+    return out;
+  }
+}
