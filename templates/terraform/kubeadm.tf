@@ -219,3 +219,29 @@ output "kube_api_endpoint" {
   description = "The kubeadm control-plane endpoint (HOST:PORT) the nodes and the kubeconfig use."
   value       = local.kube_api_lb ? "${aws_lb.kube_api[0].dns_name}:${local.kube_api_port}" : "${aws_instance.control_plane[0].private_ip}:${local.kube_api_port}"
 }
+
+# kubelet pulls the EFA device plugin's image from Amazon ECR (account 602401143452's registry,
+# aws/eks-charts stable/aws-efa-k8s-device-plugin values.yaml) with the node role, through the
+# ecr-credential-provider play 02b installs (EKS nodes get the same with
+# AmazonEC2ContainerRegistryReadOnly). Pull actions only, on that account's repositories; the
+# authorization token has no resource to scope
+# (https://docs.aws.amazon.com/AmazonECR/latest/userguide/security_iam_id-based-policy-examples.html).
+data "aws_iam_policy_document" "nodes_ecr_pull" {
+  statement {
+    sid       = "EcrToken"
+    actions   = ["ecr:GetAuthorizationToken"]
+    resources = ["*"]
+  }
+
+  statement {
+    sid       = "EksImagePull"
+    actions   = ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"]
+    resources = ["arn:${data.aws_partition.current.partition}:ecr:*:602401143452:repository/*"]
+  }
+}
+
+resource "aws_iam_role_policy" "nodes_ecr_pull" {
+  name   = "ecr-pull"
+  role   = aws_iam_role.nodes.id
+  policy = data.aws_iam_policy_document.nodes_ecr_pull.json
+}

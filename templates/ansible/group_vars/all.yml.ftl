@@ -105,6 +105,9 @@ kubeadm_control_plane_endpoint: "{{ hostvars[groups['kube_control_plane'] | firs
 </#if>
 # The endpoint's host is an extra SAN of the API server certificate.
 kubeadm_apiserver_cert_extra_sans: "{{ kubeadm_control_plane_endpoint | regex_replace(':[0-9]+$', '') }}"
+# kubelet pulls from Amazon ECR (the EFA device plugin's image) with the node role, through
+# ecr-credential-provider, as EKS nodes do.
+kubeadm_ecr_credential_provider: true
 <#else>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
 # that holds none of the spec's host addresses; --service-cidr: the first of 10.96.0.0/12

@@ -234,11 +234,13 @@ class SchedulingTest {
   @Test
   void onKubeadmWithEveryPoolTaintedTheControllersRunOnTheControlPlane() throws Exception {
     ClusterSpec spec = TestSpecs.read(golden("aws-kubeadm"), Optional.empty());
-    ClusterSpec tainted =
-        Records.with(
-            spec,
-            "pools[0].taints",
-            List.of(new ClusterSpec.Taint("nvidia.com/gpu", Optional.of("present"), "NoSchedule")));
+    // The reference example's taint, nvidia.com/gpu=present:NoSchedule.
+    List<ClusterSpec.Taint> taint =
+        TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty())
+            .pools()
+            .get(0)
+            .taints();
+    ClusterSpec tainted = Records.with(spec, "pools[0].taints", taint);
     Cluster c = Cluster.of("aws-kubeadm, tainted", render(tainted));
     assertEquals(List.of(), c.problems(), c::describe);
     Node gpu = c.nodes.get(0);

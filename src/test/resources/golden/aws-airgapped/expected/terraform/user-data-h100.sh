@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bf1cf0724d90f657552c12433f3ddbff6679854d03904b0fa2e20a485d03a378'
-bundle_sha256='9eec4905e83b8377eab6c831e166f5791a5832e0434c9970693451db7f48c192'
+bundle_sha256='c50f6837128a4d8889e2ae8f7122079976eed9e86a9e3978d16e4b2f296077b5'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

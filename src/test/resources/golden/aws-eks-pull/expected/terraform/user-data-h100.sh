@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='d47002a650aec05fcd8d534ff55bf32d67fc56691a51258cc6bf358b8a8edcb6'
-bundle_sha256='7985debe9f170c65dc8e9a38a9ac1f3d510ed5cf8bc1f35163be28ad95aa0fef'
+bundle_sha256='d2629f3a8882794204812f6577f9703bbb81fc8ca4a6ad4a1003cedf81feaae2'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

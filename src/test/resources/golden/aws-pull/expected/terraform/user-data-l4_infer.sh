@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='232cbd04bb3a8171593ee91b401ab015ece14b44b997ebb12eb09fc111c70948'
+bundle_sha256='1219427f44b1da46715a3da4047611cce36b6bbcf523a333173798af451fe992'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
