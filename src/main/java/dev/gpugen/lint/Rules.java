@@ -6,6 +6,7 @@ import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
+import dev.gpugen.lint.rules.conn.ConnSshKeyMissing;
 import dev.gpugen.lint.rules.conn.ConnSshUnreachable;
 import dev.gpugen.lint.rules.ctk.CtkKnownIssue;
 import dev.gpugen.lint.rules.ctk.CtkVulnerableVersion;
@@ -166,6 +167,7 @@ public final class Rules {
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
+          new ConnSshKeyMissing(),
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new EfaUnsupportedInstance(),
