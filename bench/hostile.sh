@@ -6,8 +6,11 @@
 # manifest, a user's file where the render puts its own, a file where a folder must go, two
 # renders racing into one folder, host variables that run code, .inf, keys with newlines and
 # escapes, security rules skipped with and without a reason, unknown rule ids, the internet in
-# pieces, hostile drift facts (escapes, 3 GiB, a pipe), and pull mode's bundle digest, report and
-# IAM scoping. Each must exit with its documented code, print no stack trace, never print what lies
+# pieces, hostile drift facts (escapes, 3 GiB, a pipe), pull mode's bundle digest (a planted fact
+# cache included), report and IAM scoping, localhost hosts, role variables as host variables,
+# secrets anywhere in the spec, http mirrors serving keys, networks EC2 refuses, keyed groups that
+# name gpugen's, endpoints with passwords, linked, FIFO and huge template overrides, and names with
+# shell and terminal syntax in the commands printed for pasting. Each must exit with its documented code, print no stack trace, never print what lies
 # outside the folder, and leave a sibling folder unchanged. Prints each time and the slowest,
 # beside a hello-world JVM in the same run.
 # Usage: bench/hostile.sh
@@ -175,7 +178,7 @@ run "drift: a pipe as facts file" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/
 # user data's own command, run here), and a changed file changes it; IAM as rendered.
 ./gpugen render src/test/resources/golden/aws-pull/spec.yaml -o "$tmp/out-pull" >/dev/null 2>&1
 digest() {
-  (cd "$1" && find . -type f -printf '%P\n' | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } |
+  (cd "$1" && find . -type f -printf '%P\n' |
     LC_ALL=C sort | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
 }
 baked=$(sed -n "s/^bundle_sha256='\?\([0-9a-f]\{64\}\)'\?$/\1/p" "$tmp/out-pull/terraform/user-data-h100.sh")
@@ -183,6 +186,12 @@ check "the user data's bundle digest is the bundle's" test "$baked" = "$(digest 
 check "the node's check is in the user data" grep -q 'the bundle is not the one this node was launched with' "$tmp/out-pull/terraform/user-data-h100.sh"
 echo 'gpugen_extra: x' >>"$tmp/out-pull/ansible/group_vars/all.yml"
 check "a changed bundle file changes the digest" test "$baked" != "$(digest "$tmp/out-pull/ansible")"
+./gpugen render src/test/resources/golden/aws-pull/spec.yaml -o "$tmp/out-pull2" >/dev/null 2>&1
+mkdir -p "$tmp/out-pull2/ansible/.cache/facts"
+echo '{"prerequisites_sysctl": {"kernel.modprobe": "/tmp/x"}}' >"$tmp/out-pull2/ansible/.cache/facts/localhost"
+check "a planted fact cache changes the digest" test "$baked" != "$(digest "$tmp/out-pull2/ansible")"
+check "the node caches facts in memory" grep -q 'ANSIBLE_CACHE_PLUGIN=memory ansible-playbook' "$tmp/out-pull/terraform/user-data-h100.sh"
+check "Terraform uploads the rendered list only" grep -q 'toset(var.pull_bundle_files)' "$tmp/out-pull/terraform/pull.tf"
 check "bundles: an explicit Deny of writes" grep -q 'sid    = "BundlesAreReadOnly"' "$tmp/out-pull/terraform/pull.tf"
 check "reports: only the node's own" grep -qF '/${var.pull_reports_prefix}/$${aws:userid}.json' "$tmp/out-pull/terraform/pull.tf"
 check "SSM: no managed policy, no GetParameter" bash -c "! grep -q 'iam::aws:policy/\\|\"ssm:GetParameter' '$tmp/out-pull/terraform/iam.tf'"
@@ -191,6 +200,45 @@ sed 's|    source: s3|    source: git\n    gitUrl: https://git.example.com/org/c
   src/test/resources/golden/aws-pull/spec.yaml >"$tmp/pull-branch.yaml"
 run "pull mode with gitRef: main" 1 ./gpugen validate --fail-on warning "$tmp/pull-branch.yaml"
 check "pull-unpinned-ref at the value" grep -q 'warning\[pull-unpinned-ref\]' "$tmp/stdout"
+
+# Names, hosts, settings, templates and networks.
+run "init --name with a line feed" 2 ./gpugen init --name "$(printf 'a\nb')" -o -
+sed 's|{name: cp-01, address: 10.40.0.5}|{name: localhost, address: 127.0.0.1}|' $st >"$tmp/host-localhost.yaml"
+run "a host called localhost at 127.0.0.1" 1 ./gpugen validate "$tmp/host-localhost.yaml"
+sed 's|vars: {ansible_user: ops}|vars: {nvidia_driver_version: "1.0", nccl_network_efa_installer_url: "http://x/y"}|' $st >"$tmp/host-vars-role.yaml"
+run "host variables of gpugen's roles" 1 ./gpugen validate "$tmp/host-vars-role.yaml"
+check "the spec key to set instead" grep -q 'set software.driver instead' "$tmp/stdout"
+sed 's|{name: cp-01, address: 10.40.0.5}|{name: cp-01, address: 10.40.0.5, vars: {note: AKIAIOSFODNN7EXAMPLE}}|' $st >"$tmp/secret-cp.yaml"
+run "an access key in a control-plane host variable" 1 ./gpugen validate "$tmp/secret-cp.yaml"
+sed 's|^kernel:|mirrors: {cuda: http://mirror.example.com/cuda}\nkernel:|' $ex >"$tmp/mirror-http.yaml"
+run "the CUDA keyring from a plain http mirror" 1 ./gpugen validate "$tmp/mirror-http.yaml"
+for cidr in 10.0.0.0/8:net-vpc-cidr-size 127.0.0.0/16:net-cidr-special-range \
+  224.0.0.0/16:net-cidr-special-range 169.254.0.0/16:net-cidr-special-range \
+  0.0.0.0/16:net-cidr-special-range 10.42.0.0/28:net-subnet-too-small; do
+  block=${cidr%%:*} rule=${cidr#*:} bits=${cidr#*/}
+  bits=${bits%%:*}
+  sed "s|vpcCidr: 10.42.0.0/16 |vpcCidr: $block |; s|subnetCidr: 10.42.0.0/20|subnetCidr: ${block%/*}/$((bits > 20 ? bits : 20))|" \
+    $ex >"$tmp/vpc.yaml"
+  run "vpcCidr $block" 1 ./gpugen validate "$tmp/vpc.yaml"
+  check "$rule" grep -q "error\[$rule\]" "$tmp/stdout"
+done
+run "keyedGroups prefix kube" 1 env GPUGEN_KEYED_GROUPS='[{"tag": "team", "prefix": "kube"}]' \
+  ./gpugen inventory --list --config "$tmp/out/ansible/gpugen-inventory.json"
+run "GPUGEN_EC2_ENDPOINT with a password" 1 env GPUGEN_EC2_ENDPOINT='http://u:hunter2@my_host:1/' \
+  ./gpugen inventory --list --config "$tmp/out/ansible/gpugen-inventory.json"
+check "the password is not printed" bash -c "! grep -q hunter2 '$tmp/stderr'"
+mkdir -p "$tmp/tpl-link/ansible" "$tmp/tpl-fifo/ansible" "$tmp/tpl-big/ansible"
+ln -s "$tmp/victim/precious.txt" "$tmp/tpl-link/ansible/02-container-runtime.yml"
+run "--templates: a linked override" 3 ./gpugen render $ex -o "$tmp/out-tpl" --templates "$tmp/tpl-link"
+mkfifo "$tmp/tpl-fifo/ansible/02-container-runtime.yml"
+run "--templates: a FIFO override" 3 ./gpugen render $ex -o "$tmp/out-tpl" --templates "$tmp/tpl-fifo"
+truncate -s 3G "$tmp/tpl-big/ansible/02-container-runtime.yml"
+run "--templates: a 3 GiB override" 3 ./gpugen render $ex -o "$tmp/out-tpl" --templates "$tmp/tpl-big"
+check "nothing rendered" test ! -e "$tmp/out-tpl"
+hostile="o \$(touch PWNED) \`touch PWNED\` $(printf '\033')[2J"
+run "-o with \$(...), backticks and ESC" 0 ./gpugen render $ex -o "$tmp/$hostile"
+check "printed escaped" no_raw_controls
+check "the next steps quote it for the shell" grep -qF "terraform '-chdir=$tmp/o \$(touch PWNED)" "$tmp/stdout"
 
 if [ "$victim_before" != "$(cd "$tmp/victim" && find . -type f -exec sha256sum {} + | sort)" ]; then
   echo "FAIL: the folder beside the output changed" >&2

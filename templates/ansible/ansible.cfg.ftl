@@ -46,6 +46,15 @@ enable_plugins = host_list, script
 </#if>
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
+<#if !(ansible.staticHosts || ansible.gke)>
+
+[inventory_plugin_script]
+# Ansible prints a successful script's stderr as "[ERROR]: ..." (always_show_stderr, on by
+# default), and gpugen-inventory writes only warnings there when it succeeds (EC2 values it
+# dropped): `gpugen inventory --list` in this folder shows them. A failing run's message is shown
+# either way, and fails the run.
+always_show_stderr = False
+</#if>
 
 [ssh_connection]
 pipelining = True

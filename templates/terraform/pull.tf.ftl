@@ -9,13 +9,11 @@
 </#list>
 
 locals {
-  # The rendered ansible/ folder beside this one, without what a push run leaves there (fact
-  # cache, fetched reports) and never a file outside it.
-  pull_bundle_root = "${path.module}/../ansible"
-  pull_bundle_files = var.pull_source == "s3" ? toset([
-    for f in fileset(local.pull_bundle_root, "**") : f
-    if !startswith(f, ".") && !startswith(f, "reports/") && !strcontains(f, "/.")
-  ]) : toset([])
+  # The rendered ansible/ folder beside this one: exactly the files the render wrote there (those
+  # the user data's digest lists), never what a push run leaves (fact cache, kubeconfig, reports)
+  # or a file of yours.
+  pull_bundle_root  = "${path.module}/../ansible"
+  pull_bundle_files = var.pull_source == "s3" ? toset(var.pull_bundle_files) : toset([])
 }
 <#if terraform.pullFromS3>
 

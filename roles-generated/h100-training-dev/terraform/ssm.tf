@@ -2,14 +2,21 @@
 #
 # The S3 bucket the SSM connection (community.aws.aws_ssm) moves files through: Ansible uploads
 # each module with the controller's credentials and the node fetches it through a presigned URL.
-# Made only for connection ssm (ssm_bucket_prefix set). Its name is generated (bucket_prefix plus
-# a unique suffix) and tagged on every node as gpugen:ssm-bucket, where gpugen-inventory finds it.
+# Made only for connection ssm (ssm_bucket_prefix set). Its name is fixed by the render:
+# ssm_bucket_prefix, the account id and the region, which gpugen-inventory computes the same way
+# from its settings and each instance's account and region (S3 names are global: a name merely
+# starting with the prefix could be anyone's, so no tag is trusted for it). The nodes carry it as
+# gpugen:ssm-bucket for people to read, which also makes every node wait for the bucket.
 # Objects live for minutes; the lifecycle rule removes leftovers of interrupted runs.
+
+data "aws_caller_identity" "ssm" {
+  count = var.ssm_bucket_prefix == null ? 0 : 1
+}
 
 resource "aws_s3_bucket" "ssm" {
   count = var.ssm_bucket_prefix == null ? 0 : 1
 
-  bucket_prefix = var.ssm_bucket_prefix
+  bucket = "${var.ssm_bucket_prefix}${data.aws_caller_identity.ssm[0].account_id}-${var.region}"
   # Transfer scratch only: terraform destroy empties it instead of failing on leftovers.
   force_destroy = true
 

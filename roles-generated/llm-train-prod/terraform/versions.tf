@@ -5,11 +5,11 @@ terraform {
   required_version = ">= 1.5.0"
 
   required_providers {
-    # 6.25 is the provider release whose schema gpugen's tests check every name against;
-    # efa-only network interfaces need 5.74 or newer.
+    # The range gpugen's tests prove: every render is planned with the real 5.100 provider
+    # (6.0 changed defaults and removed arguments; it is not planned yet).
     aws = {
       source  = "hashicorp/aws"
-      version = "~> 6.25"
+      version = ">= 5.100, < 6.0"
     }
   }
 }

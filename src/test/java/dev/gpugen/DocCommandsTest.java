@@ -1,6 +1,7 @@
 package dev.gpugen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -9,13 +10,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Runs every command the README and docs/ show in a fenced block marked {@code sh runnable}, and
- * compares what it prints with what the block shows, so the docs cannot drift from the product.
+ * Runs every command the docs show in a fenced block marked {@code sh runnable} (README,
+ * CONTRIBUTING, docs/, the test-harness guide and every example's README), and compares what it
+ * prints with what the block shows, so the docs cannot drift from the product. Beside the commands,
+ * every repository path the docs name must exist, and no doc pins gpugen by a release tag it does
+ * not have.
  *
  * <p>In such a block a line {@code $ gpugen ARGS} is a command (run in-process from the repository
  * root; only gpugen commands, which read and never write here) and the lines up to the next command
@@ -30,11 +37,110 @@ class DocCommandsTest {
   record Shown(String where, List<String> args, List<String> output) {}
 
   static List<Path> docs() throws IOException {
-    List<Path> docs = new ArrayList<>(List.of(Golden.repo().resolve("README.md")));
-    try (Stream<Path> s = Files.walk(Golden.repo().resolve("docs"))) {
+    Path repo = Golden.repo();
+    List<Path> docs =
+        new ArrayList<>(
+            List.of(
+                repo.resolve("README.md"),
+                repo.resolve("CONTRIBUTING.md"),
+                repo.resolve("scripts/README-test-harness.md")));
+    try (Stream<Path> s = Files.walk(repo.resolve("docs"))) {
       s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
     }
+    try (Stream<Path> s = Files.list(repo.resolve("examples"))) {
+      s.map(d -> d.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(docs::add);
+    }
     return docs;
+  }
+
+  /** A backticked token or a Markdown link target. */
+  private static final Pattern NAMED = Pattern.compile("`([^`\\s]+)`|\\]\\(([^)\\s]+)\\)");
+
+  /**
+   * Every repository path a doc names exists: a backticked path that starts with one of the
+   * repository's top-level folders, and every relative Markdown link (from the doc's folder).
+   * Placeholders ({@code <name>}, {@code *}, {@code {pool}}) are not paths.
+   */
+  @Test
+  void everyRepositoryPathTheDocsNameExists() throws IOException {
+    Path repo = Golden.repo();
+    List<String> tops = new ArrayList<>();
+    try (Stream<Path> s = Files.list(repo)) {
+      s.filter(Files::isDirectory)
+          .map(p -> p.getFileName().toString())
+          .filter(n -> !n.equals("target") && !n.equals(".git") && !n.equals(".mvn"))
+          .forEach(tops::add);
+    }
+    List<String> missing = new ArrayList<>();
+    for (Path doc : docs()) {
+      List<String> lines = Files.readAllLines(doc);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = NAMED.matcher(lines.get(i));
+        while (m.find()) {
+          boolean link = m.group(2) != null;
+          String target = link ? m.group(2) : m.group(1);
+          target = target.replaceAll("#.*$", "").replaceAll("[.,:;]+$", "");
+          if (target.isEmpty()
+              || (!link && target.startsWith("/"))
+              || target.matches("^[a-z]+:.*")
+              || target.matches(".*[<>*{}$|\\[\\]…].*")
+              || target.contains("...")) {
+            continue;
+          }
+          Path resolved;
+          if (link) {
+            resolved = doc.getParent().resolve(target).normalize();
+          } else {
+            String first = target.split("/")[0];
+            if (!target.contains("/") || !tops.contains(first)) {
+              continue;
+            }
+            resolved = repo.resolve(target.replaceAll(":[0-9]+$", ""));
+          }
+          if (!Files.exists(resolved)) {
+            missing.add(repo.relativize(doc) + ":" + (i + 1) + ": " + target);
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), missing, "paths the docs name that do not exist");
+  }
+
+  /** docs/templates.md shows the tag syntax the templates use: {@code <#if>}, not {@code [#if]}. */
+  @Test
+  void theTemplateSyntaxTheDocsShowIsTheTemplatesOwn() throws IOException {
+    String doc = Files.readString(Golden.repo().resolve("docs/templates.md"));
+    assertTrue(doc.contains("`<#if …>…</#if>`"), "docs/templates.md shows <#if>");
+    assertFalse(doc.contains("[#if"), "docs/templates.md shows no [#if]");
+    List<String> square = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(Golden.repo().resolve("templates"))) {
+      for (Path t : s.filter(p -> p.toString().endsWith(".ftl")).toList()) {
+        String text = Files.readString(t);
+        if (text.contains("[#if") || text.contains("[#list")) {
+          square.add(t.toString());
+        }
+      }
+    }
+    assertEquals(List.of(), square, "templates with square-bracket tags");
+  }
+
+  /**
+   * gpugen has no release tags: a doc that pins {@code rev: v0.1.0} or a schema URL at a tag sends
+   * a newcomer to something that does not exist. Pin a commit.
+   */
+  @Test
+  void noDocPinsGpugenByATagItDoesNotHave() throws IOException {
+    Pattern tag = Pattern.compile("rev: v[0-9]|/gpugen/v[0-9]+\\.[0-9]+");
+    List<String> found = new ArrayList<>();
+    for (Path doc : docs()) {
+      List<String> lines = Files.readAllLines(doc);
+      for (int i = 0; i < lines.size(); i++) {
+        if (tag.matcher(lines.get(i)).find()) {
+          found.add(Golden.repo().relativize(doc) + ":" + (i + 1) + ": " + lines.get(i).strip());
+        }
+      }
+    }
+    assertEquals(List.of(), found, "a release tag gpugen does not have");
   }
 
   static List<Shown> shown(Path doc) throws IOException {

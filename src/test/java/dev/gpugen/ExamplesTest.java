@@ -1,57 +1,32 @@
 package dev.gpugen;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.spec.ClusterSpec;
-import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Provider;
-import dev.gpugen.spec.Severity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every example is one a team could copy: it validates with no errors or warnings in the base and
- * in each environment, and its README says what it is, how to run it, what it costs and which
- * pipeline it produces. (RolesGeneratedTest checks its committed render.)
+ * Every example is one a team could copy: its README says what it is, how to run it, what it costs
+ * and which pipeline it produces. (ExamplesLintTest checks that it validates cleanly in the base
+ * and in each environment, RolesGeneratedTest its committed render.)
  */
 class ExamplesTest {
   @TestFactory
-  Stream<DynamicTest> everyExampleIsCleanAndDocumented() throws IOException {
+  Stream<DynamicTest> everyExampleIsDocumented() throws IOException {
     List<Path> dirs;
     try (Stream<Path> s = Files.list(Path.of("examples"))) {
       dirs = s.filter(Files::isDirectory).sorted().toList();
     }
     assertTrue(dirs.size() >= 3, "examples: " + dirs);
-    return dirs.stream()
-        .flatMap(
-            dir ->
-                Stream.of(
-                    DynamicTest.dynamicTest(dir + " validates cleanly", () -> clean(dir)),
-                    DynamicTest.dynamicTest(dir + "/README.md", () -> readme(dir))));
-  }
-
-  private static void clean(Path dir) throws IOException {
-    Path spec = dir.resolve("cluster.yaml");
-    Gpugen gpugen = TestSpecs.gpugen();
-    ClusterSpec base = TestSpecs.read(spec, Optional.empty());
-    List<Optional<String>> envs = new ArrayList<>(List.of(Optional.empty()));
-    base.environments().forEach(e -> envs.add(Optional.of(e)));
-    for (Optional<String> env : envs) {
-      List<Diagnostic> findings =
-          gpugen.check(spec, spec.toString(), env, Set.of()).diagnostics().stream()
-              .filter(d -> d.severity().atLeast(Severity.WARNING))
-              .toList();
-      assertEquals(List.of(), findings, spec + " " + env.map(e -> "--env " + e).orElse(""));
-    }
+    return dirs.stream().map(dir -> DynamicTest.dynamicTest(dir + "/README.md", () -> readme(dir)));
   }
 
   private static void readme(Path dir) throws IOException {

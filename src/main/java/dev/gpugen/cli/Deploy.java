@@ -11,6 +11,8 @@ import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.ShellCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -21,30 +23,45 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The steps of {@code gpugen up} and {@code gpugen down}: the same commands the render's next steps
  * list, run in order in the render's folder, each printed before it runs; the first that fails
- * stops the run with its exit code. Every step is idempotent (Terraform applies only what is
- * missing, Galaxy skips installed collections, the playbooks change nothing on a configured node),
- * so running again picks up where a failed run stopped.
+ * stops the run ({@link ExitCodes#STEP_FAILED}, naming the tool's own exit code). Every step is
+ * idempotent (Galaxy skips installed collections, Terraform applies only what is missing, the
+ * playbooks change nothing on a configured node), so running again picks up where a failed run
+ * stopped.
  */
 final class Deploy {
-  /** What the commands read from outside: injected so tests need no AWS and no real tools. */
+  /**
+   * What the commands read from outside: injected so tests need no AWS and no real tools.
+   *
+   * @param heartbeat the longest time a wait stays silent: the waits print their progress when it
+   *     changes and at least this often
+   */
   record Context(
-      Map<String, String> env, InstanceSource.Factory sources, Duration poll, Duration waitLimit) {
+      Map<String, String> env,
+      InstanceSource.Factory sources,
+      Duration poll,
+      Duration waitLimit,
+      Duration heartbeat) {
     Context {
       env = Map.copyOf(env);
       Objects.requireNonNull(sources, "sources");
       Objects.requireNonNull(poll, "poll");
       Objects.requireNonNull(waitLimit, "waitLimit");
+      Objects.requireNonNull(heartbeat, "heartbeat");
     }
 
     static Context system() {
@@ -52,26 +69,40 @@ final class Deploy {
           System.getenv(),
           config -> Ec2InstanceSource.withDefaultCredentials(config),
           Duration.ofSeconds(15),
-          Duration.ofMinutes(30));
+          Duration.ofMinutes(30),
+          Duration.ofSeconds(30));
     }
   }
 
-  /** A step: a program run in a folder, or the wait for the nodes. */
-  sealed interface Step permits Run, WaitForNodes {}
+  /** A step: a program run in a folder, the wait for the nodes, or the wait until they answer. */
+  sealed interface Step permits Run, WaitForNodes, WaitForConnection {}
 
-  /** A program, by its name on PATH, with its arguments, run in {@code dir}. */
-  record Run(String tool, List<String> args, Path dir) implements Step {
+  /**
+   * A program, by its name on PATH, with its arguments, run in {@code dir}, with {@code env} added
+   * to the caller's environment.
+   */
+  record Run(String tool, List<String> args, Path dir, Map<String, String> env) implements Step {
     Run {
       args = List.copyOf(args);
+      env = Map.copyOf(new TreeMap<>(env));
     }
 
+    Run(String tool, List<String> args, Path dir) {
+      this(tool, args, dir, Map.of());
+    }
+
+    /** The command as a person would paste it: every word quoted for the shell. */
     String shown() {
       StringBuilder b = new StringBuilder();
       if (!dir.equals(Path.of("."))) {
-        b.append("(cd ").append(quote(dir.toString())).append(" && ");
+        b.append("(").append(ShellCommand.of("cd", dir.toString())).append(" && ");
       }
-      b.append(tool);
-      args.forEach(a -> b.append(' ').append(quote(a)));
+      // An assignment word: the name is gpugen's own, the value is quoted like any word.
+      new TreeMap<>(env)
+          .forEach((k, v) -> b.append(k).append('=').append(ShellCommand.word(v)).append(' '));
+      List<String> words = new ArrayList<>(List.of(tool));
+      words.addAll(args);
+      b.append(ShellCommand.of(words));
       return b.append(dir.equals(Path.of(".")) ? "" : ")").toString();
     }
   }
@@ -79,14 +110,14 @@ final class Deploy {
   /** Until every node of the spec is running (EC2, through the inventory's own query). */
   record WaitForNodes() implements Step {}
 
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
-
-  private static String quote(String s) {
-    return PLAIN.matcher(s).matches() ? s : "'" + s.replace("'", "'\\''") + "'";
-  }
+  /**
+   * Until every node answers through the chosen connection: Ansible's {@code wait_for_connection}
+   * on every node, each answer counted per pool as Ansible prints it.
+   */
+  record WaitForConnection(Run run, Duration timeout) implements Step {}
 
   /** Where each tool comes from, for the message when one is missing. */
-  private static final Map<String, String> INSTALL =
+  static final Map<String, String> INSTALL =
       Map.of(
           "terraform",
           "https://developer.hashicorp.com/terraform/install",
@@ -97,15 +128,35 @@ final class Deploy {
           "ansible",
           "https://docs.ansible.com/ansible/latest/installation_guide/",
           "aws",
-          "https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html");
+          "https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html",
+          "session-manager-plugin",
+          "https://docs.aws.amazon.com/systems-manager/latest/userguide/session-manager-working-with-install-plugin.html",
+          "gcloud",
+          "https://cloud.google.com/sdk/docs/install",
+          "gke-gcloud-auth-plugin",
+          "https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin");
 
   private Deploy() {}
+
+  /** The kubeconfig plays 03-05 read: in the ansible folder's git-ignored {@code .state}. */
+  static Path kubeconfigFile(Path folder) {
+    return folder.resolve("ansible").resolve(".state").resolve("kubeconfig");
+  }
 
   /** The steps of {@code gpugen up} for this plan, rendered into {@code folder}. */
   static List<Step> up(ClusterPlan plan, Path folder, boolean autoApprove) {
     Path tf = folder.resolve("terraform");
     Path ansible = folder.resolve("ansible");
     List<Step> steps = new ArrayList<>();
+    if (!plan.pullMode()) {
+      // Before Terraform: a Galaxy failure after the apply would leave a half-built cluster
+      // billing while the collections are sorted out.
+      steps.add(
+          new Run(
+              "ansible-galaxy",
+              List.of("collection", "install", "-r", "requirements.yml"),
+              ansible));
+    }
     if (!plan.staticHosts()) {
       steps.add(
           new Run("terraform", List.of("-chdir=" + tf, "init", "-input=false"), Path.of(".")));
@@ -122,26 +173,31 @@ final class Deploy {
         // The nodes run the plays themselves at boot and report through their tags.
         return steps;
       }
-    }
-    steps.add(
-        new Run(
-            "ansible-galaxy", List.of("collection", "install", "-r", "requirements.yml"), ansible));
-    if (plan.aws()) {
       // Reachable through the chosen connection (SSM or SSH), not only running.
       steps.add(
-          new Run(
-              "ansible",
-              List.of(
-                  "gpu_nodes",
-                  "-i",
-                  "gpugen-inventory",
-                  "-m",
-                  "ansible.builtin.wait_for_connection",
-                  "-a",
-                  "timeout=600"),
-              ansible));
+          new WaitForConnection(
+              new Run(
+                  "ansible",
+                  List.of(
+                      "gpu_nodes",
+                      "-i",
+                      "gpugen-inventory",
+                      "-m",
+                      "ansible.builtin.wait_for_connection",
+                      "-a",
+                      "timeout=600"),
+                  ansible),
+              Duration.ofSeconds(600)));
       steps.add(
           new Run("ansible-playbook", List.of("-i", "gpugen-inventory", "site.yml"), ansible));
+    } else if (plan.gke()) {
+      // gke_checks reads $KUBECONFIG: the file the get-credentials step wrote.
+      steps.add(
+          new Run(
+              "ansible-playbook",
+              List.of("site.yml"),
+              ansible,
+              Map.of("KUBECONFIG", kubeconfigFile(folder).toAbsolutePath().toString())));
     } else {
       steps.add(new Run("ansible-playbook", List.of("site.yml"), ansible));
     }
@@ -149,14 +205,34 @@ final class Deploy {
   }
 
   /**
-   * EKS: the kubeconfig plays 03-05 read ({@code kubernetes_checks_kubeconfig}, in the ansible
-   * folder's git-ignored {@code .state}), written by the AWS CLI for the cluster Terraform just
-   * created (its name is Terraform's {@code local.name}; the Terraform output {@code
-   * kubeconfig_command} prints the same command). The file holds no secret: the CLI's {@code aws
-   * eks get-token} exec entry signs a token from the caller's credentials at each use
-   * (https://docs.aws.amazon.com/cli/latest/reference/eks/update-kubeconfig.html).
+   * The kubeconfig plays 03-05 read, written into the ansible folder's git-ignored {@code .state}
+   * for the cluster Terraform just created or found. EKS: the AWS CLI (its name is Terraform's
+   * {@code local.name}; the Terraform output {@code kubeconfig_command} prints the same command;
+   * the file holds no secret: the CLI's {@code aws eks get-token} exec entry signs a token from the
+   * caller's credentials at each use,
+   * https://docs.aws.amazon.com/cli/latest/reference/eks/update-kubeconfig.html). GKE: gcloud, for
+   * the zonal cluster in the spec's zone, with {@code KUBECONFIG} naming the file (its exec entry
+   * runs gke-gcloud-auth-plugin,
+   * https://cloud.google.com/sdk/gcloud/reference/container/clusters/get-credentials).
    */
   static Optional<Run> kubeconfig(ClusterPlan plan, Path folder) {
+    ClusterSpec.Cloud cloud = plan.spec().cloud();
+    if (plan.gke()) {
+      return Optional.of(
+          new Run(
+              "gcloud",
+              List.of(
+                  "container",
+                  "clusters",
+                  "get-credentials",
+                  cloud.gke().orElseThrow().cluster(),
+                  "--zone",
+                  cloud.availabilityZone().orElseThrow(),
+                  "--project",
+                  cloud.project().orElseThrow()),
+              Path.of("."),
+              Map.of("KUBECONFIG", kubeconfigFile(folder).toString())));
+    }
     if (!plan.aws() || plan.spec().kubernetes().filter(ClusterSpec.Kubernetes::eks).isEmpty()) {
       return Optional.empty();
     }
@@ -167,11 +243,11 @@ final class Deploy {
                 "eks",
                 "update-kubeconfig",
                 "--region",
-                plan.spec().cloud().region().orElseThrow(),
+                cloud.region().orElseThrow(),
                 "--name",
                 plan.qualifiedName(),
                 "--kubeconfig",
-                folder.resolve("ansible").resolve(".state").resolve("kubeconfig").toString()),
+                kubeconfigFile(folder).toString()),
             Path.of(".")));
   }
 
@@ -187,22 +263,28 @@ final class Deploy {
         new Run("terraform", destroy, Path.of(".")));
   }
 
+  /** The name of every tool the steps run, in order. */
+  static Set<String> toolsOf(List<Step> steps) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Step s : steps) {
+      if (s instanceof Run r) {
+        names.add(r.tool());
+      } else if (s instanceof WaitForConnection w) {
+        names.add(w.run().tool());
+      }
+    }
+    return names;
+  }
+
   /**
    * Every tool the steps run, found on the context's PATH; a missing one is refused before anything
    * runs, naming it and where to get it.
    */
   static Map<String, Path> tools(List<Step> steps, Context context, String command) {
-    Set<String> names = new LinkedHashSet<>();
-    steps.forEach(
-        s -> {
-          if (s instanceof Run r) {
-            names.add(r.tool());
-          }
-        });
     Map<String, Path> found = new HashMap<>();
     List<String> missing = new ArrayList<>();
-    for (String name : names) {
-      Optional<Path> p = onPath(name, context.env().getOrDefault("PATH", ""));
+    for (String name : toolsOf(steps)) {
+      Optional<Path> p = onPath(name, context);
       if (p.isPresent()) {
         found.put(name, p.get());
       } else {
@@ -220,8 +302,9 @@ final class Deploy {
     return found;
   }
 
-  private static Optional<Path> onPath(String name, String path) {
-    for (String d : path.split(":")) {
+  /** {@code name} on the context's PATH, if it is there. */
+  static Optional<Path> onPath(String name, Context context) {
+    for (String d : context.env().getOrDefault("PATH", "").split(":")) {
       if (!d.isEmpty()
           && Files.isExecutable(Path.of(d, name))
           && !Files.isDirectory(Path.of(d, name))) {
@@ -232,8 +315,8 @@ final class Deploy {
   }
 
   /**
-   * Runs the steps in order; returns 0, or the exit code of the first step that failed (after
-   * saying which it was and that a re-run resumes).
+   * Runs the steps in order; returns 0, or {@link ExitCodes#STEP_FAILED} after saying which step
+   * failed, the tool's own exit code and that a re-run resumes.
    */
   static int run(
       String command,
@@ -246,50 +329,83 @@ final class Deploy {
       PrintWriter err) {
     Map<String, String> env = new HashMap<>(context.env());
     ownJar().ifPresent(jar -> env.putIfAbsent("GPUGEN_JAR", jar.toString()));
+    Fleet fleet = new Fleet(plan);
     int n = 0;
     for (Step step : steps) {
       n++;
       String where = command + ": step " + n + "/" + steps.size();
-      if (step instanceof Run r) {
-        err.println(where + ": " + r.shown());
-        err.flush();
-        int code = exec(r, tools.get(r.tool()), env, out, err);
-        if (code != 0) {
-          err.println(
-              where
-                  + " failed: "
-                  + r.tool()
-                  + " exited "
-                  + code
-                  + "; fix the cause and run "
-                  + command
-                  + " again (the finished steps change nothing the second time)");
-          err.flush();
-          return code;
-        }
+      Run r;
+      Consumer<String> lines = line -> {};
+      Optional<Heartbeat.Ticker> ticker = Optional.empty();
+      if (step instanceof WaitForNodes) {
+        say(err, where + ": wait until every node of the spec is running");
+        waitForNodes(plan, folder, context, fleet, err);
+        continue;
+      } else if (step instanceof WaitForConnection w) {
+        r = w.run();
+        Connections answers = new Connections(fleet, context, w.timeout(), err);
+        lines = answers::line;
+        ticker = Optional.of(answers.ticker());
       } else {
-        err.println(where + ": wait until every node of the spec is running");
-        err.flush();
-        waitForNodes(plan, folder, context, err);
+        r = (Run) step;
+      }
+      say(err, where + ": " + r.shown());
+      int code;
+      try {
+        if (step instanceof WaitForConnection) {
+          lines.accept(""); // the 0/N line before the first answer
+        }
+        ticker.ifPresent(Heartbeat.Ticker::start);
+        code = exec(r, tools.get(r.tool()), env, out, err, lines);
+      } finally {
+        ticker.ifPresent(Heartbeat.Ticker::stop);
+      }
+      if (code != 0) {
+        say(
+            err,
+            where
+                + " failed: "
+                + r.tool()
+                + " exited "
+                + code
+                + "; fix the cause and run "
+                + command
+                + " again (the finished steps change nothing the second time). gpugen exits "
+                + ExitCodes.STEP_FAILED
+                + ": a step failed");
+        return ExitCodes.STEP_FAILED;
       }
     }
     return ExitCodes.OK;
   }
 
+  private static void say(PrintWriter err, String line) {
+    synchronized (err) {
+      err.println(line);
+      err.flush();
+    }
+  }
+
   private static int exec(
-      Run r, Path tool, Map<String, String> env, PrintWriter out, PrintWriter err) {
+      Run r,
+      Path tool,
+      Map<String, String> env,
+      PrintWriter out,
+      PrintWriter err,
+      Consumer<String> lines) {
     List<String> cmd = new ArrayList<>();
     cmd.add(tool.toString());
     cmd.addAll(r.args());
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(r.dir().toFile());
     pb.environment().clear();
     pb.environment().putAll(env);
+    pb.environment().putAll(r.env());
     // Terraform's confirmation prompt reads the terminal: stdin stays the user's.
     pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
     try {
       Process p = pb.start();
-      Thread o = pump(p.getInputStream(), out);
-      Thread e = pump(p.getErrorStream(), err);
+      Thread o = pump(p.getInputStream(), out, lines);
+      Thread e = pump(p.getErrorStream(), err, line -> {});
       int code = p.waitFor();
       o.join();
       e.join();
@@ -302,17 +418,32 @@ final class Deploy {
     }
   }
 
-  private static Thread pump(InputStream in, PrintWriter to) {
+  /**
+   * Copies a stream to {@code to} as it arrives (a prompt without a newline, Terraform's "Enter a
+   * value:", shows at once) and hands each complete line to {@code lines}.
+   */
+  private static Thread pump(InputStream in, PrintWriter to, Consumer<String> lines) {
     Thread t =
         new Thread(
             () -> {
               byte[] buf = new byte[8192];
+              StringBuilder line = new StringBuilder();
               try (in) {
                 int k;
                 while ((k = in.read(buf)) >= 0) {
+                  String text = new String(buf, 0, k, StandardCharsets.UTF_8);
                   synchronized (to) {
-                    to.write(new String(buf, 0, k, StandardCharsets.UTF_8));
+                    to.write(text);
                     to.flush();
+                  }
+                  for (int i = 0; i < text.length(); i++) {
+                    char c = text.charAt(i);
+                    if (c == '\n') {
+                      lines.accept(line.toString());
+                      line.setLength(0);
+                    } else if (line.length() < 4096) {
+                      line.append(c);
+                    }
                   }
                 }
               } catch (IOException e) {
@@ -324,18 +455,102 @@ final class Deploy {
     return t;
   }
 
+  /** Which inventory host belongs to which pool, as the EC2 wait last saw it. */
+  static final class Fleet {
+    private final ClusterPlan plan;
+    private final Map<String, String> poolOfHost = new LinkedHashMap<>();
+
+    Fleet(ClusterPlan plan) {
+      this.plan = plan;
+    }
+
+    synchronized void saw(Map<String, List<String>> groups) {
+      poolOfHost.clear();
+      for (PoolPlan p : plan.pools()) {
+        groups.getOrDefault(p.group(), List.of()).forEach(h -> poolOfHost.put(h, p.name()));
+      }
+    }
+
+    synchronized Optional<String> pool(String host) {
+      return Optional.ofNullable(poolOfHost.get(host));
+    }
+
+    /** {@code N/M WHAT (pool n/m, ...)} for the hosts counted per pool. */
+    synchronized String progress(Map<String, Integer> done, String what) {
+      int total = 0;
+      int expected = 0;
+      List<String> parts = new ArrayList<>();
+      for (PoolPlan p : plan.pools()) {
+        int want = p.pool().count();
+        int have = Math.min(done.getOrDefault(p.name(), 0), want);
+        total += have;
+        expected += want;
+        parts.add(p.name() + " " + have + "/" + want);
+      }
+      return total + "/" + expected + " " + what + " (" + String.join(", ", parts) + ")";
+    }
+  }
+
+  /**
+   * Counts the nodes {@code wait_for_connection} reports as answering ({@code HOST | SUCCESS}, the
+   * ad-hoc output), prints the count per pool when it changes, and at least every heartbeat.
+   */
+  private static final class Connections {
+    private static final Pattern RESULT =
+        Pattern.compile("^(\\S+) \\| (SUCCESS|UNREACHABLE!|FAILED!)");
+    private final Fleet fleet;
+    private final Map<String, Integer> answered = new HashMap<>();
+    private final Heartbeat heartbeat;
+    private final long deadline;
+    private final PrintWriter err;
+
+    Connections(Fleet fleet, Context context, Duration timeout, PrintWriter err) {
+      this.fleet = fleet;
+      this.heartbeat = new Heartbeat(context.heartbeat());
+      this.deadline = System.nanoTime() + timeout.toNanos();
+      this.err = err;
+    }
+
+    /** A line of Ansible's output; the empty line (before the first) prints the starting count. */
+    void line(String line) {
+      Matcher m = RESULT.matcher(line);
+      if (m.find() && m.group(2).equals("SUCCESS")) {
+        synchronized (this) {
+          answered.merge(fleet.pool(m.group(1)).orElse("?"), 1, Integer::sum);
+        }
+        tick();
+      } else if (line.isEmpty()) {
+        tick();
+      }
+    }
+
+    synchronized void tick() {
+      String line = fleet.progress(answered, "nodes answer");
+      long now = System.nanoTime();
+      if (heartbeat.due(line, now)) {
+        say(err, line + ", " + Heartbeat.left(deadline - now));
+      }
+    }
+
+    Heartbeat.Ticker ticker() {
+      return new Heartbeat.Ticker(heartbeat.interval(), this::tick);
+    }
+  }
+
   /**
    * Polls EC2 the way gpugen-inventory asks it (the rendered settings, the gpugen tags, running
-   * instances) until every pool has its count, printing {@code N/M nodes ready} on stderr, for at
-   * most the context's wait limit.
+   * instances) until every pool has its count, printing {@code N/M nodes running (pool n/m, ...), T
+   * left} on stderr when the count changes and at least every heartbeat, for at most the context's
+   * wait limit.
    */
   private static void waitForNodes(
-      ClusterPlan plan, Path folder, Context context, PrintWriter err) {
-    int expected = plan.pools().stream().mapToInt(p -> p.pool().count()).sum();
+      ClusterPlan plan, Path folder, Context context, Fleet fleet, PrintWriter err) {
     long deadline = System.nanoTime() + context.waitLimit().toNanos();
-    String last = "";
+    Heartbeat heartbeat = new Heartbeat(context.heartbeat());
     while (true) {
-      int ready;
+      Map<String, Integer> running = new HashMap<>();
+      int ready = 0;
+      int expected = 0;
       try {
         Map<String, String> env = new HashMap<>(context.env());
         env.put("GPUGEN_CACHE_TTL_SECONDS", "0");
@@ -352,24 +567,25 @@ final class Deploy {
           hosts.addAll(context.sources().create(config).describe(region));
         }
         var inventory = InventoryBuilder.build(config, hosts).inventory();
-        ready = 0;
+        fleet.saw(inventory.groups());
         for (PoolPlan p : plan.pools()) {
-          List<String> members = inventory.groups().getOrDefault(p.group(), List.of());
-          ready += Math.min(members.size(), p.pool().count());
+          int members = inventory.groups().getOrDefault(p.group(), List.of()).size();
+          running.put(p.name(), members);
+          ready += Math.min(members, p.pool().count());
+          expected += p.pool().count();
         }
       } catch (Failure e) {
         throw e.prefixed("cannot ask EC2 for the nodes: ");
       }
-      String line = ready + "/" + expected + " nodes ready";
-      if (!line.equals(last)) {
-        err.println(line);
-        err.flush();
-        last = line;
+      String line = fleet.progress(running, "nodes running");
+      long now = System.nanoTime();
+      if (heartbeat.due(line, now)) {
+        say(err, line + ", " + Heartbeat.left(deadline - now));
       }
       if (ready >= expected) {
         return;
       }
-      if (System.nanoTime() > deadline) {
+      if (now > deadline) {
         throw new EnvironmentFailure(
             line
                 + " after "
@@ -398,5 +614,10 @@ final class Deploy {
     } catch (java.net.URISyntaxException | SecurityException e) {
       return Optional.empty();
     }
+  }
+
+  /** A line of outside text, escaped for the terminal. */
+  static String printable(String s) {
+    return Printable.text(s);
   }
 }

@@ -4,6 +4,8 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +31,9 @@ import picocli.CommandLine.Parameters;
     },
     footer = {
       "",
-      "Exit codes: 0 destroyed; a failed step's own exit code; 1 invalid spec; 2 usage (static"
-          + " hosts have nothing to destroy); 3 no render, or terraform missing; 4 internal."
+      "Exit codes: 0 destroyed; 1 invalid spec; 2 usage (static hosts have nothing to destroy, or"
+          + " the folder belongs to another spec); 3 no render, or terraform missing; 4 internal;"
+          + " 5 a step failed (the message names the tool's own exit code)."
     })
 final class DownCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -46,6 +49,11 @@ final class DownCommand implements Callable<Integer> {
 
   @Option(names = "--auto-approve", description = "Destroy without Terraform's prompt.")
   boolean autoApprove;
+
+  @Option(
+      names = "--force",
+      description = "Destroy even when the folder's manifest names another spec as its owner.")
+  boolean force;
 
   @Mixin SpecOptions options;
 
@@ -63,10 +71,16 @@ final class DownCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    UsageErrors.requirePasteable(spec.commandLine(), "SPEC", file);
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
     Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
     if (checked.plan().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
-      err.println(file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing run");
+      err.println(
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing run");
       err.flush();
       return ExitCodes.INVALID;
     }
@@ -82,6 +96,9 @@ final class DownCommand implements Callable<Integer> {
               + folder.resolve("terraform")
               + " (its Terraform state is what down destroys); pass -o DIR if it is elsewhere");
     }
+    // The state in the folder is the cluster of the spec that rendered it: another spec with the
+    // same metadata.name must not destroy it.
+    TreeWriter.checkOwner(folder, Impact.source(folder, file, plan), force);
     List<Deploy.Step> steps = Deploy.down(folder, autoApprove);
     Map<String, Path> tools = Deploy.tools(steps, context, "gpugen down");
     int code = Deploy.run("gpugen down", steps, tools, plan, folder, context, out, err);

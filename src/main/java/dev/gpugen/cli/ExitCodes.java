@@ -24,6 +24,12 @@ public final class ExitCodes {
   /** A bug in gpugen itself. */
   public static final int INTERNAL = 4;
 
+  /**
+   * A step of {@code gpugen up} or {@code gpugen down} failed: the message names the step and the
+   * tool's own exit code (which would otherwise read as one of the codes above).
+   */
+  public static final int STEP_FAILED = 5;
+
   private ExitCodes() {}
 
   /** The exit code of a failure: README's table, by kind. */

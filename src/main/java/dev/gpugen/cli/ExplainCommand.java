@@ -2,7 +2,9 @@ package dev.gpugen.cli;
 
 import dev.gpugen.lint.Rule;
 import dev.gpugen.lint.Rules;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.yaml.ReaderRules;
+import dev.gpugen.spec.yaml.Suggest;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,9 +61,16 @@ final class ExplainCommand implements Callable<Integer> {
       out.println();
       out.println(ReaderRules.doc(id).get());
     } else {
+      List<String> ids = new ArrayList<>(ReaderRules.all().keySet());
+      Rules.all().forEach(r -> ids.add(r.id()));
+      String near = Suggest.closest(id, ids);
       spec.commandLine()
           .getErr()
-          .println("gpugen: no rule " + id + "; run gpugen explain to list them");
+          .println(
+              "gpugen: no rule "
+                  + Printable.text(id)
+                  + (near == null ? "" : "; did you mean " + near + "?")
+                  + " (gpugen explain lists them)");
       return ExitCodes.USAGE;
     }
     out.flush();

@@ -19,7 +19,9 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             || (parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("--verbose"));
     int code;
     if (e instanceof Failure f) {
-      err.println("gpugen: " + Printable.text(f.getMessage()));
+      String message = Printable.text(f.getMessage());
+      // "gpugen up: ..." already says who speaks: no "gpugen: gpugen up: ...".
+      err.println(message.startsWith("gpugen ") ? message : "gpugen: " + message);
       code = ExitCodes.of(f);
     } else {
       err.println(

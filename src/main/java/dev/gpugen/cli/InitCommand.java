@@ -6,8 +6,10 @@ import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Keyword;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.ShellCommand;
 import dev.gpugen.spec.yaml.StarterSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -71,7 +73,15 @@ final class InitCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (!output.equals("-")) {
+      UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
+    }
     String clusterName = name != null ? name : StarterSpec.defaultName(gpu);
+    StarterSpec.nameProblem(clusterName)
+        .ifPresent(
+            problem -> {
+              throw new CommandLine.ParameterException(spec.commandLine(), "--name: " + problem);
+            });
     String text = StarterSpec.text(gpu, clusterName, provider);
     check(text, clusterName);
     if (output.equals("-")) {
@@ -83,15 +93,15 @@ final class InitCommand implements Callable<Integer> {
     write(file, text);
     out.println(
         "wrote "
-            + file
+            + Printable.text(file.toString())
             + " ("
             + gpu
             + " on "
             + provider
-            + "); next: gpugen validate "
-            + file
-            + " && gpugen render "
-            + file);
+            + "); next: "
+            + ShellCommand.of("gpugen", "validate", file.toString())
+            + " && "
+            + ShellCommand.of("gpugen", "render", file.toString()));
     out.flush();
     return ExitCodes.OK;
   }

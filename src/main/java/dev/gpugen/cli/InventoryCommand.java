@@ -8,6 +8,7 @@ import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.inventory.InventoryJson;
 import dev.gpugen.inventory.InventoryService;
+import dev.gpugen.spec.Printable;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -189,7 +190,10 @@ public final class InventoryCommand implements Callable<Integer> {
       boolean verbose,
       PrintWriter out,
       PrintWriter err) {
-    Consumer<String> progress = verbose ? line -> err.println(PREFIX + line) : line -> {};
+    // Settings, GPUGEN_* variables, EC2 fields and error texts are outside text: escaped before
+    // they reach the terminal Ansible prints this on.
+    Consumer<String> progress =
+        verbose ? line -> err.println(PREFIX + Printable.text(line)) : line -> {};
     try {
       InventoryConfig settings = new InventoryConfigReader(context.env()).read(config);
       settings = InventoryService.resolveRegions(settings, context.env(), context.profileRegion());
@@ -200,7 +204,7 @@ public final class InventoryCommand implements Callable<Integer> {
       byte[] document =
           host.isEmpty() ? output.list() : InventoryJson.hostFromList(output.list(), host.get());
       for (String warning : output.warnings()) {
-        err.println(PREFIX + "warning: " + warning);
+        err.println(PREFIX + "warning: " + Printable.text(warning));
       }
       err.flush();
       if (context.stdout().isPresent()) {
@@ -218,7 +222,7 @@ public final class InventoryCommand implements Callable<Integer> {
       }
       return ExitCodes.OK;
     } catch (Failure e) {
-      err.println(PREFIX + "error: " + e.getMessage());
+      err.println(PREFIX + "error: " + Printable.text(e.getMessage()));
       if (verbose) {
         e.printStackTrace(err);
       }

@@ -2,9 +2,14 @@ package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
 import dev.gpugen.failure.InvalidInput;
+import dev.gpugen.plan.ChangeImpact;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.ShellCommand;
+import dev.gpugen.write.Manifest;
 import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -59,7 +64,9 @@ final class RenderCommand implements Callable<Integer> {
 
   @Option(
       names = "--force",
-      description = "Write into a folder gpugen did not create, or over hand-edited files.")
+      description =
+          "Write into a folder gpugen did not create or another spec rendered, or over"
+              + " hand-edited files.")
   boolean force;
 
   /**
@@ -88,6 +95,11 @@ final class RenderCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--all-envs and --env NAME exclude each other");
     }
+    for (Path f : files) {
+      UsageErrors.requirePasteable(spec.commandLine(), "SPEC", f);
+    }
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
+    UsageErrors.requirePasteable(spec.commandLine(), "--templates", templates);
     Gpugen gpugen = Knowledge.gpugen();
     List<Target> targets = new ArrayList<>();
     for (Path file : files) {
@@ -101,13 +113,18 @@ final class RenderCommand implements Callable<Integer> {
     }
     sharedFolders(targets);
     int result = ExitCodes.OK;
+    boolean driverUpgrade = false;
     for (Target t : targets) {
-      result = Math.max(result, renderOne(gpugen, t.file(), t.checked()));
+      Rendered r = renderOne(gpugen, t.file(), t.checked());
+      result = Math.max(result, r.code());
+      driverUpgrade |= ChangeImpact.needsDriverUpgrade(r.changes());
     }
     if (result == ExitCodes.OK && !check && !quiet && targets.size() == 1) {
       Target t = targets.get(0);
       PrintWriter out = spec.commandLine().getOut();
-      out.print(NextSteps.of(t.checked().plan().orElseThrow(), t.file(), folder(t.checked())));
+      out.print(
+          NextSteps.of(
+              t.checked().plan().orElseThrow(), t.file(), folder(t.checked()), driverUpgrade));
       out.flush();
     }
     return result;
@@ -115,6 +132,13 @@ final class RenderCommand implements Callable<Integer> {
 
   /** One spec file in one environment. */
   private record Target(Path file, Gpugen.Checked checked) {}
+
+  /** A render's exit code and what its change does to running nodes. */
+  private record Rendered(int code, List<ChangeImpact.Change> changes) {
+    Rendered(int code) {
+      this(code, List.of());
+    }
+  }
 
   /**
    * Two renders into one folder would delete each other's files (the second render removes what the
@@ -170,60 +194,73 @@ final class RenderCommand implements Callable<Integer> {
     return loaded;
   }
 
-  private int renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) {
+  private Rendered renderOne(Gpugen gpugen, Path file, Gpugen.Checked checked) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (oneLineInvalid && options.fails(checked)) {
       err.println(
-          file
+          Printable.text(file.toString())
               + ": spec invalid ("
               + DiagnosticPrinter.summary(checked.diagnostics())
               + "), see gpugen-validate");
       err.flush();
-      return ExitCodes.INVALID;
+      return new Rendered(ExitCodes.INVALID);
     }
     if (!checked.diagnostics().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
     }
     if (options.fails(checked)) {
       err.println(
-          file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing rendered");
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing rendered");
       err.flush();
-      return ExitCodes.INVALID;
+      return new Rendered(ExitCodes.INVALID);
     }
     ClusterSpec cluster = checked.spec().orElseThrow();
     Path dir = folder(checked);
-    String label =
-        dir.toAbsolutePath()
-            .normalize()
-            .relativize(file.toAbsolutePath().normalize())
-            .toString()
-            .replace('\\', '/');
-    RenderedTree tree = gpugen.render(checked.plan().orElseThrow(), templates(), label);
+    ClusterPlan plan = checked.plan().orElseThrow();
+    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file));
     {
       if (check) {
+        if (!TreeWriter.rendered(dir)) {
+          // Not stale but missing: one line, not a diff of every file the render would write.
+          err.println(
+              Printable.text(dir.toString())
+                  + " holds no render of "
+                  + Printable.text(file.toString())
+                  + " (no "
+                  + Manifest.FILE_NAME
+                  + "); run: "
+                  + ShellCommand.of(renderCommand(file, cluster)));
+          err.flush();
+          return new Rendered(ExitCodes.INVALID);
+        }
+        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan), force);
         String diff = TreeWriter.check(dir, tree);
         if (!diff.isEmpty()) {
           out.print(diff);
           out.flush();
           err.println(
-              dir
+              Printable.text(dir.toString())
                   + " is stale against "
-                  + file
-                  + "; run: gpugen render "
-                  + file
-                  + renderArgs(cluster));
+                  + Printable.text(file.toString())
+                  + "; run: "
+                  + ShellCommand.of(renderCommand(file, cluster)));
           err.flush();
-          return ExitCodes.INVALID;
+          return new Rendered(ExitCodes.INVALID);
         }
-        out.println(dir + " is up to date (" + tree.files().size() + " files)");
+        out.println(
+            Printable.text(dir.toString()) + " is up to date (" + tree.files().size() + " files)");
         out.flush();
-        return ExitCodes.OK;
+        return new Rendered(ExitCodes.OK);
       }
-      TreeWriter.Summary s = TreeWriter.write(dir, tree, force);
+      TreeWriter.Summary s =
+          TreeWriter.write(dir, tree, Optional.of(Impact.source(dir, file, plan)), force);
       out.println(
           "rendered "
-              + dir
+              + Printable.text(dir.toString())
               + ": "
               + s.written()
               + " written, "
@@ -232,20 +269,21 @@ final class RenderCommand implements Callable<Integer> {
               + s.deleted()
               + " deleted");
       out.flush();
-      return ExitCodes.OK;
+      return new Rendered(ExitCodes.OK, Impact.print(out, s.previous(), plan));
     }
   }
 
-  private String renderArgs(ClusterSpec cluster) {
-    StringBuilder b = new StringBuilder();
+  /** The render that brings {@code file}'s folder up to date, as words of a command. */
+  private List<String> renderCommand(Path file, ClusterSpec cluster) {
+    List<String> words = new ArrayList<>(List.of("gpugen", "render", file.toString()));
     if (output != null) {
-      b.append(" -o ").append(output);
+      words.addAll(List.of("-o", output.toString()));
     }
-    cluster.selectedEnvironment().ifPresent(e -> b.append(" --env ").append(e));
+    cluster.selectedEnvironment().ifPresent(e -> words.addAll(List.of("--env", e)));
     if (templates != null) {
-      b.append(" --templates ").append(templates);
+      words.addAll(List.of("--templates", templates.toString()));
     }
-    return b.toString();
+    return words;
   }
 
   private static Path defaultDir(ClusterSpec c) {

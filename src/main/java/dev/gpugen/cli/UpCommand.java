@@ -4,11 +4,12 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.write.Manifest;
 import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -27,18 +28,24 @@ import picocli.CommandLine.Parameters;
     sortOptions = false,
     mixinStandardHelpOptions = true,
     description = {
-      "Render the spec, then run what its next steps list: terraform init and apply in the"
-          + " render's terraform/ folder, a wait until every node is running (EC2, with N/M nodes"
-          + " ready on stderr) and reachable (ansible wait_for_connection), ansible-galaxy"
-          + " collection install and ansible-playbook site.yml in its ansible/ folder.",
-      "Each command is printed before it runs; the first that fails stops the run with its exit"
-          + " code. Every step is idempotent, so running up again picks up where it stopped."
+      "Render the spec, then run what its next steps list: ansible-galaxy collection install in"
+          + " the render's ansible/ folder, terraform init and apply in its terraform/ folder, the"
+          + " cluster's kubeconfig (EKS, GKE), a wait until every node is running (EC2) and"
+          + " answers (ansible wait_for_connection), each printing its progress per pool at"
+          + " least every 30 s, and ansible-playbook site.yml.",
+      "Before the first step it checks everything the run needs and lists every problem at"
+          + " once: the tools (with SSM also session-manager-plugin and boto3; on GKE gcloud and"
+          + " gke-gcloud-auth-plugin), credentials that answer, and on AWS the account's EC2 vCPU"
+          + " quotas against what the spec needs.",
+      "Each command is printed before it runs; the first that fails stops the run. Every step is"
+          + " idempotent, so running up again picks up where it stopped."
     },
     footer = {
       "",
-      "Exit codes: 0 deployed; a failed step's own exit code; 1 invalid spec or a refused"
-          + " render; 2 usage; 3 a tool missing (nothing run), EC2 unreachable or the nodes not"
-          + " ready in time; 4 internal."
+      "Exit codes: 0 deployed; 1 invalid spec or a refused render; 2 usage, or the folder belongs"
+          + " to another spec; 3 a check before the first step failed (nothing run), EC2"
+          + " unreachable or the nodes not ready in time; 4 internal; 5 a step failed (the message"
+          + " names the tool's own exit code)."
     })
 final class UpCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -54,6 +61,13 @@ final class UpCommand implements Callable<Integer> {
 
   @Option(names = "--auto-approve", description = "Apply without Terraform's confirmation prompt.")
   boolean autoApprove;
+
+  @Option(
+      names = "--force",
+      description =
+          "Render into a folder another spec rendered (its Terraform state becomes this spec's),"
+              + " or over hand-edited files.")
+  boolean force;
 
   @Mixin SpecOptions options;
 
@@ -71,44 +85,48 @@ final class UpCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    UsageErrors.requirePasteable(spec.commandLine(), "SPEC", file);
+    UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
     Gpugen gpugen = Knowledge.gpugen();
     Gpugen.Checked checked = options.check(gpugen, file);
     if (!checked.diagnostics().isEmpty()) {
       DiagnosticPrinter.text(err, checked);
     }
     if (options.fails(checked)) {
-      err.println(file + ": " + DiagnosticPrinter.summary(checked.diagnostics()) + "; nothing run");
+      err.println(
+          Printable.text(file.toString())
+              + ": "
+              + DiagnosticPrinter.summary(checked.diagnostics())
+              + "; nothing run");
       err.flush();
       return ExitCodes.INVALID;
     }
     ClusterPlan plan = checked.plan().orElseThrow();
     Path folder = output != null ? output : Path.of(plan.spec().outputFolder());
+    Manifest.Source source = Impact.source(folder, file, plan);
+    // Another spec's folder holds another cluster's state: refused before any check runs.
+    TreeWriter.checkOwner(folder, source, force);
     List<Deploy.Step> steps = Deploy.up(plan, folder, autoApprove);
-    Map<String, Path> tools = Deploy.tools(steps, context, "gpugen up");
-
-    String label =
-        folder
-            .toAbsolutePath()
-            .normalize()
-            .relativize(file.toAbsolutePath().normalize())
-            .toString()
-            .replace('\\', '/');
-    {
-      RenderedTree tree = gpugen.render(plan, Templates.load(Optional.empty()), label);
-      TreeWriter.Summary s = TreeWriter.write(folder, tree, false);
-      out.println(
-          "rendered "
-              + folder
-              + ": "
-              + s.written()
-              + " written, "
-              + s.unchanged()
-              + " unchanged, "
-              + s.deleted()
-              + " deleted");
-      out.flush();
+    Preflight.Result checks = Preflight.check(plan, steps, context, true);
+    if (!Preflight.report("gpugen up", checks, err)) {
+      return ExitCodes.ENVIRONMENT;
     }
-    int code = Deploy.run("gpugen up", steps, tools, plan, folder, context, out, err);
+    RenderedTree tree =
+        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file));
+    TreeWriter.Summary s = TreeWriter.write(folder, tree, Optional.of(source), force);
+    out.println(
+        "rendered "
+            + Printable.text(folder.toString())
+            + ": "
+            + s.written()
+            + " written, "
+            + s.unchanged()
+            + " unchanged, "
+            + s.deleted()
+            + " deleted");
+    out.flush();
+    Impact.print(out, s.previous(), plan);
+    int code = Deploy.run("gpugen up", steps, checks.tools(), plan, folder, context, out, err);
     if (code == ExitCodes.OK) {
       err.println(
           "gpugen up: done"

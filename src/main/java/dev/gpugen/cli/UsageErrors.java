@@ -1,5 +1,7 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.ShellCommand;
 import dev.gpugen.spec.yaml.Suggest;
 import java.io.PrintWriter;
 import java.util.List;
@@ -11,11 +13,27 @@ import picocli.CommandLine;
  * probably meant.
  */
 final class UsageErrors implements CommandLine.IParameterExceptionHandler {
+  /**
+   * Refuses a path that no command gpugen prints for pasting could name (one ending in a line
+   * feed), before anything is done with it.
+   */
+  static void requirePasteable(CommandLine cl, String what, Object path) {
+    if (path != null) {
+      ShellCommand.problem(path.toString())
+          .ifPresent(
+              p -> {
+                throw new CommandLine.ParameterException(
+                    cl, what + " " + Printable.text(path.toString()) + " " + p);
+              });
+    }
+  }
+
   @Override
   public int handleParseException(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
     PrintWriter err = cl.getErr();
-    err.println("gpugen: " + message(e, cl));
+    // Picocli's messages quote the arguments as typed: outside text for the terminal.
+    err.println("gpugen: " + Printable.text(message(e, cl)));
     String synopsis = cl.getHelp().synopsis(0).strip().replaceAll("\\s+", " ");
     err.println("usage: " + synopsis);
     err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for more.");

@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
 import dev.gpugen.failure.Failure;
+import dev.gpugen.spec.Printable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class ValidateCommand implements Callable<Integer> {
       } catch (Failure e) {
         // One unreadable file must not hide the findings of the others (pre-commit passes many).
         PrintWriter err = spec.commandLine().getErr();
-        err.println("gpugen: " + e.getMessage());
+        err.println("gpugen: " + Printable.text(e.getMessage()));
         err.flush();
         unreadable = Math.max(unreadable, ExitCodes.of(e));
         continue;
@@ -62,7 +63,8 @@ final class ValidateCommand implements Callable<Integer> {
       failed |= options.fails(c);
       if (format == Format.text) {
         DiagnosticPrinter.text(out, c);
-        out.println(f + ": " + DiagnosticPrinter.summary(c.diagnostics()));
+        out.println(
+            Printable.text(f.toString()) + ": " + DiagnosticPrinter.summary(c.diagnostics()));
       }
     }
     if (format == Format.json) {

@@ -12,6 +12,7 @@ import java.util.OptionalInt;
  * @param name the instance type, e.g. {@code p5.48xlarge}
  * @param gpu the {@link GpuModel#name()} of its GPUs
  * @param gpuCount GPUs per instance
+ * @param vcpus vCPUs per instance, what EC2's vCPU quotas count
  * @param gpuMemoryGib memory per GPU, GiB
  * @param networkGbps the maximum network bandwidth, Gbit/s
  * @param networkCards network cards per instance
@@ -28,6 +29,7 @@ public record AwsInstanceType(
     String name,
     String gpu,
     int gpuCount,
+    int vcpus,
     int gpuMemoryGib,
     int networkGbps,
     int networkCards,
@@ -67,9 +69,9 @@ public record AwsInstanceType(
       throw new IllegalArgumentException(name + ": cpu must be x86_64 or arm64, not " + cpu);
     }
     sources = List.copyOf(sources);
-    if (gpuCount < 1 || gpuMemoryGib < 1 || networkGbps < 1 || networkCards < 1) {
+    if (gpuCount < 1 || vcpus < 1 || gpuMemoryGib < 1 || networkGbps < 1 || networkCards < 1) {
       throw new IllegalArgumentException(
-          name + ": GPU count, GPU memory, bandwidth and network cards must be positive");
+          name + ": GPU count, vCPUs, GPU memory, bandwidth and network cards must be positive");
     }
   }
 

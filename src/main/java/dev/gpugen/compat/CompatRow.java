@@ -17,7 +17,8 @@ public sealed interface CompatRow
         AllReduceBandwidth,
         NcclFacts,
         LustreDeployment,
-        CloudRegion {
+        CloudRegion,
+        Ec2VcpuQuota {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */
   String key();

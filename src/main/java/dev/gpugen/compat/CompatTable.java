@@ -51,6 +51,7 @@ public final class CompatTable {
    * @param lifecycleAsOf the month the branch lifecycle data was read; end of life is judged as of
    *     it
    * @param efaOtherTypes EC2 instance types without NVIDIA GPUs that support EFA
+   * @param vcpuQuotas the EC2 vCPU quotas GPU instances count against
    */
   record Extras(
       YearMonth lifecycleAsOf,
@@ -59,8 +60,10 @@ public final class CompatTable {
       NcclFacts nccl,
       List<LustreDeployment> lustre,
       List<CloudRegion> regions,
-      List<String> efaOtherTypes) {
+      List<String> efaOtherTypes,
+      List<Ec2VcpuQuota> vcpuQuotas) {
     Extras {
+      vcpuQuotas = List.copyOf(vcpuQuotas);
       regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
       Objects.requireNonNull(lifecycleAsOf);
@@ -348,6 +351,14 @@ public final class CompatTable {
    */
   public Optional<AllReduceBandwidth> allReduceBandwidth(String gpu, int count, boolean nvswitch) {
     return allReduceBandwidth(gpu).filter(b -> nvswitch && b.gpus() == count);
+  }
+
+  /**
+   * The EC2 vCPU quota an instance of {@code instanceType} on {@code market} ({@code on-demand} or
+   * {@code spot}) counts against; empty where the table knows none.
+   */
+  public Optional<Ec2VcpuQuota> vcpuQuota(String instanceType, String market) {
+    return extras.vcpuQuotas().stream().filter(q -> q.counts(instanceType, market)).findFirst();
   }
 
   /** All EC2 instance types in the table. */

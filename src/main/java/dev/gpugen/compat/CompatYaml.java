@@ -57,6 +57,7 @@ final class CompatYaml {
           "allreduce_busbw",
           "nccl",
           "fsx_lustre",
+          "aws_vcpu_quotas",
           "aws_regions",
           "gcp_regions");
 
@@ -155,6 +156,7 @@ final class CompatYaml {
     NcclFacts nccl = nccl(ncclFields);
     ncclFields.finish();
     List<LustreDeployment> lustre = rows(top, "fsx_lustre", CompatYaml::lustre);
+    List<Ec2VcpuQuota> quotas = rows(top, "aws_vcpu_quotas", CompatYaml::vcpuQuota);
     List<CloudRegion> regions = new ArrayList<>(rows(top, "aws_regions", f -> region("aws", f)));
     regions.addAll(rows(top, "gcp_regions", f -> region("gcp", f)));
 
@@ -171,7 +173,8 @@ final class CompatYaml {
         operators,
         exactMatchSince,
         ctkReleases,
-        new CompatTable.Extras(asOf, knownIssues, busbw, nccl, lustre, regions, efaOtherTypes));
+        new CompatTable.Extras(
+            asOf, knownIssues, busbw, nccl, lustre, regions, efaOtherTypes, quotas));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -317,6 +320,7 @@ final class CompatYaml {
         f.key(),
         f.text("gpu"),
         f.count("gpus"),
+        f.count("vcpus"),
         f.count("gpu_memory_gib"),
         f.count("network_gbps"),
         f.count("network_cards"),
@@ -327,6 +331,11 @@ final class CompatYaml {
         minStack,
         f.has("cpu") ? f.text("cpu") : "x86_64",
         f.sources());
+  }
+
+  private static Ec2VcpuQuota vcpuQuota(Fields f) {
+    return new Ec2VcpuQuota(
+        f.key(), f.text("name"), f.text("market"), f.texts("families"), f.sources());
   }
 
   private static CloudRegion region(String provider, Fields f) {

@@ -11,6 +11,7 @@ import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.Sha256;
+import dev.gpugen.spec.ShellCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -189,7 +190,24 @@ public final class Drift {
     }
     Pool p = pool.get();
     check(out, p, host, "cluster", spec.metadata().name(), base.path("cluster").asText(""));
-    check(out, p, host, "driver", p.software().driver(), base.path("driver").asText(""));
+    String driver = base.path("driver").asText("");
+    if (!p.software().driver().equals(driver)) {
+      // site.yml never replaces a loaded driver: the rolling upgrade does (drain, reboot,
+      // validate).
+      out.add(
+          new Finding(
+              "node",
+              p.name(),
+              host,
+              "driver",
+              p.software().driver(),
+              driver.isEmpty() ? "none" : driver,
+              "ansible-playbook "
+                  + (plan.aws() ? "-i gpugen-inventory " : "")
+                  + "upgrade-driver.yml -l "
+                  + host
+                  + " drains the node, installs the spec's driver, reboots and validates it"));
+    }
     check(out, p, host, "cuda", p.software().cuda(), base.path("cuda").asText(""));
     check(
         out,
@@ -217,8 +235,15 @@ public final class Drift {
                         + ", the spec's is "
                         + nccl
                         + ")",
-                "ansible-playbook -i gpugen-inventory 04-network-tuning.yml --check --diff -l "
-                    + host
+                ShellCommand.of(
+                        "ansible-playbook",
+                        "-i",
+                        "gpugen-inventory",
+                        "04-network-tuning.yml",
+                        "--check",
+                        "--diff",
+                        "-l",
+                        host)
                     + " shows the change; without --check --diff it writes the spec's file"
                     + " back"));
       }

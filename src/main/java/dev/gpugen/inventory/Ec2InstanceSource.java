@@ -51,10 +51,17 @@ public final class Ec2InstanceSource implements InstanceSource {
 
   private final InventoryConfig config;
   private final AwsCredentialsProvider credentials;
+  private final int maxPages;
 
   public Ec2InstanceSource(InventoryConfig config, AwsCredentialsProvider credentials) {
+    this(config, credentials, MAX_PAGES);
+  }
+
+  /** With another page limit than {@link #MAX_PAGES}: tests prove the limit with a small one. */
+  Ec2InstanceSource(InventoryConfig config, AwsCredentialsProvider credentials, int maxPages) {
     this.config = config;
     this.credentials = credentials;
+    this.maxPages = maxPages;
   }
 
   /**
@@ -227,7 +234,7 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
   }
 
-  /** {@code first} and the pages after it, at most {@link #MAX_PAGES}. */
+  /** {@code first} and the pages after it, at most {@code maxPages}. */
   private List<HostFacts> chain(
       Ec2Client ec2, String region, DescribeInstancesRequest request, InstancePages.Page first)
       throws Failure {
@@ -236,12 +243,12 @@ public final class Ec2InstanceSource implements InstanceSource {
     InstancePages.Page page = first;
     collect(region, page, hosts, tokens);
     for (int n = 1; page.nextToken() != null; n++) {
-      if (n >= MAX_PAGES) {
+      if (n >= maxPages) {
         throw new EnvironmentFailure(
             "EC2 DescribeInstances in "
                 + region
                 + " was still returning a NextToken after "
-                + MAX_PAGES
+                + maxPages
                 + " pages; "
                 + Ec2Failures.endpointName(config, region)
                 + " does not paginate correctly");

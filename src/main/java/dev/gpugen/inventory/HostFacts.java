@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param tags every tag, key to value
  * @param imageId the AMI it was launched from
  * @param placementGroup the name of its placement group, if it is in one
+ * @param ownerId the account that owns its reservation (the reservation's ownerId)
  */
 public record HostFacts(
     String instanceId,
@@ -36,7 +37,8 @@ public record HostFacts(
     Optional<Instant> launchTime,
     Map<String, String> tags,
     Optional<String> imageId,
-    Optional<String> placementGroup) {
+    Optional<String> placementGroup,
+    Optional<String> ownerId) {
   public HostFacts {
     Objects.requireNonNull(instanceId, "instanceId");
     Objects.requireNonNull(region, "region");
@@ -51,6 +53,7 @@ public record HostFacts(
     tags = Map.copyOf(tags);
     Objects.requireNonNull(imageId, "imageId");
     Objects.requireNonNull(placementGroup, "placementGroup");
+    Objects.requireNonNull(ownerId, "ownerId");
   }
 
   /** The value of tag {@code key}, if the instance has it. */

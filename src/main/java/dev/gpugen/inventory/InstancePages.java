@@ -128,14 +128,20 @@ final class InstancePages implements ExecutionInterceptor {
         skip(xml);
         continue;
       }
+      // EC2 writes ownerId before instancesSet; a host keeps the owner read before it.
+      String owner = null;
       while (xml.nextTag() == XMLStreamConstants.START_ELEMENT) {
+        if ("ownerId".equals(xml.getLocalName())) {
+          owner = xml.getElementText();
+          continue;
+        }
         if (!"instancesSet".equals(xml.getLocalName())) {
           skip(xml);
           continue;
         }
         while (xml.nextTag() == XMLStreamConstants.START_ELEMENT) {
           if ("item".equals(xml.getLocalName())) {
-            hosts.add(instance(xml, region));
+            hosts.add(instance(xml, region, owner));
           } else {
             skip(xml);
           }
@@ -144,7 +150,8 @@ final class InstancePages implements ExecutionInterceptor {
     }
   }
 
-  private static HostFacts instance(XMLStreamReader xml, String region) throws XMLStreamException {
+  private static HostFacts instance(XMLStreamReader xml, String region, String owner)
+      throws XMLStreamException {
     String id = "";
     String type = null;
     String zone = null;
@@ -202,7 +209,8 @@ final class InstancePages implements ExecutionInterceptor {
         nonEmpty(launchTime).flatMap(InstancePages::instant),
         tags,
         nonEmpty(image),
-        nonEmpty(group));
+        nonEmpty(group),
+        nonEmpty(owner));
   }
 
   /** The tag items; a key given twice keeps its first value, an item without a key is ignored. */

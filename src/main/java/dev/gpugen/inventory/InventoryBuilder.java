@@ -78,6 +78,46 @@ public final class InventoryBuilder {
    */
   static final Set<String> RESERVED_NAMES = Set.of("localhost", "all", "ungrouped");
 
+  /**
+   * Groups that gpugen's plays, group_vars and inventories name (02b runs kubeadm on
+   * kube_control_plane, the NVIDIA plays run on gpu_nodes, group_vars/pool_NAME.yml sets a pool's
+   * driver), and Ansible's own: no keyed group may be, or become, one of them.
+   */
+  static final Set<String> OWN_GROUPS =
+      Set.of(
+          ALL_NODES,
+          CONTROL_PLANE,
+          SPOT,
+          ON_DEMAND,
+          "gke_cluster",
+          "gke_nodepools",
+          "all",
+          "ungrouped");
+
+  /** Families of gpugen's groups, and the kube_/gke_/gpu_/gpugen_ names kept for its plays. */
+  static final List<String> OWN_GROUP_PREFIXES =
+      List.of("pool_", "az_", "type_", "kube_", "gke_", "gpu_", "gpugen_");
+
+  /**
+   * The group of gpugen's own that a keyed group {@code prefix_<value>} could be, for some tag
+   * value ({@code kube} and the value {@code control-plane} give kube_control_plane), or empty.
+   * Compared without case, so that no group differs from one of gpugen's only by case.
+   */
+  public static Optional<String> ownGroupFor(String prefix) {
+    String start = (prefix + "_").toLowerCase(Locale.ROOT);
+    for (String g : new java.util.TreeSet<>(OWN_GROUPS)) {
+      if (g.startsWith(start) && g.length() > start.length()) {
+        return Optional.of(g);
+      }
+    }
+    for (String p : OWN_GROUP_PREFIXES) {
+      if (start.startsWith(p) || p.startsWith(start)) {
+        return Optional.of(p + "*");
+      }
+    }
+    return Optional.empty();
+  }
+
   /** The inventory and the warnings to print about values that were dropped. */
   public record Result(Inventory inventory, List<String> warnings, int foreignDropped) {
     public Result {
@@ -416,23 +456,15 @@ public final class InventoryBuilder {
         vars.put("ansible_aws_ssm_instance_id", host.instanceId());
         vars.put("ansible_aws_ssm_region", host.region());
         vars.put("ansible_aws_ssm_s3_addressing_style", "virtual");
-        Optional<String> bucket = host.tag(GpugenTags.SSM_BUCKET);
-        if (bucket.isPresent() && connection.ownBucket(bucket.get())) {
+        // From the settings and EC2's own fields, never from a tag: S3 names are global.
+        Optional<String> bucket = connection.bucketFor(host.ownerId(), host.region());
+        if (bucket.isPresent()) {
           vars.put("ansible_aws_ssm_bucket_name", bucket.get());
-        } else if (bucket.isEmpty()) {
+        } else {
           warnings.add(
               host.instanceId()
-                  + " has no tag "
-                  + GpugenTags.SSM_BUCKET
-                  + ": the SSM connection has no bucket to move files through (terraform apply"
-                  + " tags every node with it)");
-        } else {
-          warn(
-              "tag " + GpugenTags.SSM_BUCKET,
-              "it is not a bucket name starting with "
-                  + connection.ssmBucketPrefix().orElse("")
-                  + ": "
-                  + show(bucket.get()));
+                  + ": EC2 reported no account id for it, so the SSM connection has no bucket to"
+                  + " move files through");
         }
       } else {
         connection.user().ifPresent(u -> vars.put("ansible_user", u));

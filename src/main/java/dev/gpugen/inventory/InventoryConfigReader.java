@@ -52,7 +52,6 @@ public final class InventoryConfigReader {
   private static final Pattern GROUP_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
   private static final int MAX_FILTER_VALUES = 200;
   private static final int MAX_KEYED_GROUPS = 20;
-  private static final List<String> OWN_GROUP_PREFIXES = List.of("gpu", "pool", "az", "type", "on");
 
   /** Filters gpugen sets itself, and the setting that controls each. */
   private static final Map<String, String> OWN_FILTERS =
@@ -584,14 +583,17 @@ public final class InventoryConfigReader {
                 + quote(prefix));
         continue;
       }
-      if (OWN_GROUP_PREFIXES.contains(prefix)) {
+      Optional<String> own = InventoryBuilder.ownGroupFor(prefix);
+      if (own.isPresent()) {
         errors.add(
             "\""
                 + where
                 + ".prefix\" "
                 + quote(prefix)
-                + " would mix with gpugen's own groups (gpu_nodes, pool_*, az_*, type_*, spot,"
-                + " on_demand); choose another prefix");
+                + " would name gpugen's own groups ("
+                + own.get()
+                + "): a tag value could then move a host into a group its plays target; choose"
+                + " another prefix");
         continue;
       }
       groups.add(new KeyedGroup(tag, prefix));
@@ -702,27 +704,47 @@ public final class InventoryConfigReader {
     return Path.of(home, ".cache", "gpugen").toAbsolutePath();
   }
 
+  /**
+   * The EC2 endpoint: http(s), a host and an optional port and path. Its text is never echoed
+   * whole: user info, a query or a fragment may carry a secret, and java.net.URI reads an authority
+   * it cannot parse as a server (a host with '_') as registry-based, with no user info to find; so
+   * '@', '?' and '#' are refused by the text, before parsing, and the other errors show only what
+   * was parsed as scheme and host.
+   */
   private static Optional<URI> endpoint(String setting, String text, List<String> errors) {
-    try {
-      URI uri = new URI(text.trim());
-      if (uri.getRawUserInfo() != null) {
-        // Never echo it: the user part may hold a secret.
-        errors.add(setting + " must not contain credentials");
-        return Optional.empty();
-      }
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-        errors.add(
-            setting
-                + " must be an http(s) URL such as https://ec2.us-east-1.amazonaws.com, got "
-                + quote(text));
-        return Optional.empty();
-      }
-      return Optional.of(uri);
-    } catch (URISyntaxException e) {
-      errors.add(setting + " is not a URL: " + quote(text));
+    String t = text.trim();
+    if (t.indexOf('@') >= 0) {
+      errors.add(
+          setting
+              + " must not contain credentials (user info before '@'); give the SDK credentials"
+              + " through its usual chain");
       return Optional.empty();
     }
+    if (t.indexOf('?') >= 0 || t.indexOf('#') >= 0) {
+      errors.add(
+          setting
+              + " must not have a query or a fragment ('?', '#'); an EC2 endpoint is a scheme, a"
+              + " host, a port and a path");
+      return Optional.empty();
+    }
+    URI uri;
+    try {
+      uri = new URI(t);
+    } catch (URISyntaxException e) {
+      errors.add(setting + " is not a URL (" + e.getReason() + ")");
+      return Optional.empty();
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+      errors.add(
+          setting
+              + " must be an http(s) URL with a host name such as"
+              + " https://ec2.us-east-1.amazonaws.com, got "
+              + (scheme.isEmpty() ? "no scheme" : "scheme " + quote(scheme))
+              + (uri.getHost() == null ? " and no host gpugen can read" : ""));
+      return Optional.empty();
+    }
+    return Optional.of(uri);
   }
 
   private Optional<Long> number(String envName, Long fromFile, List<String> errors) {

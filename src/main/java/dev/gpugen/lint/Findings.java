@@ -44,6 +44,11 @@ public final class Findings {
             Optional.ofNullable(hint)));
   }
 
+  /** Every string the spec file holds, keys and values, with its path (the secret scan's input). */
+  public List<SourceMap.Text> writtenTexts() {
+    return sources.texts();
+  }
+
   /** Whether the spec wrote {@code path} itself, rather than leaving it to a default. */
   public boolean isWritten(SpecPath path) {
     return sources.isWritten(path);

@@ -1,8 +1,10 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
+import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
@@ -61,14 +63,19 @@ import dev.gpugen.lint.rules.nccl.NcclValueInvalid;
 import dev.gpugen.lint.rules.net.NetAirGappedNoMirror;
 import dev.gpugen.lint.rules.net.NetAirGappedNoSource;
 import dev.gpugen.lint.rules.net.NetAirGappedStockImage;
+import dev.gpugen.lint.rules.net.NetCidrSpecialRange;
 import dev.gpugen.lint.rules.net.NetFabricNotOffered;
 import dev.gpugen.lint.rules.net.NetInternetMismatch;
 import dev.gpugen.lint.rules.net.NetMirrorUnused;
+import dev.gpugen.lint.rules.net.NetSubnetNoRoom;
+import dev.gpugen.lint.rules.net.NetSubnetTooSmall;
+import dev.gpugen.lint.rules.net.NetVpcCidrSize;
 import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
+import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
@@ -113,6 +120,7 @@ public final class Rules {
           new SpecCidrHostBits(),
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
+          new AwsInstanceTypeInvalid(),
           new AwsInstanceTypeUnknown(),
           new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
@@ -164,6 +172,10 @@ public final class Rules {
           new NetAirGappedStockImage(),
           new NetAirGappedNoMirror(),
           new NetMirrorUnused(),
+          new NetVpcCidrSize(),
+          new NetCidrSpecialRange(),
+          new NetSubnetTooSmall(),
+          new NetSubnetNoRoom(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
@@ -178,6 +190,7 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),
@@ -199,6 +212,7 @@ public final class Rules {
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
+          new SecMirrorKeyOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),

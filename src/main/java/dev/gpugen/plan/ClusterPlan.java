@@ -218,15 +218,24 @@ public record ClusterPlan(
   }
 
   /**
-   * The start of the SSM transfer bucket's name: Terraform's {@code bucket_prefix} (at most 37
-   * characters; a generated suffix makes the name unique in S3's global namespace) and the prefix
-   * the inventory accepts in the nodes' {@code gpugen:ssm-bucket} tag. Empty without SSM.
+   * The start of the SSM transfer bucket's name, which ssm.tf completes with the account id and the
+   * region ({@code <prefix><account id>-<region>}, at most 63 characters) and gpugen-inventory
+   * computes the same way from its settings and each instance's account and region: a name fixed by
+   * the render, never read from a tag, since any account can own a bucket whose name only starts
+   * with the prefix. A qualified name longer than 28 characters is cut to 19 and a hash of the
+   * whole, so two long names never share a bucket. Empty without SSM.
    */
   public Optional<String> ssmBucketPrefix() {
     if (!ssmConnection()) {
       return Optional.empty();
     }
-    String name = qualifiedName.length() > 28 ? qualifiedName.substring(0, 28) : qualifiedName;
+    String name =
+        qualifiedName.length() <= 28
+            ? qualifiedName
+            : qualifiedName.substring(0, 19)
+                + "-"
+                + Sha256.hex(qualifiedName.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .substring(0, 8);
     return Optional.of(name + "-ssm-");
   }
 
@@ -265,6 +274,84 @@ public record ClusterPlan(
    */
   static final List<String> EKS_PRIVATE_CLUSTER_ENDPOINTS =
       List.of("ec2", "ecr.api", "ecr.dkr", "eks", "eks-auth", "sts");
+
+  /**
+   * What the node subnet of a VPC gpugen creates must have room for, each with the addresses it
+   * takes (AWS): one per instance, since an instance's primary interface on network card 0 takes
+   * one and the EFA-only interfaces on its other cards take none
+   * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html); one per interface endpoint
+   * (https://docs.aws.amazon.com/vpc/latest/privatelink/privatelink-access-aws-services.html); the
+   * eight free addresses an internal Network Load Balancer asks for when AWS picks its address
+   * (https://docs.aws.amazon.com/elasticloadbalancing/latest/network/availability-zones.html); the
+   * six EKS asks for in each cluster subnet
+   * (https://docs.aws.amazon.com/eks/latest/userguide/network-reqs.html). Empty for an existing
+   * VPC, whose subnet gpugen cannot see.
+   */
+  public List<AddressUse> nodeSubnetUses() {
+    if (!aws() || !spec.network().createsVpc()) {
+      return List.of();
+    }
+    List<AddressUse> out = new ArrayList<>();
+    for (ClusterSpec.Pool p : spec.pools()) {
+      out.add(new AddressUse("the " + p.count() + " instances of pool " + p.name(), p.count()));
+    }
+    spec.kubernetes()
+        .filter(ClusterSpec.Kubernetes::kubeadm)
+        .ifPresent(
+            k -> {
+              out.add(
+                  new AddressUse(
+                      "the " + k.controlPlaneCount() + " control-plane instances",
+                      k.controlPlaneCount()));
+              if (k.controlPlaneCount() > 1) {
+                out.add(new AddressUse("the control plane's internal load balancer", 8));
+              }
+            });
+    List<String> endpoints = vpcInterfaceEndpoints();
+    if (!endpoints.isEmpty()) {
+      out.add(
+          new AddressUse(
+              "the "
+                  + endpoints.size()
+                  + " interface endpoints ("
+                  + String.join(", ", endpoints)
+                  + ")",
+              endpoints.size()));
+    }
+    if (spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).isPresent()) {
+      out.add(new AddressUse("the EKS control plane's network interfaces", 6));
+    }
+    return List.copyOf(out);
+  }
+
+  /** Addresses something in a subnet takes, and what it is (for a message). */
+  public record AddressUse(String what, int addresses) {}
+
+  /**
+   * The /28s Terraform carves from the end of a VPC it creates, beside the node subnet (network.tf,
+   * eks.tf): the NAT gateway's public subnet (the last /28, with internet nat) and EKS's second
+   * control-plane subnet in another zone (the second-to-last /28). Keyed by what each is for; empty
+   * for an existing VPC.
+   */
+  public java.util.SortedMap<String, dev.gpugen.spec.Cidr> carvedSubnets() {
+    java.util.SortedMap<String, dev.gpugen.spec.Cidr> out = new TreeMap<>();
+    ClusterSpec.Network n = spec.network();
+    if (!aws() || !n.createsVpc() || n.vpcCidr().isEmpty()) {
+      return out;
+    }
+    dev.gpugen.spec.Cidr vpc = dev.gpugen.spec.Cidr.parse(n.vpcCidr().get()).canonical();
+    if (vpc.bits() > 28) {
+      return out;
+    }
+    long end = vpc.network() + (1L << (32 - vpc.bits()));
+    if (n.natGateway()) {
+      out.put("the NAT gateway's public subnet", new dev.gpugen.spec.Cidr(end - 16, 28));
+    }
+    if (spec.kubernetes().filter(ClusterSpec.Kubernetes::eks).isPresent() && vpc.bits() < 28) {
+      out.put("EKS's second control-plane subnet", new dev.gpugen.spec.Cidr(end - 32, 28));
+    }
+    return out;
+  }
 
   /** Whether the GPU Operator installs the driver on GKE (else GKE's own driver and plugin). */
   public boolean gkeOperatorDriver() {

@@ -8,8 +8,10 @@ import java.util.TreeMap;
 /**
  * The SHA-256 of the pull-mode bundle (the rendered {@code ansible/} folder as nodes fetch it): the
  * SHA-256 of its {@code sha256sum} listing, one {@code <sha256> <path>} line per file, sorted by
- * path in byte order, without the files the upload leaves out (dotfiles, {@code reports/}). The
- * user data carries it, and a node recomputes it over what it fetched before running anything.
+ * path in byte order, over every file the render writes there, dotfiles included. The user data
+ * carries it, and a node recomputes it over every file it fetched, before running anything: a file
+ * the render did not write (a fact cache, {@code .cache/facts/localhost}, whose variables would
+ * outrank group_vars) changes the digest, and the node runs nothing.
  */
 public final class BundleDigest {
   /** The folder of the render that is the bundle. */
@@ -17,18 +19,11 @@ public final class BundleDigest {
 
   private BundleDigest() {}
 
-  /** Whether a path inside the bundle folder is uploaded (pull.tf's pull_bundle_files). */
-  static boolean inBundle(String relative) {
-    return !relative.startsWith(".")
-        && !relative.contains("/.")
-        && !relative.startsWith("reports/");
-  }
-
   static String of(Map<String, RenderedTree.File> rendered) {
     Map<String, String> lines = new TreeMap<>();
     rendered.forEach(
         (path, file) -> {
-          if (path.startsWith(FOLDER) && inBundle(path.substring(FOLDER.length()))) {
+          if (path.startsWith(FOLDER)) {
             lines.put(path.substring(FOLDER.length()), Sha256.hex(file.content()));
           }
         });

@@ -37,6 +37,15 @@ public final class Renderer {
     for (RenderPlan.Output o : RenderPlan.of(plan, templates)) {
       (o.path().startsWith(BundleDigest.FOLDER) ? outputs : rest).add(o);
     }
+    // ... and its file list: what pull.tf uploads is what the digest covers.
+    base.put(
+        "terraform",
+        ((TerraformView) base.get("terraform"))
+            .withBundleFiles(
+                outputs.stream()
+                    .map(o -> o.path().substring(BundleDigest.FOLDER.length()))
+                    .sorted()
+                    .toList()));
     int bundleFiles = outputs.size();
     outputs.addAll(rest);
     for (int i = 0; i < outputs.size(); i++) {

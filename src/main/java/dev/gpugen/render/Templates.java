@@ -2,10 +2,12 @@ package dev.gpugen.render;
 
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InternalFailure;
+import dev.gpugen.spec.Printable;
+import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.yaml.Suggest;
 import freemarker.cache.ClassTemplateLoader;
-import freemarker.cache.FileTemplateLoader;
 import freemarker.cache.MultiTemplateLoader;
+import freemarker.cache.StringTemplateLoader;
 import freemarker.cache.TemplateLoader;
 import freemarker.core.TemplateClassResolver;
 import freemarker.ext.beans.ZeroArgumentNonVoidMethodPolicy;
@@ -17,7 +19,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -41,13 +45,19 @@ public final class Templates {
   private final Configuration cfg;
   private final List<String> names;
   private final java.util.Set<String> nameSet;
-  private final Optional<Path> overrides;
 
-  private Templates(Configuration cfg, List<String> names, Optional<Path> overrides) {
+  /** The override folder's files, read once when loaded: name to text. */
+  private final java.util.Map<String, String> overrides;
+
+  /** The most an override file may hold; the largest built-in template is under 32 KiB. */
+  static final long MAX_OVERRIDE_BYTES = 1L << 20;
+
+  private Templates(
+      Configuration cfg, List<String> names, java.util.Map<String, String> overrides) {
     this.cfg = cfg;
     this.names = List.copyOf(names);
     this.nameSet = java.util.Set.copyOf(names);
-    this.overrides = overrides;
+    this.overrides = java.util.Map.copyOf(overrides);
   }
 
   /**
@@ -67,12 +77,11 @@ public final class Templates {
   private static Templates read(Optional<Path> overrides) throws IOException {
     TreeSet<String> names = new TreeSet<>(builtInNames());
     List<TemplateLoader> loaders = new ArrayList<>();
+    java.util.Map<String, String> texts = new java.util.TreeMap<>();
     if (overrides.isPresent()) {
       Path dir = overrides.get();
-      if (!Files.isDirectory(dir)) {
-        throw new EnvironmentFailure("--templates " + dir + " is not a directory");
-      }
-      for (String name : walk(dir)) {
+      texts.putAll(readOverrides(dir));
+      for (String name : texts.keySet()) {
         if (!names.contains(name)) {
           // A misspelt or misplaced override would otherwise be silently ignored.
           throw new InternalFailure(
@@ -85,13 +94,72 @@ public final class Templates {
                   + "); an override has the path of the file it replaces plus .ftl");
         }
       }
-      loaders.add(new FileTemplateLoader(dir.toFile()));
+      StringTemplateLoader fromMemory = new StringTemplateLoader();
+      texts.forEach(fromMemory::putTemplate);
+      loaders.add(fromMemory);
     }
     loaders.add(new ClassTemplateLoader(Templates.class, "/templates"));
     return new Templates(
         configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
         new ArrayList<>(names),
-        overrides);
+        texts);
+  }
+
+  /**
+   * Every override, read into memory here and never again: only regular files of at most {@link
+   * #MAX_OVERRIDE_BYTES}, in real folders under {@code dir}. A symbolic link (it would copy a file
+   * from outside into the render), a FIFO or a device (a read would block or never end) and a huge
+   * file are refused by name, before anything is rendered.
+   */
+  private static java.util.Map<String, String> readOverrides(Path dir) throws IOException {
+    String where = "--templates " + Printable.text(dir.toString()) + ": ";
+    BasicFileAttributes root;
+    try {
+      root = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new EnvironmentFailure(
+          "--templates " + Printable.text(dir.toString()) + " does not exist");
+    }
+    if (root.isSymbolicLink() || !root.isDirectory()) {
+      throw new EnvironmentFailure(
+          "--templates "
+              + Printable.text(dir.toString())
+              + (root.isSymbolicLink()
+                  ? " is a symbolic link; give the real folder"
+                  : " is not a directory"));
+    }
+    java.util.Map<String, String> texts = new java.util.TreeMap<>();
+    List<Path> entries;
+    try (Stream<Path> s = Files.walk(dir)) {
+      entries = s.sorted().toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    for (Path p : entries) {
+      if (p.equals(dir)) {
+        continue;
+      }
+      String name = dir.relativize(p).toString().replace('\\', '/');
+      BasicFileAttributes a =
+          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (a.isDirectory()) {
+        continue;
+      }
+      if (a.isSymbolicLink()) {
+        throw new EnvironmentFailure(
+            where
+                + Printable.text(name)
+                + " is a symbolic link; an override is a regular file inside the folder (copy"
+                + " the file there instead)");
+      }
+      try {
+        byte[] bytes = SafeRead.read(p, MAX_OVERRIDE_BYTES, false);
+        texts.put(name, new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+      } catch (EnvironmentFailure e) {
+        throw e.prefixed(where + Printable.text(name) + " ");
+      }
+    }
+    return texts;
   }
 
   /** The built-in name closest to {@code name}: same file name first, then edit distance. */
@@ -166,11 +234,9 @@ public final class Templates {
 
   /** A static file's text, from the override folder when it has one. */
   String text(String name) throws IOException {
-    if (overrides.isPresent()) {
-      Path p = overrides.get().resolve(name);
-      if (Files.isRegularFile(p)) {
-        return Files.readString(p);
-      }
+    String override = overrides.get(name);
+    if (override != null) {
+      return override;
     }
     try (java.io.InputStream in = Templates.class.getResourceAsStream("/templates/" + name)) {
       if (in == null) {

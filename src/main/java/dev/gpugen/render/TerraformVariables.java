@@ -240,7 +240,8 @@ final class TerraformVariables {
                         "ssm_bucket_prefix",
                         "string",
                         "Start of the name of the S3 bucket the SSM connection moves files through"
-                            + " (connection ssm); null for no bucket.")
+                            + " (connection ssm), which ends with the account id and the region;"
+                            + " null for no bucket.")
                     .defaultTo(null)
                     .validation(
                         "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",
@@ -746,6 +747,18 @@ final class TerraformVariables {
                 "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's"
                     + " SHA-256.")
             .set(view.pullBundlePrefix()),
+        TfVar.of(
+                "pull_bundle_files",
+                "list(string)",
+                "The bundle's files, relative to the ansible/ folder: exactly the files the"
+                    + " user data's digest lists, so Terraform uploads nothing else (no fact cache,"
+                    + " kubeconfig or report a push run left there).")
+            .validation(
+                "alltrue([for f in {var} : can(regex(\"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$\","
+                    + " f)) && !strcontains(f, \"..\")])",
+                "Every pull_bundle_files entry must be a relative path inside the ansible/"
+                    + " folder.")
+            .set(view.pullBundleFiles()),
         TfVar.of(
                 "pull_reports_prefix",
                 "string",

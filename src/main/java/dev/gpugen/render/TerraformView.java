@@ -31,10 +31,30 @@ import java.util.TreeSet;
 public final class TerraformView {
   private final ClusterPlan plan;
   private final ClusterSpec spec;
+  private final List<String> bundleFiles;
 
   TerraformView(ClusterPlan plan) {
+    this(plan, List.of());
+  }
+
+  private TerraformView(ClusterPlan plan, List<String> bundleFiles) {
     this.plan = plan;
     this.spec = plan.spec();
+    this.bundleFiles = List.copyOf(bundleFiles);
+  }
+
+  /** This view, knowing the files of the pull-mode bundle (the renderer lists them). */
+  TerraformView withBundleFiles(List<String> files) {
+    return new TerraformView(plan, files);
+  }
+
+  /**
+   * The pull-mode bundle's files, relative to ansible/ and sorted: every file the render writes
+   * there and nothing else, which is what Terraform uploads and what the digest in the user data
+   * lists.
+   */
+  public List<String> pullBundleFiles() {
+    return bundleFiles;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.gpugen.spec;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -13,6 +15,10 @@ public final class SourceMap {
   private final String file;
   private final Map<String, Position> keys = new TreeMap<>();
   private final Map<String, Position> values = new TreeMap<>();
+  private final List<Text> texts = new ArrayList<>();
+
+  /** A string the spec file holds (a scalar or a mapping key), where it stands in the spec. */
+  public record Text(SpecPath path, Position position, String text) {}
 
   public SourceMap(String file) {
     this.file = file;
@@ -28,6 +34,19 @@ public final class SourceMap {
 
   public void putValue(SpecPath path, Position p) {
     values.putIfAbsent(path.toString(), p);
+  }
+
+  /** Records a string the file holds, key or value, whatever its key and whether it binds. */
+  public void putText(SpecPath path, Position position, String text) {
+    texts.add(new Text(path, position, text));
+  }
+
+  /**
+   * Every string the file holds, in document order: the values and keys of every section and
+   * environment overlay, including those no model field reads (so a scan misses nothing).
+   */
+  public List<Text> texts() {
+    return List.copyOf(texts);
   }
 
   /** The value's position, else the key's, else the nearest ancestor's, else 1:1. */

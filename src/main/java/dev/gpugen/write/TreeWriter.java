@@ -65,8 +65,14 @@ public final class TreeWriter {
 
   private TreeWriter() {}
 
-  /** What a write did, for the one-line summary. */
-  public record Summary(int written, int unchanged, int deleted) {}
+  /**
+   * What a write did, for the one-line summary.
+   *
+   * @param previous the source the folder's manifest named before this write (for the change's
+   *     impact), empty for a new folder or a manifest from before gpugen recorded it
+   */
+  public record Summary(
+      int written, int unchanged, int deleted, Optional<Manifest.Source> previous) {}
 
   /** The steps that change the folder; tests fail each one in turn. */
   interface Ops {
@@ -95,11 +101,26 @@ public final class TreeWriter {
   }
 
   public static Summary write(Path dir, RenderedTree tree, boolean force) throws Failure {
-    return write(dir, tree, force, Ops.REAL);
+    return write(dir, tree, Optional.empty(), force, Ops.REAL);
+  }
+
+  /**
+   * Writes {@code tree} into {@code dir} and records {@code source} in its manifest. A folder whose
+   * manifest names another spec is refused (usage, exit 2) unless {@code force}.
+   */
+  public static Summary write(
+      Path dir, RenderedTree tree, Optional<Manifest.Source> source, boolean force) throws Failure {
+    return write(dir, tree, source, force, Ops.REAL);
+  }
+
+  static Summary write(Path dir, RenderedTree tree, boolean force, Ops ops) throws Failure {
+    return write(dir, tree, Optional.empty(), force, ops);
   }
 
   @SuppressWarnings("try") // the lock is held for the block, never read
-  static Summary write(Path dir, RenderedTree tree, boolean force, Ops ops) throws Failure {
+  static Summary write(
+      Path dir, RenderedTree tree, Optional<Manifest.Source> source, boolean force, Ops ops)
+      throws Failure {
     Path out = dir.toAbsolutePath().normalize();
     try {
       Contained.checkOutput(dir, out);
@@ -108,13 +129,16 @@ public final class TreeWriter {
       Files.createDirectories(parent);
       try (Lock lock = Lock.acquire(out)) {
         Optional<Manifest> previous = previousManifest(out, force);
+        if (source.isPresent() && previous.isPresent()) {
+          checkOwner(dir, previous.get().source(), source.get(), force);
+        }
         Map<String, Path> old =
             previous.isPresent() ? targets(out, previous.get().paths()) : Map.of();
         Plan plan = plan(out, tree, targets, previous, old, force);
         Staging.cleanAbandoned(parent);
         Path staging = Staging.create(parent);
         try {
-          return commit(out, staging, tree, previous, plan, ops);
+          return commit(out, staging, tree, previous, source, plan, ops);
         } finally {
           Staging.deleteTree(staging);
         }
@@ -303,7 +327,13 @@ public final class TreeWriter {
   }
 
   private static Summary commit(
-      Path out, Path staging, RenderedTree tree, Optional<Manifest> previous, Plan plan, Ops ops)
+      Path out,
+      Path staging,
+      RenderedTree tree,
+      Optional<Manifest> previous,
+      Optional<Manifest.Source> source,
+      Plan plan,
+      Ops ops)
       throws IOException {
     Path files = Files.createDirectory(staging.resolve("new"));
     Path aside = Files.createDirectory(staging.resolve("old"));
@@ -316,7 +346,7 @@ public final class TreeWriter {
     }
     Map<String, byte[]> contents = new LinkedHashMap<>();
     tree.files().forEach((rel, f) -> contents.put(rel, f.content()));
-    Manifest next = Manifest.of(contents);
+    Manifest next = Manifest.of(contents, source);
     Path manifestPath = out.resolve(Manifest.FILE_NAME);
     Optional<byte[]> oldManifest =
         Files.exists(manifestPath, LinkOption.NOFOLLOW_LINKS)
@@ -356,7 +386,11 @@ public final class TreeWriter {
     for (String rel : plan.stale()) {
       removeEmptyParents(out, out.resolve(rel).getParent());
     }
-    return new Summary(plan.changed().size(), plan.unchanged(), plan.stale().size());
+    return new Summary(
+        plan.changed().size(),
+        plan.unchanged(),
+        plan.stale().size(),
+        previous.flatMap(Manifest::source));
   }
 
   private static void placeManifest(
@@ -442,6 +476,48 @@ public final class TreeWriter {
       }
     }
     return HexFormat.of().formatHex(md.digest());
+  }
+
+  /** Whether {@code dir} holds a render: a manifest, reached without a symbolic link. */
+  public static boolean rendered(Path dir) throws Failure {
+    Path out = dir.toAbsolutePath().normalize();
+    Contained.checkOutput(dir, out);
+    return Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)
+        && Files.exists(out.resolve(Manifest.FILE_NAME), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Refuses {@code dir} when its manifest says another spec (or environment) rendered it, unless
+   * {@code force}: two specs with one {@code metadata.name} would otherwise share its files and its
+   * Terraform state, and {@code gpugen down} of the second would destroy the first's cluster. A
+   * folder without a manifest, or with one from before gpugen recorded its spec, passes.
+   */
+  public static void checkOwner(Path dir, Manifest.Source current, boolean force) throws Failure {
+    if (rendered(dir)) {
+      checkOwner(dir, Manifest.read(dir.toAbsolutePath().normalize()).source(), current, force);
+    }
+  }
+
+  private static void checkOwner(
+      Path dir, Optional<Manifest.Source> recorded, Manifest.Source current, boolean force) {
+    if (force || recorded.isEmpty() || recorded.get().sameOwner(current)) {
+      return;
+    }
+    String mine = recorded.get().shown(dir);
+    String theirs = current.shown(dir);
+    throw InvalidInput.usage(
+        Printable.text(dir.toString())
+            + " holds the render of "
+            + mine
+            + " (its "
+            + Manifest.FILE_NAME
+            + " says so), not of "
+            + theirs
+            + ": two specs in one folder share its files and its Terraform state. Give "
+            + theirs
+            + " its own metadata.name (or -o DIR); if it replaces "
+            + mine
+            + " (renamed or moved), pass --force");
   }
 
   private static Optional<Manifest> previousManifest(Path out, boolean force)

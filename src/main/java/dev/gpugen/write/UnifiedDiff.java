@@ -1,5 +1,6 @@
 package dev.gpugen.write;
 
+import dev.gpugen.spec.Printable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +18,12 @@ public final class UnifiedDiff {
       return "";
     }
     StringBuilder out = new StringBuilder();
-    out.append("--- ").append(nameA).append('\n').append("+++ ").append(nameB).append('\n');
+    out.append("--- ")
+        .append(Printable.text(nameA))
+        .append('\n')
+        .append("+++ ")
+        .append(Printable.text(nameB))
+        .append('\n');
     int i = 0;
     while (i < script.size()) {
       if (script.get(i).op == ' ') {
@@ -70,7 +76,8 @@ public final class UnifiedDiff {
         .append(" @@\n");
     for (Edit e : hunk) {
       String line = e.op == '+' ? b.get(e.b) : a.get(e.a);
-      out.append(e.op).append(line).append('\n');
+      // A line of a file on disk is outside text: a hand edit could hold escape sequences.
+      out.append(e.op).append(Printable.text(line)).append('\n');
     }
   }
 

@@ -16,11 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Whole {@code gpugen render} processes racing: two into one folder (with different specs) and two
- * into sibling folders of the same parent, started together, round after round. Separate JVMs take
- * the OS lock on the folder for real (threads of one JVM only meet the in-process lock). Every run
- * succeeds, the shared folder holds exactly one spec's complete render, no staging or lock file is
- * left, and a folder beside them is unchanged.
+ * Whole {@code gpugen render} processes racing: two into one folder (with different specs, so with
+ * {@code --force}: a folder belongs to the spec that rendered it) and two into sibling folders of
+ * the same parent, started together, round after round. Separate JVMs take the OS lock on the
+ * folder for real (threads of one JVM only meet the in-process lock). Every run succeeds, the
+ * shared folder holds exactly one spec's complete render, no staging or lock file is left, and a
+ * folder beside them is unchanged.
  */
 @RealToolsTest
 class ConcurrentRenderProcessesTest {
@@ -41,7 +42,8 @@ class ConcurrentRenderProcessesTest {
                 "render",
                 spec,
                 "-o",
-                out.toString())
+                out.toString(),
+                "--force")
             .directory(RealTools.repoRoot().toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
@@ -95,7 +97,8 @@ class ConcurrentRenderProcessesTest {
                         spec,
                         "-o",
                         shared.toString(),
-                        "--check")
+                        "--check",
+                        "--force")
                     .directory(RealTools.repoRoot().toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile()));

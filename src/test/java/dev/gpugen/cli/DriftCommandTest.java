@@ -346,6 +346,13 @@ class DriftCommandTest {
         r.out()
             .contains("node-b               driver           expected 580.95.05, found 570.172.08"),
         r.out());
+    // The driver's fix is the rolling upgrade, never site.yml (which refuses a loaded driver).
+    assertTrue(
+        r.out()
+            .contains(
+                "       fix: ansible-playbook -i gpugen-inventory upgrade-driver.yml -l node-b drains"
+                    + " the node, installs the spec's driver, reboots and validates it"),
+        r.out());
     assertTrue(
         r.out()
             .contains("node-b               nccl-conf        expected /etc/nccl.conf as play 04"),

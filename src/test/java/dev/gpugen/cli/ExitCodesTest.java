@@ -15,6 +15,7 @@ class ExitCodesTest {
     assertEquals(2, ExitCodes.of(InvalidInput.usage("unknown option")));
     assertEquals(3, ExitCodes.of(new EnvironmentFailure("disk full")));
     assertEquals(4, ExitCodes.of(new InternalFailure("a template failed")));
+    assertEquals(5, ExitCodes.STEP_FAILED, "README: a step of up or down failed");
     assertEquals(2, ExitCodes.of(InvalidInput.usage("unknown option").prefixed("drift: ")));
   }
 }

@@ -200,10 +200,11 @@ class FirstHourMessagesTest {
             + "kubernetes: {distribution: existing, version: \"1.33\"}\n");
     Cli text = Cli.run("validate", spec.toString());
     assertTrue(text.out().contains("info[sys-numa-balancing-enabled]"), text.out());
-    assertTrue(text.out().endsWith(": 0 errors, 0 warnings, 1 info\n"), text.out());
+    assertTrue(text.out().contains("info[aws-vcpu-quota]"), text.out());
+    assertTrue(text.out().endsWith(": 0 errors, 0 warnings, 2 infos\n"), text.out());
     Cli json = Cli.run("validate", "--format", "json", spec.toString());
     JsonNode doc = new ObjectMapper().readTree(json.out());
-    assertEquals(1, doc.path("infos").asInt(), json.out());
+    assertEquals(2, doc.path("infos").asInt(), json.out());
     assertEquals(0, doc.path("errors").asInt(), json.out());
     assertTrue(
         json.out().startsWith("{\n  \"diagnostics\": [\n    {\n      \"column\": "), json.out());
@@ -248,5 +249,124 @@ class FirstHourMessagesTest {
     // Not only the first line: the failing expression and FreeMarker's tips too.
     assertTrue(r.err().contains("==> spec.metadata.nope  [in template"), r.err());
     assertTrue(r.err().contains("Tip: "), r.err());
+  }
+
+  private static long findings(Cli r) {
+    return r.out()
+        .lines()
+        .filter(l -> l.matches(".*:\\d+:\\d+: (error|warning|info)\\[.*"))
+        .count();
+  }
+
+  /** A misspelt type is the error, with the name to write: no EFA advice on top. */
+  @Test
+  void aMisspeltInstanceTypeIsOneErrorThatNamesTheTypeToWrite() throws Exception {
+    Path spec = tmp.resolve("typo.yaml");
+    Files.writeString(
+        spec,
+        SPEC.formatted("  provider: aws\n  region: us-east-1", "p5.48xlarg")
+            + "network: {fabric: efa}\n");
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "error[aws-instance-type-invalid]: p5.48xlarg is not an EC2 instance type name"
+                    + " (pool gpu); did you mean p5.48xlarge?"),
+        r.out());
+    assertFalse(r.out().contains("efa-unsupported-instance"), r.out());
+    assertFalse(r.out().contains("network.fabric: tcp"), r.out());
+  }
+
+  @Test
+  void aNonGpuTypeIsNamedAsSuchWithoutADidYouMean() throws Exception {
+    Cli r = validate("  provider: aws\n  region: us-east-1\n", "m5.large");
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "error[aws-instance-type-invalid]: m5.large is an EC2 instance type without NVIDIA"
+                    + " GPUs (pool gpu; the m5 family)"),
+        r.out());
+    assertFalse(r.out().contains("did you mean"), r.out());
+  }
+
+  /** A missing instanceType is one finding that says so, not three about an empty name. */
+  @Test
+  void aMissingInstanceTypeIsOneFinding() throws Exception {
+    Path spec = tmp.resolve("no-type.yaml");
+    Files.writeString(
+        spec,
+        SPEC.formatted("  provider: aws\n  region: us-east-1\n  availabilityZone: us-east-1a", "x")
+                .replace("    instanceType: x\n", "")
+            + "network: {fabric: efa}\n");
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("error[spec-pool-shape]: pool gpu needs an instanceType"), r.out());
+    assertEquals(
+        1,
+        r.out().lines().filter(l -> l.contains("error[") || l.contains("warning[")).count(),
+        r.out());
+    assertFalse(r.out().contains("]:  is not"), "no finding about an empty name: " + r.out());
+  }
+
+  /** "metadata:" written without its name: the finding is at metadata and names what to add. */
+  @Test
+  void anEmptyMetadataSaysItNeedsAName() throws Exception {
+    Path spec = tmp.resolve("no-name.yaml");
+    Files.writeString(
+        spec,
+        SPEC.formatted("  provider: aws\n  region: us-east-1", "p5.48xlarge")
+            .replace("  name: demo\n", ""));
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(
+        r.out().contains(":3:1: error[spec-missing-key]: metadata needs name (Cluster name;"),
+        r.out());
+    assertTrue(r.out().contains(", indented under metadata\n"), r.out());
+    assertFalse(r.out().contains("add metadata: a mapping"), r.out());
+  }
+
+  @Test
+  void explainOfAMisspeltRuleOffersTheNearestOne() {
+    Cli r = Cli.run("explain", "spec-unknwn-key");
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: no rule spec-unknwn-key; did you mean spec-unknown-key? (gpugen explain lists"
+            + " them)\n",
+        r.err());
+  }
+
+  /** A message that names its command already is not prefixed a second time. */
+  @Test
+  void noDoubledPrefix() throws Exception {
+    Path spec = tmp.resolve("aws.yaml");
+    Files.writeString(spec, SPEC.formatted("  provider: aws\n  region: us-east-1", "p5.48xlarge"));
+    Cli r = Cli.run("down", spec.toString(), "-o", tmp.resolve("nowhere").toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(r.err().startsWith("gpugen down: no render at "), r.err());
+    assertFalse(r.err().contains("gpugen: gpugen"), r.err());
+  }
+
+  /** --check of a folder never rendered: one line saying so, not a diff of every file. */
+  @Test
+  void checkOfASpecNeverRenderedSaysSoInOneLine() throws Exception {
+    Path spec = tmp.resolve("aws.yaml");
+    Files.writeString(spec, SPEC.formatted("  provider: aws\n  region: us-east-1", "p5.48xlarge"));
+    Path out = tmp.resolve("never");
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString(), "--check");
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals("", r.out(), "no diff");
+    assertEquals(
+        out
+            + " holds no render of "
+            + spec
+            + " (no .gpugen-manifest.json); run: gpugen render "
+            + spec
+            + " -o "
+            + out
+            + "\n",
+        r.err().substring(r.err().indexOf(out.toString())));
+    assertEquals(1, r.err().lines().filter(l -> l.contains("holds no render")).count());
   }
 }

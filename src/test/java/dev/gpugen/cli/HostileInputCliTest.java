@@ -133,10 +133,12 @@ class HostileInputCliTest {
 
   @Test
   void aUsersFileAtANewGeneratedPathIsRefusedUnlessForced() throws Exception {
-    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    // The same spec file, rendered, then switched to pull mode.
+    Path pull = tmp.resolve("pull.yaml");
+    Files.copy(Path.of(EXAMPLE), pull);
+    assertEquals(0, Cli.run("render", pull.toString(), "-o", out.toString()).exit());
     Path pullTf = out.resolve("terraform/pull.tf");
     Files.writeString(pullTf, "# my own pull.tf\n");
-    Path pull = tmp.resolve("pull.yaml");
     Files.writeString(
         pull,
         Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
@@ -151,6 +153,27 @@ class HostileInputCliTest {
                     + " terraform/pull.tf"),
         r.err());
     assertEquals("# my own pull.tf\n", Files.readString(pullTf));
+    assertVictimUntouched();
+  }
+
+  /**
+   * The manifest's owner is outside text: a tampered one (an escape sequence, a NUL) is printed
+   * escaped in the refusal, one line, exit 2, and nothing is written.
+   */
+  @Test
+  void aTamperedOwnerInTheManifestIsPrintedEscapedAndRefused() throws Exception {
+    assertEquals(0, Cli.run("render", EXAMPLE, "-o", out.toString()).exit());
+    Path manifest = out.resolve(".gpugen-manifest.json");
+    String text = Files.readString(manifest);
+    Files.writeString(
+        manifest,
+        text.replaceFirst("\"spec\": \"[^\"]*\"", "\"spec\": \"\\\\u001b[2Jevil\\\\u0000.yaml\""));
+    assertTrue(Files.readString(manifest).contains("evil"), "the owner was replaced");
+    Cli r = Cli.run("render", EXAMPLE, "-o", out.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertOneLine(r);
+    assertTrue(r.err().contains("\\x1b[2Jevil"), r.err());
+    assertFalse(r.err().contains("\u001b"), "no raw escape reaches the terminal");
     assertVictimUntouched();
   }
 
@@ -202,6 +225,41 @@ class HostileInputCliTest {
     assertTrue(
         r.out().contains(":25:60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
         r.out());
+  }
+
+  /**
+   * Every string of the spec is scanned, not a list of fields: an access key in a control-plane
+   * host's variable, in a mirror URL, in an ARN, an environment overlay or a Git URL used to reach
+   * the render. Each row: the example, the text replaced, its replacement, the finding's path.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        STATIC
+            + "|{name: cp-01, address: 10.40.0.5}"
+            + "|{name: cp-01, address: 10.40.0.5, vars: {note: AKIAIOSFODNN7EXAMPLE}}"
+            + "|kubernetes.controlPlane.hosts[0].vars.note",
+        EXAMPLE
+            + "|kernel:\n"
+            + "|mirrors: {ubuntu: https://mirror.example/AKIAIOSFODNN7EXAMPLE/ubuntu}\nkernel:\n"
+            + "|mirrors.ubuntu",
+        EXAMPLE + "|role/platform-admin" + "|role/AKIAIOSFODNN7EXAMPLE" + "|kubernetes.admins[0]",
+        STATIC
+            + "|{name: cp-01, address: 10.40.0.5}"
+            + "|{name: cp-01, address: 10.40.0.5, vars: {note: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY}}"
+            + "|kubernetes.controlPlane.hosts[0].vars.note",
+        EXAMPLE
+            + "|  dev:\n"
+            + "|  stage: {nccl: {env: {NCCL_DEBUG: AKIAIOSFODNN7EXAMPLE}}}\n  dev:\n"
+            + "|environments.stage.nccl.env.NCCL_DEBUG"
+      })
+  void anAccessKeyAnywhereInTheSpecIsASecretFinding(String row) throws Exception {
+    String[] p = row.split("\\|");
+    Path spec = specWith(p[0], p[1], p[2]);
+    Cli r = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.err().contains(" error[sec-secret-in-spec]: " + p[3] + " contains"), r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
   }
 
   @ParameterizedTest
@@ -263,6 +321,65 @@ class HostileInputCliTest {
     assertEquals(1, q.exit(), q.toString());
     assertFalse(q.out().contains("\u001b") || q.out().contains("\u202e"), q.out());
     assertTrue(q.out().contains("\\u202e"), q.out());
+  }
+
+  /**
+   * --templates overrides are read only as regular files under the folder, each at most 1 MiB: a
+   * linked static file would copy an outside file into the render, a linked .ftl gave an internal
+   * error, a 3 GiB file an OutOfMemoryError, a FIFO was skipped without a word (and would block a
+   * read). Each is one line naming the file, exit 3, nothing written.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"linked static file", "linked template", "linked folder", "3 GiB", "FIFO"})
+  @org.junit.jupiter.api.Timeout(60)
+  void aTemplateOverrideThatIsNoPlainFileIsRefusedNamingIt(String kind) throws Exception {
+    Path t = Files.createDirectories(tmp.resolve("t/ansible"));
+    Path precious = victim.resolve("precious.txt");
+    String name;
+    switch (kind) {
+      case "linked static file" -> {
+        name = "ansible/02-container-runtime.yml";
+        Files.createSymbolicLink(t.resolve("02-container-runtime.yml"), precious);
+      }
+      case "linked template" -> {
+        name = "ansible/site.yml.ftl";
+        Files.createSymbolicLink(t.resolve("site.yml.ftl"), precious);
+      }
+      case "linked folder" -> {
+        name = "ansible/roles";
+        Files.createSymbolicLink(t.resolve("roles"), victim);
+      }
+      case "3 GiB" -> {
+        name = "ansible/02-container-runtime.yml";
+        try (java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(
+                t.resolve("02-container-runtime.yml"),
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+          ch.position(3L << 30).write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}));
+        }
+      }
+      default -> {
+        name = "ansible/02-container-runtime.yml";
+        Process mk =
+            new ProcessBuilder("mkfifo", t.resolve("02-container-runtime.yml").toString()).start();
+        assertEquals(0, mk.waitFor());
+      }
+    }
+    Cli r =
+        Cli.run(
+            "render", EXAMPLE, "-o", out.toString(), "--templates", tmp.resolve("t").toString());
+    assertEquals(3, r.exit(), r.toString());
+    // The spec's own findings (the quota info) come first; the refusal is one line after them.
+    List<String> refusal = r.err().lines().filter(l -> l.startsWith("gpugen:")).toList();
+    assertEquals(1, refusal.size(), r.err());
+    assertTrue(
+        refusal.get(0).startsWith("gpugen: --templates " + tmp.resolve("t") + ": " + name + " "),
+        r.err());
+    assertFalse(r.err().contains("Exception") || r.err().contains("Error:"), r.err());
+    assertFalse(Files.exists(out), "nothing rendered");
+    assertVictimUntouched();
   }
 
   @Test

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code gpugen init}: a starter spec per GPU that validates and renders with no findings. */
 class InitCommandTest {
@@ -41,8 +43,12 @@ class InitCommandTest {
                           TestSpecs.gpugen()
                               .check(spec, spec.toString(), Optional.empty(), Set.of());
                       assertTrue(c.spec().isPresent(), c.diagnostics().toString());
+                      // What README says: no errors or warnings, and the one info an AWS
+                      // starter has, its vCPU quotas.
                       assertEquals(
-                          java.util.List.of(), c.diagnostics(), "no errors, warnings or notes");
+                          java.util.List.of("aws-vcpu-quota"),
+                          c.diagnostics().stream().map(d -> d.ruleId()).toList(),
+                          "no errors or warnings; the quota info: " + c.diagnostics());
                       String text = Files.readString(spec);
                       assertTrue(text.contains("name: " + gpu + "-cluster"), text);
                       assertTrue(text.contains("# Written by `gpugen init --gpu " + gpu), text);
@@ -182,6 +188,24 @@ class InitCommandTest {
     Cli r = Cli.run("init", "--name", "My_Cluster", "-o", spec.toString());
     assertEquals(2, r.exit(), r.toString());
     assertTrue(r.err().startsWith("gpugen: --name: metadata.name is \"My_Cluster\"; "), r.err());
+    assertFalse(Files.exists(spec));
+  }
+
+  /**
+   * A name that would break the starter spec's YAML (a line feed, a quote, a colon) or drive the
+   * terminal (ESC, a bidi override) is refused before the spec is built: a usage error naming it
+   * escaped, never an internal error with a record dump.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"a\nb", "a\u001b[2Jb", "a\u202eb", "a: b", "a\"b", "a\u009bb"})
+  void aNameThatWouldBreakTheSpecIsAUsageErrorShownEscaped(String name) {
+    Path spec = tmp.resolve("cluster.yaml");
+    Cli r = Cli.run("init", "--name", name, "-o", spec.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().startsWith("gpugen: --name: metadata.name is \""), r.err());
+    assertFalse(r.err().contains("Diagnostic["), r.err());
+    assertTrue(r.err().chars().noneMatch(c -> c == 0x1b || c == 0x9b || c == 0x202e), r.err());
+    assertEquals(3, r.err().lines().count(), r.err());
     assertFalse(Files.exists(spec));
   }
 }

@@ -194,7 +194,7 @@ class InventoryHardeningTest {
     StandIns.assertFailure(
         list("GPUGEN_KEYED_GROUPS", "[{\"tag\": \"team\", \"prefix\": \"pool\"}]"),
         1,
-        "would mix with gpugen's own groups");
+        "would name gpugen's own groups (pool_*)");
   }
 
   @Test
@@ -332,11 +332,22 @@ class InventoryHardeningTest {
     assertTrue(withFifoCache.out().contains("demo-a100-train-0"));
   }
 
+  /** The page limit, 1,000 in the product, here 5: the sixth page is never asked for. */
   @Test
   void anEndlessNextTokenChainEndsWithOneLine() {
     standIn.failAlways(Fault.ENDLESS_PAGES);
-    Run run = list("GPUGEN_CACHE_TTL_SECONDS", "0");
-    StandIns.assertFailure(run, 3, "was still returning a NextToken after 1000 pages");
+    Run run =
+        StandIns.run(
+            StandIns.context(env("GPUGEN_CACHE_TTL_SECONDS", "0"), Clock.systemUTC(), 5),
+            "--list",
+            "--config",
+            config.toString());
+    StandIns.assertFailure(run, 3, "was still returning a NextToken after 5 pages");
+    List<Map<String, String>> pages =
+        standIn.requestLog().stream()
+            .filter(r -> "DescribeInstances".equals(r.get("Action")))
+            .toList();
+    assertEquals(5, pages.size(), pages::toString);
   }
 
   @Test

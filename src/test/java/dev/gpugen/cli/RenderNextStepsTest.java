@@ -46,8 +46,18 @@ class RenderNextStepsTest {
             + out.resolve("ansible")
             + " && ansible-galaxy collection install -r requirements.yml",
         "ansible-playbook -i gpugen-inventory site.yml",
+        // The reference example's EKS endpoint is private: where plays 03-05 must run.
+        "the EKS API endpoint is private: run plays 03-05 (and kubectl) from a machine in the VPC",
         "connection ssh: the private key of key pair",
         "gpugen up examples/aws-h100/cluster.yaml");
+  }
+
+  /** A spec without a private EKS endpoint gets no such line. */
+  @Test
+  void onlyAPrivateEndpointSaysWhereThePlaysRun() {
+    Cli r = Cli.run("render", "examples/aws-mixed/cluster.yaml", "-o", tmp.resolve("m").toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertFalse(r.out().contains("endpoint is private"), r.out());
   }
 
   @Test

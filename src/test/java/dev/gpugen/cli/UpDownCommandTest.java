@@ -15,6 +15,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
@@ -31,10 +32,14 @@ import picocli.CommandLine;
 
 /**
  * gpugen up and down against stand-ins: EC2 is the local EC2 stand-in (the real Query protocol on
- * 127.0.0.1) and terraform, ansible-galaxy, ansible and ansible-playbook are one stand-in script on
- * PATH that appends its name, folder and arguments to a log and fails when told to. The tests
- * assert the exact sequence of commands, the wait and its progress, the stop at a failing step with
- * its exit code, the resume, and the refusal when a tool is missing.
+ * 127.0.0.1) and terraform, ansible-galaxy, ansible, ansible-playbook, aws, gcloud, python3 and the
+ * SSM and GKE plugins are one stand-in script on PATH that appends its name, folder and arguments
+ * to a log, answers the checks the way the real tools do (aws's JSON shapes are those of the AWS
+ * CLI's own examples, aws/aws-cli awscli/examples/sts/get-caller-identity.rst and
+ * awscli/examples/service-quotas/get-service-quota.rst; ansible's version banner and ad-hoc "HOST |
+ * SUCCESS =>" lines are ansible-core 2.14's) and fails when told to. The tests assert the exact
+ * sequence of commands (the checks before the first step), the waits and their progress, the stop
+ * at a failing step, the resume, and every problem listed at once before anything runs.
  */
 @RealToolsTest
 class UpDownCommandTest {
@@ -62,20 +67,63 @@ class UpDownCommandTest {
           kernel.numa_balancing: "0"
       """;
 
-  /** One script for every tool: logs "tool|cwd|args", fails with FAKE_FAIL=<tool>:<word>:<code>. */
+  /**
+   * One script for every tool: logs "tool|cwd|args" (and "|KUBECONFIG=..." when set), fails with
+   * FAKE_FAIL=<tool>:<word>:<code> (a space-separated list), answers aws's checks with JSON (the
+   * quota's value from FAKE_QUOTA), ansible --version with the Python it runs on, and
+   * wait_for_connection with a SUCCESS line for each host of STAND_IN_HOSTS.
+   */
   private static final String STAND_IN =
       """
       #!/bin/sh
       tool=$(basename "$0")
-      printf '%s|%s|%s\\n' "$tool" "$PWD" "$*" >> "$STAND_IN_LOG"
-      echo "$tool stand-in ran"
-      case "$FAKE_FAIL" in
-        "$tool":*)
-          word=$(echo "$FAKE_FAIL" | cut -d: -f2); code=$(echo "$FAKE_FAIL" | cut -d: -f3)
-          case " $* " in *" $word "*) echo "$tool: failing as told" >&2; exit "$code";; esac;;
+      if [ -n "$KUBECONFIG" ]; then kc="|KUBECONFIG=$KUBECONFIG"; else kc=""; fi
+      printf '%s|%s|%s%s\\n' "$tool" "$PWD" "$*" "$kc" >> "$STAND_IN_LOG"
+      for fail in $FAKE_FAIL; do
+        case "$fail" in
+          "$tool":*)
+            word=$(echo "$fail" | cut -d: -f2); code=$(echo "$fail" | cut -d: -f3)
+            case " $* " in
+              *" $word "*) echo "$tool: failing as told" >&2; exit "$code";;
+            esac;;
+        esac
+      done
+      case "$tool $1 $2" in
+        "aws sts get-caller-identity")
+          printf '{\\n    "UserId": "AIDASAMPLEUSERID",\\n    "Account": "123456789012",\\n'
+          printf '    "Arn": "arn:aws:iam::123456789012:user/DevAdmin"\\n}\\n'
+          exit 0;;
+        "aws service-quotas get-service-quota")
+          code=$(echo " $* " | sed 's/.* --quota-code \\([^ ]*\\) .*/\\1/')
+          printf '{\\n    "Quota": {\\n        "ServiceCode": "ec2",\\n'
+          printf '        "QuotaCode": "%s",\\n        "Value": %s,\\n' "$code" "${FAKE_QUOTA:-100000.0}"
+          printf '        "Unit": "None",\\n        "Adjustable": true\\n    }\\n}\\n'
+          exit 0;;
+        "ansible --version "*)
+          echo "ansible [core 2.14.18]"
+          echo "  python version = 3.11.2 (main, Mar 13 2023, 12:18:29) [GCC 12.2.0] ($(dirname "$0")/python3)"
+          exit 0;;
       esac
+      case " $* " in
+        *" ansible.builtin.wait_for_connection "*)
+          for h in $STAND_IN_HOSTS; do printf '%s | SUCCESS => {\\n    "elapsed": 1\\n}\\n' "$h"; done
+          exit 0;;
+      esac
+      echo "$tool stand-in ran"
       exit 0
       """;
+
+  private static final List<String> TOOLS =
+      List.of(
+          "terraform",
+          "ansible-galaxy",
+          "ansible",
+          "ansible-playbook",
+          "aws",
+          "python3",
+          "session-manager-plugin",
+          "gcloud",
+          "gke-gcloud-auth-plugin");
 
   @TempDir Path tmp;
   private Ec2StandIn ec2;
@@ -92,7 +140,7 @@ class UpDownCommandTest {
     Path script = bin.resolve("stand-in");
     Files.writeString(script, STAND_IN, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    for (String tool : List.of("terraform", "ansible-galaxy", "ansible", "ansible-playbook")) {
+    for (String tool : TOOLS) {
       Files.createSymbolicLink(bin.resolve(tool), script);
     }
     spec = Files.writeString(tmp.resolve("cluster.yaml"), SPEC);
@@ -116,6 +164,7 @@ class UpDownCommandTest {
     env.put("AWS_ACCESS_KEY_ID", Ec2StandIn.ACCESS_KEY_ID);
     env.put("AWS_SECRET_ACCESS_KEY", "secret");
     env.put("AWS_EC2_METADATA_DISABLED", "true");
+    env.put("STAND_IN_HOSTS", "upfleet-h100-0 upfleet-h100-1");
     for (int i = 0; i + 1 < more.length; i += 2) {
       env.put(more[i], more[i + 1]);
     }
@@ -135,11 +184,16 @@ class UpDownCommandTest {
   }
 
   private Deploy.Context context(Map<String, String> env, Duration waitLimit) {
+    return context(env, waitLimit, Duration.ofMinutes(10));
+  }
+
+  private Deploy.Context context(Map<String, String> env, Duration waitLimit, Duration heartbeat) {
     return new Deploy.Context(
         env,
         config -> new Ec2InstanceSource(config, StandIns.CREDENTIALS),
         Duration.ofMillis(200),
-        waitLimit);
+        waitLimit,
+        heartbeat);
   }
 
   private Run up(Map<String, String> env, Duration waitLimit) {
@@ -163,22 +217,42 @@ class UpDownCommandTest {
     return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
 
-  private List<String> fullSequence() {
+  /** The checks before the first step: Ansible's Python and boto3, the identity, the quota. */
+  private List<String> checks() {
+    String cwd = Path.of("").toAbsolutePath().toString();
+    return List.of(
+        "ansible|" + cwd + "|--version",
+        "python3|" + cwd + "|-c import boto3, botocore",
+        "aws|" + cwd + "|sts get-caller-identity --region us-east-1 --output json",
+        "aws|"
+            + cwd
+            + "|service-quotas get-service-quota --service-code ec2 --quota-code L-417A185B"
+            + " --region us-east-1 --output json");
+  }
+
+  /** The steps: the collections first, then Terraform, then Ansible. */
+  private List<String> steps() {
     String tf = out.resolve("terraform").toString();
     String ansible = out.resolve("ansible").toAbsolutePath().toString();
     String cwd = Path.of("").toAbsolutePath().toString();
     return List.of(
+        "ansible-galaxy|" + ansible + "|collection install -r requirements.yml",
         "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
         "terraform|" + cwd + "|-chdir=" + tf + " apply -input=false -auto-approve",
-        "ansible-galaxy|" + ansible + "|collection install -r requirements.yml",
         "ansible|"
             + ansible
             + "|gpu_nodes -i gpugen-inventory -m ansible.builtin.wait_for_connection -a timeout=600",
         "ansible-playbook|" + ansible + "|-i gpugen-inventory site.yml");
   }
 
+  private List<String> fullSequence() {
+    List<String> all = new java.util.ArrayList<>(checks());
+    all.addAll(steps());
+    return all;
+  }
+
   @Test
-  void upRunsEveryStepInOrderAndWaitsForTheNodesWithProgress() throws Exception {
+  void upChecksFirstThenRunsEveryStepInOrderAndWaitsForTheNodesWithProgress() throws Exception {
     ec2.add(node(0));
     ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     try {
@@ -204,14 +278,30 @@ class UpDownCommandTest {
       assertEquals(fullSequence(), calls());
       assertTrue(r.out().startsWith("rendered " + out + ": "), r.out());
       assertTrue(Files.isRegularFile(out.resolve("terraform/ssm.tf")), "rendered before running");
-      int waitStep = r.err().indexOf("step 3/6: wait until every node of the spec is running");
-      int one = r.err().indexOf("1/2 nodes ready");
-      int two = r.err().indexOf("2/2 nodes ready");
-      int galaxy = r.err().indexOf("step 4/6: (cd ");
-      assertTrue(waitStep >= 0 && waitStep < one && one < two && two < galaxy, r.err());
+      assertTrue(
+          r.err().contains("gpugen up: AWS identity: arn:aws:iam::123456789012:user/DevAdmin\n"),
+          "says which account pays: " + r.err());
+      int waitStep = r.err().indexOf("step 4/6: wait until every node of the spec is running");
+      int one = r.err().indexOf("1/2 nodes running (h100 1/2), ");
+      int two = r.err().indexOf("2/2 nodes running (h100 2/2), ");
+      int connect = r.err().indexOf("step 5/6: (cd ");
+      int none = r.err().indexOf("0/2 nodes answer (h100 0/2), ");
+      int all = r.err().indexOf("2/2 nodes answer (h100 2/2), ");
+      int playbook = r.err().indexOf("step 6/6: (cd ");
+      assertTrue(
+          waitStep >= 0
+              && waitStep < one
+              && one < two
+              && two < connect
+              && connect < none
+              && none < all
+              && all < playbook,
+          r.err());
+      assertTrue(
+          r.err().matches("(?s).*1/2 nodes running \\(h100 1/2\\), \\d+ (min|s) left.*"), r.err());
       // Each command is printed before it runs (its output follows).
       assertTrue(
-          r.err().contains("step 2/6: terraform -chdir=" + out.resolve("terraform") + " apply"),
+          r.err().contains("step 3/6: terraform -chdir=" + out.resolve("terraform") + " apply"),
           r.err());
       assertTrue(r.out().indexOf("terraform stand-in ran") > 0, r.out());
       assertTrue(r.err().endsWith("gpugen up: done\n"), r.err());
@@ -220,9 +310,38 @@ class UpDownCommandTest {
     }
   }
 
+  /** With a heartbeat shorter than a poll, every poll prints its line, changed or not. */
+  @Test
+  void theEc2WaitSpeaksAtEveryHeartbeatWithPerPoolCountsAndTheTimeLeft() throws Exception {
+    Files.writeString(
+        spec,
+        SPEC.replace(
+            "    count: 2\n",
+            "    count: 2\n  - name: l4\n    instanceType: g6.48xlarge\n    count: 1\n"));
+    ec2.add(node(0));
+    Run r =
+        run(
+            new UpCommand(context(env(bin.toString()), Duration.ofSeconds(1), Duration.ZERO)),
+            spec.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve");
+    assertEquals(3, r.exit(), r.toString());
+    List<String> beats =
+        r.err()
+            .lines()
+            .filter(l -> l.startsWith("1/3 nodes running (h100 1/2, l4 0/1), "))
+            .toList();
+    assertFalse(beats.isEmpty(), r.err());
+    assertTrue(beats.stream().allMatch(l -> l.matches(".*, (\\d+ s left|time is up)")), r.err());
+    assertTrue(
+        r.err()
+            .contains("1/3 nodes running (h100 1/2, l4 0/1) after 1 s: see the instances' state"),
+        r.err());
+  }
+
   @Test
   void anEksClusterGetsItsKubeconfigAfterApplyAndBeforeAnsible() throws Exception {
-    Files.createSymbolicLink(bin.resolve("aws"), bin.resolve("stand-in"));
     Files.writeString(
         spec,
         SPEC
@@ -236,7 +355,7 @@ class UpDownCommandTest {
     List<String> expected = new java.util.ArrayList<>(fullSequence());
     String cwd = Path.of("").toAbsolutePath().toString();
     expected.add(
-        2,
+        checks().size() + 3,
         "aws|"
             + cwd
             + "|eks update-kubeconfig --region us-east-1 --name upfleet --kubeconfig "
@@ -251,11 +370,42 @@ class UpDownCommandTest {
   }
 
   @Test
-  void withoutEksThereIsNoAwsCliStep() throws Exception {
+  void withoutEksThereIsNoKubeconfigStep() throws Exception {
     ec2.add(node(0)).add(node(1));
     Run r = up(env(bin.toString()), Duration.ofSeconds(60));
     assertEquals(0, r.exit(), r.toString());
-    assertTrue(calls().stream().noneMatch(c -> c.startsWith("aws|")), calls().toString());
+    assertTrue(
+        calls().stream().noneMatch(c -> c.startsWith("aws|") && c.contains(" eks ")),
+        calls().toString());
+  }
+
+  /** GKE: the gcloud checks first, then the kubeconfig plays 03-05 read, named by KUBECONFIG. */
+  @Test
+  void aGkeClusterGetsItsKubeconfigFromGcloudAndThePlaybookReadsIt() throws Exception {
+    Files.copy(Path.of("examples/gcp-gke/cluster.yaml"), spec, StandardCopyOption.REPLACE_EXISTING);
+    Run r = up(env(bin.toString()), Duration.ofSeconds(10));
+    assertEquals(0, r.exit(), r.toString());
+    String cwd = Path.of("").toAbsolutePath().toString();
+    String tf = out.resolve("terraform").toString();
+    String ansible = out.resolve("ansible").toAbsolutePath().toString();
+    String kubeconfig = out.resolve("ansible/.state/kubeconfig").toString();
+    assertEquals(
+        List.of(
+            "gcloud|" + cwd + "|auth print-access-token --quiet",
+            "gcloud|" + cwd + "|auth application-default print-access-token --quiet",
+            "ansible-galaxy|" + ansible + "|collection install -r requirements.yml",
+            "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
+            "terraform|" + cwd + "|-chdir=" + tf + " apply -input=false -auto-approve",
+            "gcloud|"
+                + cwd
+                + "|container clusters get-credentials gke-finetune --zone us-central1-a"
+                + " --project ml-platform-prod|KUBECONFIG="
+                + kubeconfig,
+            "ansible-playbook|"
+                + ansible
+                + "|site.yml|KUBECONFIG="
+                + out.resolve("ansible/.state/kubeconfig").toAbsolutePath()),
+        calls());
   }
 
   /** The progress README shows is what a run prints: each of its lines is one a run printed. */
@@ -281,8 +431,10 @@ class UpDownCommandTest {
           line.replace("roles-generated/llm-train/terraform", tf)
               .replace("roles-generated/llm-train/ansible", ansible)
               .replace("roles-generated/llm-train", out.toString())
-              .replace(" -input=false\n", " -input=false -auto-approve\n")
-              .replaceAll("^\\d+/16 nodes ready$", "2/2 nodes ready")
+              .replaceAll(
+                  "^\\d+/16 nodes (running|answer) \\(h100 \\d+/16\\), .*$",
+                  "2/2 nodes $1 (h100 2/2), ")
+              .replaceAll("^gpugen up: AWS identity: .*$", "gpugen up: AWS identity: ")
               .replaceAll("^rendered (\\S+): \\d+ written, \\d+ unchanged", "rendered $1: ");
       if (asRun.endsWith(" apply -input=false")) {
         asRun += " -auto-approve";
@@ -297,30 +449,46 @@ class UpDownCommandTest {
   }
 
   @Test
-  void aFailingStepStopsTheRunWithItsExitCodeAndARerunResumes() throws Exception {
+  void aFailingStepStopsTheRunWithTheStepFailedCodeNamingTheToolsAndARerunResumes()
+      throws Exception {
     ec2.add(node(0)).add(node(1));
     Run failed = up(env(bin.toString(), "FAKE_FAIL", "terraform:apply:7"), Duration.ofSeconds(10));
-    assertEquals(7, failed.exit(), failed.toString());
-    assertEquals(fullSequence().subList(0, 2), calls(), "nothing after the failing apply");
+    assertEquals(ExitCodes.STEP_FAILED, failed.exit(), failed.toString());
+    assertEquals(fullSequence().subList(0, checks().size() + 3), calls(), "nothing after apply");
     assertTrue(failed.err().contains("terraform: failing as told"), failed.err());
     assertTrue(
         failed
             .err()
-            .contains("step 2/6 failed: terraform exited 7; fix the cause and run gpugen up again"),
+            .contains(
+                "step 3/6 failed: terraform exited 7; fix the cause and run gpugen up again (the"
+                    + " finished steps change nothing the second time). gpugen exits 5: a step"
+                    + " failed"),
         failed.err());
-    assertFalse(failed.err().contains("nodes ready"), failed.err());
+    assertFalse(failed.err().contains("nodes running"), failed.err());
 
     Files.delete(log);
     Run again = up(env(bin.toString()), Duration.ofSeconds(10));
     assertEquals(0, again.exit(), again.toString());
     assertEquals(fullSequence(), calls());
-    assertTrue(again.err().contains("2/2 nodes ready"), again.err());
+    assertTrue(again.err().contains("2/2 nodes running (h100 2/2)"), again.err());
 
+    // ansible-playbook's 4 ("unreachable") is not gpugen's 4 ("a bug in gpugen").
     Files.delete(log);
     Run playbook =
-        up(env(bin.toString(), "FAKE_FAIL", "ansible-playbook:site.yml:2"), Duration.ofSeconds(10));
-    assertEquals(2, playbook.exit(), playbook.toString());
+        up(env(bin.toString(), "FAKE_FAIL", "ansible-playbook:site.yml:4"), Duration.ofSeconds(10));
+    assertEquals(ExitCodes.STEP_FAILED, playbook.exit(), playbook.toString());
+    assertTrue(playbook.err().contains("ansible-playbook exited 4;"), playbook.err());
     assertEquals(fullSequence(), calls());
+  }
+
+  /** A Galaxy failure stops the run before Terraform has created anything. */
+  @Test
+  void theCollectionsAreInstalledBeforeTerraformRuns() throws Exception {
+    Run r =
+        up(env(bin.toString(), "FAKE_FAIL", "ansible-galaxy:collection:1"), Duration.ofSeconds(10));
+    assertEquals(ExitCodes.STEP_FAILED, r.exit(), r.toString());
+    assertTrue(r.err().contains("step 1/6 failed: ansible-galaxy exited 1;"), r.err());
+    assertTrue(calls().stream().noneMatch(c -> c.startsWith("terraform|")), calls().toString());
   }
 
   @Test
@@ -328,22 +496,148 @@ class UpDownCommandTest {
     ec2.add(node(0));
     Run r = up(env(bin.toString()), Duration.ofSeconds(1));
     assertEquals(3, r.exit(), r.toString());
-    assertTrue(r.err().contains("1/2 nodes ready after 1 s"), r.err());
-    assertEquals(fullSequence().subList(0, 2), calls(), "no Ansible step after a failed wait");
+    assertTrue(r.err().contains("1/2 nodes running (h100 1/2) after 1 s"), r.err());
+    assertEquals(
+        fullSequence().subList(0, checks().size() + 3), calls(), "no Ansible step after the wait");
   }
 
+  /**
+   * Every problem of the run is listed at once, before anything runs or is written: a missing tool,
+   * SSM's plugin, boto3 in Ansible's Python, and credentials that do not answer.
+   */
   @Test
-  void aMissingToolIsRefusedBeforeAnythingRunsOrIsWritten() throws Exception {
+  void everyMissingPrerequisiteIsListedAtOnceBeforeAnythingRunsOrIsWritten() throws Exception {
     Files.delete(bin.resolve("ansible-playbook"));
-    Map<String, String> env = env(bin.toString());
-    env.put("PATH", bin.toString());
+    Files.delete(bin.resolve("session-manager-plugin"));
+    Map<String, String> env =
+        env(bin.toString(), "FAKE_FAIL", "python3:import:1 aws:get-caller-identity:255");
+    // Only the stand-ins and the few commands they use: the machine's own Ansible stays out.
+    Path utils = Files.createDirectories(tmp.resolve("utils"));
+    for (String u : List.of("basename", "dirname", "cut", "sed")) {
+      Files.createSymbolicLink(utils.resolve(u), Path.of("/usr/bin", u));
+    }
+    env.put("PATH", bin + ":" + utils);
     Run r = up(env, Duration.ofSeconds(10));
     assertEquals(3, r.exit(), r.toString());
     assertTrue(
-        r.err().contains("gpugen up needs ansible-playbook (https://docs.ansible.com/"), r.err());
-    assertTrue(r.err().contains("nothing was run"), r.err());
-    assertEquals(List.of(), calls());
+        r.err().contains("gpugen up: nothing was run; fix these first (or run the steps gpugen"),
+        r.err());
+    assertTrue(
+        r.err().contains("  - ansible-playbook is not on PATH (https://docs.ansible.com/"),
+        r.err());
+    assertTrue(
+        r.err().contains("  - session-manager-plugin is not on PATH (https://docs.aws.amazon.com/"),
+        r.err());
+    assertTrue(
+        r.err().contains("  - boto3 is missing from " + bin.resolve("python3") + ", the Python"),
+        r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "  - AWS credentials do not answer: aws sts get-caller-identity exited 255 (aws:"
+                    + " failing as told)"),
+        r.err());
+    assertTrue(
+        calls().stream()
+            .noneMatch(c -> c.startsWith("terraform|") || c.startsWith("ansible-galaxy|")),
+        calls().toString());
     assertFalse(Files.exists(out), "nothing rendered");
+  }
+
+  /** A quota below what the spec needs stops the run before Terraform spends anything. */
+  @Test
+  void aShortQuotaIsRefusedBeforeTheApplyWithTheRequestToMake() throws Exception {
+    Run r = up(env(bin.toString(), "FAKE_QUOTA", "0.0"), Duration.ofSeconds(10));
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(
+        r.err()
+            .contains(
+                "  - quota L-417A185B (Running On-Demand P instances) is 0 vCPUs in us-east-1, the"
+                    + " spec needs 384 (h100), not counting what else runs in the account: request"
+                    + " more with aws service-quotas request-service-quota-increase --service-code"
+                    + " ec2 --quota-code L-417A185B --desired-value 384 --region us-east-1, or lower"
+                    + " the count"),
+        r.err());
+    assertEquals(checks(), calls(), "only the checks ran");
+
+    // Enough quota: the run goes on.
+    Files.delete(log);
+    ec2.add(node(0)).add(node(1));
+    Run enough = up(env(bin.toString(), "FAKE_QUOTA", "384.0"), Duration.ofSeconds(10));
+    assertEquals(0, enough.exit(), enough.toString());
+  }
+
+  /** A quota gpugen may not read (no permission) is said, and the run goes on. */
+  @Test
+  void aQuotaThatCannotBeReadIsANoteNotAStop() throws Exception {
+    ec2.add(node(0)).add(node(1));
+    Run r =
+        up(env(bin.toString(), "FAKE_FAIL", "aws:get-service-quota:254"), Duration.ofSeconds(10));
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        r.err()
+            .contains(
+                "gpugen up: could not read quota L-417A185B (Running On-Demand P instances): aws"
+                    + " exited 254 (aws: failing as told); the spec needs 384 vCPUs of it in"
+                    + " us-east-1: check it in the Service Quotas console"),
+        r.err());
+  }
+
+  /**
+   * Two specs with one metadata.name: the second may not render into the first's folder, nor run up
+   * or down there (its Terraform state is the first cluster's); --force hands the folder over.
+   */
+  @Test
+  void downOfASecondSpecWithTheSameNameIsRefusedNamingBothFiles() throws Exception {
+    ec2.add(node(0)).add(node(1));
+    Run first = up(env(bin.toString()), Duration.ofSeconds(10));
+    assertEquals(0, first.exit(), first.toString());
+    Path other = Files.writeString(tmp.resolve("other.yaml"), SPEC.replace("count: 2", "count: 4"));
+    Files.delete(log);
+
+    Run down =
+        run(
+            new DownCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            other.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve");
+    assertEquals(2, down.exit(), down.toString());
+    assertTrue(
+        down.err()
+            .contains(
+                "gpugen: "
+                    + out
+                    + " holds the render of "
+                    + spec
+                    + " (its .gpugen-manifest.json says so), not of "
+                    + other
+                    + ": two specs in one folder share its files and its Terraform state."),
+        down.err());
+    assertTrue(down.err().contains("pass --force"), down.err());
+    assertEquals(List.of(), calls(), "terraform never ran");
+
+    dev.gpugen.Cli render = dev.gpugen.Cli.run("render", other.toString(), "-o", out.toString());
+    assertEquals(2, render.exit(), render.toString());
+    assertTrue(render.err().contains(" holds the render of " + spec), render.toString());
+    Run up =
+        run(
+            new UpCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            other.toString(),
+            "-o",
+            out.toString());
+    assertEquals(2, up.exit(), up.toString());
+    assertEquals(List.of(), calls(), "nothing ran");
+
+    Run forced =
+        run(
+            new DownCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            other.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve",
+            "--force");
+    assertEquals(0, forced.exit(), forced.toString());
   }
 
   @Test

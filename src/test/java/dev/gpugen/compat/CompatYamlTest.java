@@ -29,7 +29,7 @@ class CompatYamlTest {
       gpus:
         H100: {arch: hopper, cc: "9.0", min_driver: "525.85.12", kernel_modules: open_or_proprietary, source: *RN}
       aws_instances:
-        p5.48xlarge: {gpu: H100, gpus: 8, gpu_memory_gib: 80, network_gbps: 3200, network_cards: 32, efa: true, gdr_required: true, source: *RN}
+        p5.48xlarge: {gpu: H100, gpus: 8, vcpus: 192, gpu_memory_gib: 80, network_gbps: 3200, network_cards: 32, efa: true, gdr_required: true, source: *RN}
       aws_efa_other_types: {types: [c5n.18xlarge], source: *RN}
       gcp_accelerators:
         nvidia-h100-80gb: {gpu: H100, source: *RN}
@@ -61,6 +61,8 @@ class CompatYamlTest {
         source: *RN
       fsx_lustre:
         PERSISTENT_2: {capacity_step_gib: "2400", throughputs: ["125", "1000"], source: *RN}
+      aws_vcpu_quotas:
+        L-417A185B: {name: Running On-Demand P instances, market: on-demand, families: [p], source: *RN}
       aws_regions:
         us-east-1: {source: *RN}
       gcp_regions:
@@ -83,6 +85,10 @@ class CompatYamlTest {
     assertEquals(Optional.of(Version.parse("570.26")), table.minDriverFor(Version.parse("12.8")));
     assertEquals(Version.parse("1.17.4"), table.containerToolkitSecurityFloor());
     assertEquals(KernelModule.PROPRIETARY, table.defaultKernelModule(Version.parse("570.26")));
+    assertEquals(192, table.awsInstance("p5.48xlarge").orElseThrow().vcpus());
+    assertEquals("L-417A185B", table.vcpuQuota("p5.48xlarge", "on-demand").orElseThrow().code());
+    assertEquals(Optional.empty(), table.vcpuQuota("p5.48xlarge", "spot"), "no spot row here");
+    assertEquals(Optional.empty(), table.vcpuQuota("m5.large", "on-demand"));
   }
 
   @ParameterizedTest(name = "{2}")
@@ -91,6 +97,8 @@ class CompatYamlTest {
       value = {
         // from | to | expected message fragment
         "gpus: 8, | gpus: eight, | test.yaml: aws_instances[p5.48xlarge].gpus: expected a whole number, got \"eight\"",
+        "vcpus: 192, | vcpu: 192, | aws_instances[p5.48xlarge].vcpus: missing",
+        "market: on-demand, | market: reserved, | aws_vcpu_quotas[L-417A185B]: L-417A185B: market must be on-demand or spot",
         "min_driver: \"570.26\", | min_driver: \"570.x\", | cuda_releases[12.8].min_driver: not a version: \"570.x\"",
         "cc: \"9.0\", | ccc: \"9.0\", | gpus[H100]: unknown key(s) [ccc]; known here: [",
         "{gpu: H100, source: *RN} | {gpu: H100} | gcp_accelerators[nvidia-h100-80gb].source: missing",
@@ -105,7 +113,7 @@ class CompatYamlTest {
         "efa: true, | efa: yes, | aws_instances[p5.48xlarge].efa: expected true or false, got \"yes\"",
         "count: 8, source: *RN} | source: *RN} | gcp_machines[a3-highgpu-8g].count: required",
         "fixes_cves: [CVE-2025-23359] | fixes_cves: [2025-23359] | is not a CVE id",
-        "gpu_memory_gib: 80 | gpu_memory_gib: 0 | aws_instances[p5.48xlarge]: p5.48xlarge: GPU count, GPU memory",
+        "gpu_memory_gib: 80 | gpu_memory_gib: 0 | aws_instances[p5.48xlarge]: p5.48xlarge: GPU count, vCPUs, GPU memory",
         "R580: {type: LTSB | R58: {type: LTSB | driver_branches[R58]: expected a driver branch like R580",
       })
   void malformedRowsNameTheRowAndKey(String from, String to, String expected) {

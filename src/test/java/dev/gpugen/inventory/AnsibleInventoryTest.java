@@ -281,6 +281,76 @@ class AnsibleInventoryTest {
     assertFalse(all.contains("ok: ["), all);
   }
 
+  /**
+   * A successful run's warnings (an EC2 value dropped) are not printed by Ansible as "[ERROR]"
+   * under the rendered ansible.cfg, and gpugen-inventory run by hand still shows them.
+   */
+  @Test
+  @Order(3)
+  void underTheRenderedAnsibleCfgAWarningIsNoError() throws Exception {
+    try (Ec2StandIn own = Ec2StandIn.start()) {
+      own.addAll(Fleet.cluster(3));
+      Map<String, String> hostile = Fleet.tags(Fleet.CLUSTER, Fleet.ENVIRONMENT, "a100-train", "x");
+      hostile.put("Name", "{{ lookup('pipe', 'id') }}");
+      own.add(Ec2StandIn.Instance.of(Fleet.id(900), "p4d.24xlarge", "us-east-1a", hostile));
+      Path dir = Files.createDirectories(tmp.resolve("with-cfg"));
+      Files.copy(script, dir.resolve("gpugen-inventory"));
+      Files.copy(StandIns.SMALL_FLEET_CONFIG, dir.resolve("gpugen-inventory.json"));
+      Files.writeString(dir.resolve("ansible.cfg"), renderedFile("ansible/ansible.cfg"));
+      Map<String, String> extra =
+          Map.of(
+              "GPUGEN_EC2_ENDPOINT",
+              own.endpoint().toString(),
+              "GPUGEN_CACHE_DIR",
+              tmp.resolve("cache-with-cfg").toString(),
+              "ANSIBLE_INVENTORY_UNPARSED_FAILED",
+              "true");
+      Result listed = execIn(dir, extra, "ansible-inventory", "--list");
+      assertEquals(0, listed.code(), listed.err());
+      assertFalse(listed.err().contains("[ERROR]"), listed.err());
+      // The tag is dropped, the host stays (named by its instance id).
+      assertEquals(4, JSON.readTree(listed.out()).path("gpu_nodes").path("hosts").size());
+      assertFalse(listed.out().contains("lookup"), listed.out());
+      Result byHand = execIn(dir, extra, "./gpugen-inventory", "--list");
+      assertEquals(0, byHand.code(), byHand.err());
+      assertTrue(byHand.err().contains("gpugen inventory: warning: "), byHand.err());
+      // Without the setting, Ansible shows the same warning as an error: what it turns off.
+      Map<String, String> shown = new HashMap<>(extra);
+      shown.put("ANSIBLE_INVENTORY_PLUGIN_SCRIPT_STDERR", "true");
+      Result loud = execIn(dir, shown, "ansible-inventory", "--list");
+      assertTrue(loud.err().contains("[ERROR]: gpugen inventory: warning: "), loud.err());
+    }
+  }
+
+  private static String renderedFile(String path) throws Exception {
+    ClusterSpec spec =
+        TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), java.util.Optional.empty());
+    RenderedTree tree =
+        new Renderer(Templates.load(java.util.Optional.empty()))
+            .render(dev.gpugen.TestSpecs.plan(spec), "cluster.yaml");
+    return new String(tree.files().get(path).content(), StandardCharsets.UTF_8);
+  }
+
+  private Result execIn(Path dir, Map<String, String> extra, String... command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().clear();
+    pb.environment().putAll(env);
+    pb.environment().remove("ANSIBLE_CONFIG");
+    pb.environment().putAll(extra);
+    Path out = Files.createTempFile(tmp, "out", ".txt");
+    Path err = Files.createTempFile(tmp, "err", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process p = RealTools.start(pb);
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail(String.join(" ", command) + " did not finish in 180 s");
+    }
+    return new Result(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
   private static String which(String program) {
     for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
       Path candidate = Path.of(dir, program);

@@ -54,6 +54,9 @@ public final class Ec2StandIn implements AutoCloseable {
   /** The access key id the stand-in accepts by default. */
   public static final String ACCESS_KEY_ID = "AKIDEXAMPLE";
 
+  /** The account every reservation belongs to (DescribeInstances' reservationSet/item/ownerId). */
+  public static final String OWNER_ID = "123456789012";
+
   private static final Pattern FILTER_NAME = Pattern.compile("Filter\\.(\\d+)\\.Name");
   private static final Pattern FILTER_VALUE = Pattern.compile("Filter\\.(\\d+)\\.Value\\.(\\d+)");
   private static final Pattern INSTANCE_ID = Pattern.compile("InstanceId\\.(\\d+)");
@@ -634,7 +637,7 @@ public final class Ec2StandIn implements AutoCloseable {
       String reservation = page.get(i).reservationId();
       x.append("    <item>\n");
       element(x, 6, "reservationId", reservation);
-      element(x, 6, "ownerId", "123456789012");
+      element(x, 6, "ownerId", OWNER_ID);
       x.append("      <groupSet/>\n");
       x.append("      <instancesSet>\n");
       while (i < page.size() && page.get(i).reservationId().equals(reservation)) {

@@ -50,7 +50,8 @@ class InstancePagesTest {
             Optional.of(Instant.parse("2025-03-04T05:06:07Z")),
             Map.of("Name", "node-7", "gpugen:pool", "h100", "Empty", ""),
             Optional.of("ami-0abcdef1234567890"),
-            Optional.of("pg-h100")),
+            Optional.of("pg-h100"),
+            Optional.of("123456789012")),
         a);
     HostFacts b = hosts.get(1);
     assertEquals("stopped", b.state());

@@ -2,6 +2,7 @@ package dev.gpugen.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.failure.Failure;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InventoryBuilderTest {
   private static final Pattern ANSIBLE_GROUP = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -110,6 +113,57 @@ class InventoryBuilderTest {
     assertTrue(warnings.contains("tag gpugen:role of i-0c000000000000009"), warnings);
     String json = new String(InventoryJson.list(inventory), StandardCharsets.UTF_8);
     assertFalse(json.contains("ProxyCommand"), json);
+  }
+
+  /**
+   * keyedGroups with prefix kube and a worker tagged control-plane would put the worker into
+   * kube_control_plane, where play 02b runs kubeadm init: every prefix whose names can equal or
+   * fall among the groups gpugen's plays and group_vars target is refused when the settings are
+   * read.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "kube",
+        "kube_control",
+        "pool",
+        "pool_h100",
+        "gpu",
+        "gke",
+        "az",
+        "type",
+        "on",
+        "Kube",
+        "gpugen"
+      })
+  void aKeyedGroupPrefixThatCouldNameOneOfGpugensGroupsIsRefused(String prefix) {
+    String keyed = "[{\"tag\": \"team\", \"prefix\": \"" + prefix + "\"}]";
+    Failure e = assertThrows(Failure.class, () -> smallFleetConfig("GPUGEN_KEYED_GROUPS", keyed));
+    assertTrue(e.getMessage().contains("keyedGroups[0].prefix"), e.getMessage());
+    assertTrue(e.getMessage().contains("\"" + prefix + "\""), e.getMessage());
+  }
+
+  @Test
+  void aTagCannotPromoteAWorkerToTheControlPlane() throws Exception {
+    Map<String, String> tags = Fleet.tags("demo", "prod", "h100-infer", "gpu-tagged");
+    tags.put("team", "control-plane");
+    List<HostFacts> fleet = new ArrayList<>(smallFleet());
+    fleet.add(
+        StandIns.facts(Instance.of("i-0c00000000000000a", "p5.48xlarge", "us-east-1a", tags)));
+    assertThrows(
+        Failure.class,
+        () ->
+            smallFleetConfig("GPUGEN_KEYED_GROUPS", "[{\"tag\": \"team\", \"prefix\": \"kube\"}]"));
+    // A prefix of its own still groups the same tag.
+    Inventory inventory =
+        InventoryBuilder.build(
+                smallFleetConfig(
+                    "GPUGEN_KEYED_GROUPS", "[{\"tag\": \"team\", \"prefix\": \"team\"}]"),
+                fleet)
+            .inventory();
+    assertEquals(List.of("gpu-tagged"), inventory.groups().get("team_control_plane"));
+    assertTrue(
+        inventory.groups().getOrDefault(InventoryBuilder.CONTROL_PLANE, List.of()).isEmpty());
   }
 
   @Test

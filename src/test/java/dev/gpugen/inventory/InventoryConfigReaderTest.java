@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InventoryConfigReaderTest {
   @TempDir Path tmp;
@@ -212,6 +214,30 @@ class InventoryConfigReaderTest {
         invalid("{\"cluster\": \"demo\", \"endpoint\": \"ftp://x\"}", Map.of())
             .getMessage()
             .contains("http(s) URL"));
+  }
+
+  /**
+   * A password in the endpoint is never echoed, whatever else is wrong with the URL: java.net.URI
+   * reads an authority with '_' in the host as registry-based (no user info, no host), and a space
+   * makes it no URI at all; both used to print the whole text.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://admin:hunter2secret@my_host:8080/",
+        "https://AKID:hunter2secret@ec2.example",
+        "https://hunter2secret@ec2.example",
+        "http://admin:hunter2secret@ec2 .example/",
+        "https://ec2.example/?X-Amz-Security-Token=hunter2secret",
+        "https://ec2.example/#hunter2secret"
+      })
+  void anEndpointIsNeverEchoedWithItsCredentials(String endpoint) {
+    Failure fromEnv = invalid("{\"cluster\": \"demo\"}", Map.of("GPUGEN_EC2_ENDPOINT", endpoint));
+    assertTrue(fromEnv.getMessage().contains("GPUGEN_EC2_ENDPOINT"), fromEnv.getMessage());
+    assertFalse(fromEnv.getMessage().contains("hunter2"), fromEnv.getMessage());
+    Failure fromFile =
+        invalid("{\"cluster\": \"demo\", \"endpoint\": \"" + endpoint + "\"}", Map.of());
+    assertFalse(fromFile.getMessage().contains("hunter2"), fromFile.getMessage());
   }
 
   @Test

@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The connection variables gpugen-inventory gives every host: community.aws.aws_ssm with the
- * instance id, region and the cluster's transfer bucket (from the node's tag, only when it carries
- * the rendered prefix), or ssh through a ProxyJump.
+ * instance id, region and the cluster's transfer bucket (the rendered prefix, the instance's
+ * account and region; never a tag), or ssh through a ProxyJump.
  */
 class NodeConnectionTest {
   private static final String PREFIX = "demo-prod-ssm-";
-  private static final String BUCKET = PREFIX + "20261201063000000000000001";
+  private static final String BUCKET = PREFIX + Ec2StandIn.OWNER_ID + "-us-east-1";
 
   private static InventoryConfig config(String... env) throws Failure {
     Map<String, String> vars = new HashMap<>(Map.of("GPUGEN_CACHE_DIR", "/nonexistent"));
@@ -56,8 +56,8 @@ class NodeConnectionTest {
     InventoryBuilder.Result r =
         build(
             config("GPUGEN_CONNECTION", "ssm", "GPUGEN_SSM_BUCKET_PREFIX", PREFIX),
-            node(1).withTag(GpugenTags.SSM_BUCKET, BUCKET),
-            node(2).withTag(GpugenTags.SSM_BUCKET, BUCKET));
+            node(1),
+            node(2));
     assertEquals(List.of(), r.warnings());
     for (String host : List.of("node-1", "node-2")) {
       Map<String, String> vars = r.inventory().varsOf(host);
@@ -71,23 +71,49 @@ class NodeConnectionTest {
     }
   }
 
+  /**
+   * S3 bucket names are global: any account can own demo-prod-ssm-attacker, which starts with the
+   * rendered prefix. A node's gpugen:ssm-bucket tag is never read; the bucket is the name ssm.tf
+   * gives it, from the settings and the instance's own account and region as EC2 reports them.
+   */
   @Test
-  void aBucketTagWithoutTheClustersPrefixOrNoTagIsNotUsedAndSaysSo() throws Exception {
+  void theBucketNeverComesFromATagOnlyFromTheSettingsAccountAndRegion() throws Exception {
     InventoryBuilder.Result r =
         build(
             config("GPUGEN_CONNECTION", "ssm", "GPUGEN_SSM_BUCKET_PREFIX", PREFIX),
-            node(1).withTag(GpugenTags.SSM_BUCKET, "attacker-bucket"),
-            node(2).withTag(GpugenTags.SSM_BUCKET, PREFIX + "x y"),
-            node(3));
-    for (String host : List.of("node-1", "node-2", "node-3")) {
-      assertFalse(
-          r.inventory().varsOf(host).containsKey("ansible_aws_ssm_bucket_name"),
-          host + ": " + r.inventory().varsOf(host));
+            node(1).withTag(GpugenTags.SSM_BUCKET, PREFIX + "attacker"),
+            node(2).withTag(GpugenTags.SSM_BUCKET, "attacker-bucket"));
+    for (String host : List.of("node-1", "node-2")) {
+      assertEquals(BUCKET, r.inventory().varsOf(host).get("ansible_aws_ssm_bucket_name"), host);
     }
-    assertEquals(3, r.warnings().size(), r.warnings().toString());
-    assertTrue(r.warnings().get(0).contains("\"attacker-bucket\""), r.warnings().toString());
-    assertTrue(r.warnings().get(0).contains("starting with " + PREFIX), r.warnings().toString());
-    assertTrue(r.warnings().get(2).contains("has no tag gpugen:ssm-bucket"), r.warnings().get(2));
+    assertEquals(List.of(), r.warnings());
+  }
+
+  @Test
+  void anInstanceWithoutAnAccountIdGetsNoBucketAndSaysSo() throws Exception {
+    HostFacts orphan =
+        new HostFacts(
+            "i-0b000000000000009",
+            "us-east-1",
+            "p5.48xlarge",
+            Optional.of("us-east-1a"),
+            "running",
+            Optional.empty(),
+            Optional.of("10.0.0.9"),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Fleet.tags("demo", "prod", "h100-infer", "node-9"),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    InventoryBuilder.Result r =
+        InventoryBuilder.build(
+            config("GPUGEN_CONNECTION", "ssm", "GPUGEN_SSM_BUCKET_PREFIX", PREFIX),
+            List.of(orphan));
+    assertFalse(r.inventory().varsOf("node-9").containsKey("ansible_aws_ssm_bucket_name"));
+    assertEquals(1, r.warnings().size(), r.warnings().toString());
+    assertTrue(r.warnings().get(0).contains("no account id"), r.warnings().toString());
   }
 
   @Test

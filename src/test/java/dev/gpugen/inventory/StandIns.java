@@ -93,7 +93,8 @@ public final class StandIns {
         Optional.ofNullable(i.launchTime()),
         i.tags(),
         Optional.ofNullable(i.imageId()),
-        Optional.ofNullable(i.placementGroup()));
+        Optional.ofNullable(i.placementGroup()),
+        Optional.of(Ec2StandIn.OWNER_ID));
   }
 
   /** Settings for demo/prod in us-east-1 against {@code standIn}, cache in {@code cacheDir}. */
@@ -120,6 +121,19 @@ public final class StandIns {
   public static InventoryCommand.Context context(Map<String, String> env, Clock clock) {
     return new InventoryCommand.Context(
         env, clock, config -> new Ec2InstanceSource(config, CREDENTIALS), Optional::empty);
+  }
+
+  /**
+   * As {@link #context(Map, Clock)}, with EC2 NextToken chains cut after {@code maxPages} pages
+   * instead of the product's 1,000, so a test can prove the limit with a few pages.
+   */
+  public static InventoryCommand.Context context(
+      Map<String, String> env, Clock clock, int maxPages) {
+    return new InventoryCommand.Context(
+        env,
+        clock,
+        config -> new Ec2InstanceSource(config, CREDENTIALS, maxPages),
+        Optional::empty);
   }
 
   /** Runs {@code gpugen inventory ARGS} in-process. */

@@ -233,4 +233,32 @@ class MirrorsLintTest {
         List.of("mirrors.registries[\"nvcr.io\"]"),
         LinterTest.of(c, "net-mirror-unused").stream().map(d -> d.path().toString()).toList());
   }
+
+  /**
+   * A plain http mirror that serves a signing key (the cuda-keyring package, the toolkit's gpgkey,
+   * the Lustre repository's key through mirrors.files) is an error: the key is installed without a
+   * checksum, so whoever is on the path picks it. Signed packages (ubuntu) and checksum-pinned
+   * files (the EFA installer without Lustre) stay allowed over http.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "p5.48xlarge||mirrors: {cuda: http://mirror.example.com/cuda}|mirrors.cuda",
+        "p5.48xlarge||mirrors: {nvidiaContainerToolkit: http://mirror.example.com/ctk}"
+            + "|mirrors.nvidiaContainerToolkit",
+        "g6.48xlarge|LUSTRE|mirrors: {files: http://mirror.example.com/files}|mirrors.files",
+        "p5.48xlarge||mirrors: {ubuntu: http://mirror.example.com/ubuntu}|",
+        "p5.48xlarge||mirrors: {files: http://mirror.example.com/files}|",
+        "g6.48xlarge|LUSTRE|mirrors: {cuda: https://mirror.example.com/cuda}|"
+      })
+  void aPlainHttpMirrorServingASigningKeyIsAnError(String row) {
+    String[] p = row.split("\\|", -1);
+    Gpugen.Checked c = check(aws("nat", p[1].equals("LUSTRE") ? LUSTRE : "", p[0], p[2] + "\n"));
+    List<Diagnostic> ds = LinterTest.of(c, "sec-mirror-key-over-http");
+    assertEquals(
+        p[3].isEmpty() ? List.of() : List.of(p[3]),
+        ds.stream().map(d -> d.path().toString()).toList(),
+        c.diagnostics().toString());
+    ds.forEach(d -> assertEquals(Severity.ERROR, d.severity()));
+  }
 }

@@ -102,26 +102,45 @@ class NodeStackLintTest {
     assertEquals(4, t.awsInstance("g6e.48xlarge").orElseThrow().efaInterfaces());
   }
 
+  /** A well-formed GPU name the table lacks may be new: a warning, with the nearest known type. */
   @Test
   void anUnknownTypeIsAWarningWithASuggestion() {
-    Gpugen.Checked c = check("", "pools:\n  - {name: p, instanceType: p5.48xlarg, count: 2}\n");
+    Gpugen.Checked c = check("", "pools:\n  - {name: p, instanceType: p5.24xlarge, count: 2}\n");
     List<Diagnostic> ds = of(c, "aws-instance-type-unknown");
     assertEquals(1, ds.size(), c.diagnostics().toString());
     assertEquals(Severity.WARNING, ds.get(0).severity());
-    assertTrue(ds.get(0).message().contains("did you mean p5.48xlarge?"), ds.get(0).message());
+    assertTrue(ds.get(0).message().contains("did you mean p5.4xlarge?"), ds.get(0).message());
     assertEquals(List.of(), of(c, "compat-unknown"), "reported once, by the warning");
+    assertEquals(List.of(), of(c, "aws-instance-type-invalid"));
   }
 
+  /** A malformed name is a typo: an error naming the type to write, and nothing else about it. */
   @Test
-  void efaOnATypeWithoutEfaIsAnErrorEvenWhenTheTypeIsNotAGpuType() {
+  void aMalformedTypeIsAnErrorWithTheTypeToWrite() {
     Gpugen.Checked c =
-        check(", fabric: efa", "pools:\n  - {name: p, instanceType: m5.xlarge, count: 2}\n");
-    List<Diagnostic> ds = of(c, "efa-unsupported-instance");
+        check(", fabric: efa", "pools:\n  - {name: p, instanceType: p5.48xlarg, count: 2}\n");
+    List<Diagnostic> ds = of(c, "aws-instance-type-invalid");
     assertEquals(1, ds.size(), c.diagnostics().toString());
     assertEquals(Severity.ERROR, ds.get(0).severity());
-    Gpugen.Checked ok =
-        check(", fabric: efa", "pools:\n  - {name: p, instanceType: c5n.18xlarge, count: 2}\n");
-    assertEquals(List.of(), of(ok, "efa-unsupported-instance"), ok.diagnostics().toString());
+    assertTrue(ds.get(0).message().contains("did you mean p5.48xlarge?"), ds.get(0).message());
+    assertEquals(List.of(), of(c, "aws-instance-type-unknown"));
+    assertEquals(List.of(), of(c, "efa-unsupported-instance"), "no EFA advice for a typo");
+  }
+
+  /** A type without NVIDIA GPUs is refused as such, once: its EFA is beside the point. */
+  @Test
+  void aTypeWithoutNvidiaGpusIsOneErrorEvenWithEfa() {
+    Gpugen.Checked c =
+        check(", fabric: efa", "pools:\n  - {name: p, instanceType: m5.xlarge, count: 2}\n");
+    List<Diagnostic> ds = of(c, "aws-instance-type-invalid");
+    assertEquals(1, ds.size(), c.diagnostics().toString());
+    assertEquals(Severity.ERROR, ds.get(0).severity());
+    assertTrue(ds.get(0).message().contains("without NVIDIA GPUs"), ds.get(0).message());
+    assertEquals(List.of(), of(c, "efa-unsupported-instance"), c.diagnostics().toString());
+    // A GPU type without EFA still gets the EFA error.
+    Gpugen.Checked v100 =
+        check(", fabric: efa", "pools:\n  - {name: p, instanceType: p3.16xlarge, count: 2}\n");
+    assertEquals(1, of(v100, "efa-unsupported-instance").size(), v100.diagnostics().toString());
   }
 
   /** An unset fabric: EFA for the p5 pool, TCP for the g6.xlarge pool, and no warning about it. */

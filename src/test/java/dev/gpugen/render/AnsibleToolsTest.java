@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
+import dev.gpugen.testing.ChrootTest;
+import dev.gpugen.testing.Converged;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,6 +22,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,10 +34,11 @@ import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * The rendered playbooks and roles checked with the real tools: ansible-playbook's syntax check,
- * ansible-lint's production profile, and real runs against a Debian 12 root built with debootstrap,
- * through the community.general.chroot connection. The runs skip only the steps that need GPUs or
- * the network (tags {@link #SKIPPED_TAGS}); they must converge, change nothing the second time and
- * leave the test machine itself untouched.
+ * Ansible's view of the inventories, and real runs against a Debian 12 root built with debootstrap,
+ * through the community.general.chroot connection ({@link ChrootTest}; ansible-lint is {@link
+ * AnsibleLintTest}). The runs skip only the steps that need GPUs or the network (tags {@link
+ * #SKIPPED_TAGS}); they must converge, change nothing the second time and leave the test machine
+ * itself untouched. Tests that start from a configured node share one {@link Converged} snapshot.
  */
 @RealToolsTest
 class AnsibleToolsTest {
@@ -49,10 +55,10 @@ class AnsibleToolsTest {
   static final String LUSTRE_HOST_VARS =
       "gpugen_lustre_dns_name: " + LUSTRE_DNS_NAME + ", gpugen_lustre_mount_name: abcdef12";
 
-  private static final Duration LINT_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration TOOL_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
-  /** Renders for the read-only checks (syntax, lint); the playbook runs render their own. */
+  /** Renders for the read-only checks (syntax, inventory); the playbook runs render their own. */
   @TempDir static Path rendered;
 
   private static final Map<String, RenderedCase> CASES = new LinkedHashMap<>();
@@ -61,7 +67,7 @@ class AnsibleToolsTest {
 
   @BeforeAll
   static void renderAndCheckTools() throws Exception {
-    for (String tool : List.of("ansible-playbook", "ansible-lint", "debootstrap", "chroot")) {
+    for (String tool : List.of("ansible-playbook", "debootstrap", "chroot")) {
       RenderedCase.requireTool(tool);
     }
     for (String name : RenderedCase.CASES) {
@@ -77,41 +83,16 @@ class AnsibleToolsTest {
     List<String> playbooks =
         name.equals("gcp-gke") ? List.of("site.yml") : List.of("site.yml", "upgrade-driver.yml");
     assertEquals(name.equals("gcp-gke"), !Files.exists(dir.resolve("upgrade-driver.yml")));
-    for (String playbook : playbooks) {
-      RealTools.Result r =
-          RealTools.run(
-              dir,
-              LINT_TIMEOUT,
-              Map.of(),
-              "ansible-playbook",
-              "--syntax-check",
-              "-i",
-              "localhost,",
-              playbook);
-      RenderedCase.assertExit(0, r);
-      assertFalse(r.output().contains("[DEPRECATION WARNING]"), r.output());
-    }
-  }
-
-  @ParameterizedTest
-  @FieldSource("dev.gpugen.render.RenderedCase#CASES")
-  void productionLintFindsNoViolation(String name) throws Exception {
-    long start = System.nanoTime();
-    RealTools.Result r =
-        RealTools.run(
-            CASES.get(name).ansible(),
-            LINT_TIMEOUT,
-            Map.of(),
-            "ansible-lint",
-            "--offline",
-            "--nocolor",
-            "--profile",
-            "production");
-    System.out.printf(
-        "ansible-lint --profile production (%s): %d ms%n",
-        name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    // One ansible-playbook for all of them: it checks each playbook it is given.
+    List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "--syntax-check"));
+    cmd.addAll(List.of("-i", "localhost,"));
+    cmd.addAll(playbooks);
+    RealTools.Result r = RealTools.run(dir, TOOL_TIMEOUT, Map.of(), cmd);
     RenderedCase.assertExit(0, r);
-    assertTrue(r.output().contains("Passed with production profile"), r.output());
+    for (String playbook : playbooks) {
+      assertTrue(r.output().contains("playbook: " + playbook + "\n"), r.output());
+    }
+    assertFalse(r.output().contains("[DEPRECATION WARNING]"), r.output());
   }
 
   /**
@@ -126,7 +107,7 @@ class AnsibleToolsTest {
         List.of(
             List.of("ansible-inventory", "--list"),
             List.of("ansible-inventory", "-i", "inventory.yml", "--list"))) {
-      RealTools.Result r = RealTools.run(dir, LINT_TIMEOUT, Map.of(), args.toArray(String[]::new));
+      RealTools.Result r = RealTools.run(dir, TOOL_TIMEOUT, Map.of(), args.toArray(String[]::new));
       RenderedCase.assertExit(0, r);
       com.fasterxml.jackson.databind.JsonNode list =
           new com.fasterxml.jackson.databind.ObjectMapper()
@@ -184,7 +165,7 @@ class AnsibleToolsTest {
             List.of("ansible-playbook", "-i", script.toString(), "--list-hosts", "site.yml"),
             List.of("ansible-inventory", "-i", script.toString(), "--list"))) {
       RealTools.Result r =
-          RealTools.run(CASES.get("reference").ansible(), LINT_TIMEOUT, Map.of(), cmd);
+          RealTools.run(CASES.get("reference").ansible(), TOOL_TIMEOUT, Map.of(), cmd);
       assertNotEquals(0, r.exitCode(), r.output());
       // Ansible wraps its warnings at the terminal width.
       String out = r.output().replaceAll("\\s+", " ");
@@ -199,20 +180,21 @@ class AnsibleToolsTest {
     }
   }
 
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void chrootRunConvergesThenChangesNothingAndLeavesTheHostAlone() throws Exception {
     String hostMapCount = Files.readString(Path.of("/proc/sys/vm/max_map_count"));
     String hostNuma = Files.readString(Path.of("/proc/sys/kernel/numa_balancing"));
     boolean hostNcclConf = Files.exists(Path.of("/etc/nccl.conf"));
-    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Converged site = reference();
+    Path dir = site.render(tmp.resolve("ran"));
+    Path root = site.root("testhost", tmp.resolve("root"));
     try {
-      Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
-      Map<String, Integer> first = run(dir, inventory, "first run of reference").get("testhost");
+      Map<String, Integer> first = site.first("testhost");
       assertEquals(0, first.get("failed"));
       assertTrue(first.get("changed") > 0, first::toString);
-      Map<String, Integer> second = run(dir, inventory, "second run of reference").get("testhost");
+      Map<String, Integer> second = site.second("testhost");
       assertEquals(0, second.get("changed"), "second run changed something: " + second);
 
       assertEquals(
@@ -302,25 +284,46 @@ class AnsibleToolsTest {
       assertEquals(hostNuma, Files.readString(Path.of("/proc/sys/kernel/numa_balancing")));
       assertEquals(hostNcclConf, Files.exists(Path.of("/etc/nccl.conf")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
+  /**
+   * site.yml converged on one H100 node of the reference render, its Lustre address given as the
+   * inventory gives it: one snapshot for every test that starts from a configured node.
+   */
+  private Converged reference() throws Exception {
+    return site(
+        RenderedCase.render("reference", tmp.resolve("render")).ansible(),
+        new TreeMap<>(Map.of("testhost", "pool_h100")));
+  }
+
+  /** site.yml with the tags a chroot cannot run skipped, on one root per host of {@code pools}. */
+  private static Converged site(Path dir, SortedMap<String, String> pools) throws Exception {
+    return Converged.playbook(dir, "site.yml")
+        .hosts(pools.keySet().toArray(String[]::new))
+        .inventory(roots -> inventoryText(roots, pools))
+        .env(RealTools.YAML_INVENTORY)
+        .args("--skip-tags", SKIPPED_TAGS)
+        .converge();
+  }
+
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void chrootRunGivesEachPoolItsOwnDriverAndTheClusterItsSettings() throws Exception {
-    Path dir = RenderedCase.render("two-pool", tmp.resolve("render")).ansible();
-    Path a100 = RealTools.copyTestRoot(tmp.resolve("a100"));
-    Path l4 = RealTools.copyTestRoot(tmp.resolve("l4"));
+    Converged site =
+        site(
+            RenderedCase.render("two-pool", tmp.resolve("render")).ansible(),
+            new TreeMap<>(Map.of("a100-0", "pool_a100", "l4-0", "pool_l4_infer")));
+    Path dir = site.render(tmp.resolve("ran"));
+    Path a100 = site.root("a100-0", tmp.resolve("a100"));
+    Path l4 = site.root("l4-0", tmp.resolve("l4"));
     try {
-      Path inventory =
-          inventory(
-              Map.of("a100-0", a100, "l4-0", l4),
-              Map.of("a100-0", "pool_a100", "l4-0", "pool_l4_infer"));
-      Map<String, Map<String, Integer>> first = run(dir, inventory, "first run of two-pool");
-      assertEquals(0, first.get("a100-0").get("failed"));
-      assertEquals(0, first.get("l4-0").get("failed"));
-      Map<String, Map<String, Integer>> second = run(dir, inventory, "second run of two-pool");
+      assertEquals(0, site.first("a100-0").get("failed"));
+      assertEquals(0, site.first("l4-0").get("failed"));
+      Map<String, Map<String, Integer>> second =
+          Map.of("a100-0", site.second("a100-0"), "l4-0", site.second("l4-0"));
       assertEquals(0, second.get("a100-0").get("changed"), second::toString);
       assertEquals(0, second.get("l4-0").get("changed"), second::toString);
 
@@ -358,8 +361,8 @@ class AnsibleToolsTest {
       assertTrue(Files.exists(dir.resolve("reports/a100-0.json")));
       assertTrue(Files.exists(dir.resolve("reports/l4-0.json")));
     } finally {
-      RealTools.deleteTestRoot(a100);
-      RealTools.deleteTestRoot(l4);
+      TestRoot.delete(a100);
+      TestRoot.delete(l4);
     }
   }
 
@@ -368,11 +371,12 @@ class AnsibleToolsTest {
    * gpugen:lustre-* tags: Terraform not applied, or another inventory) fails play 00 with what is
    * missing and where it comes from, before /etc/fstab is touched.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void aNodeWithoutTheLustreAddressFailsWithWhatIsMissing() throws Exception {
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       Path inventory =
           Files.writeString(
@@ -399,7 +403,7 @@ class AnsibleToolsTest {
       assertTrue(r.output().contains("gpugen:lustre-dns-name"), r.output());
       assertEquals(fstab, Files.readString(root.resolve("etc/fstab")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -410,56 +414,51 @@ class AnsibleToolsTest {
    * winning). site.yml runs with the same skipped tags as the AWS runs; each pool's files land on
    * its node, and the second run changes nothing.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void theStaticTreeRunsUneditedAgainstChrootHosts() throws Exception {
-    Path dir = RenderedCase.render("static-baremetal", tmp.resolve("render")).ansible();
-    Map<String, byte[]> before = Golden.read(dir);
-    Path h100 = RealTools.copyTestRoot(tmp.resolve("h100"));
-    Path l4 = RealTools.copyTestRoot(tmp.resolve("l4"));
+    Path rendered = RenderedCase.render("static-baremetal", tmp.resolve("render")).ansible();
+    Map<String, byte[]> before = Golden.read(rendered);
+    Converged site =
+        Converged.playbook(rendered, "site.yml")
+            .hosts("gpu-node-01", "infer-01.lab.example.com")
+            // The h100 node has NVIDIA's OFED (its kernel headers), which nvidia-peermem needs;
+            // the l4 node has only Ubuntu's RDMA stack.
+            .directory("gpu-node-01", "usr/src/ofa_kernel/default")
+            .args(
+                "-i",
+                "inventory.yml",
+                "--limit",
+                "gpu-node-01,infer-01.lab.example.com",
+                "--skip-tags",
+                SKIPPED_TAGS)
+            .inventory(
+                roots ->
+                    "all:\n  hosts:\n"
+                        + "    gpu-node-01:\n"
+                        + "      ansible_connection: community.general.chroot\n"
+                        + "      ansible_host: "
+                        + roots.get("gpu-node-01")
+                        + "\n"
+                        + "    infer-01.lab.example.com:\n"
+                        + "      ansible_connection: community.general.chroot\n"
+                        + "      ansible_host: "
+                        + roots.get("infer-01.lab.example.com")
+                        + "\n")
+            .converge();
+    Path dir = site.render(tmp.resolve("ran"));
+    Path h100 = site.root("gpu-node-01", tmp.resolve("h100"));
+    Path l4 = site.root("infer-01.lab.example.com", tmp.resolve("l4"));
     try {
-      // The h100 node has NVIDIA's OFED (its kernel headers), which nvidia-peermem needs; the l4
-      // node has only Ubuntu's RDMA stack.
-      Files.createDirectories(h100.resolve("usr/src/ofa_kernel/default"));
-      Path chroots =
-          Files.writeString(
-              tmp.resolve("chroots.yml"),
-              "all:\n  hosts:\n"
-                  + "    gpu-node-01:\n"
-                  + "      ansible_connection: community.general.chroot\n"
-                  + "      ansible_host: "
-                  + h100
-                  + "\n"
-                  + "    infer-01.lab.example.com:\n"
-                  + "      ansible_connection: community.general.chroot\n"
-                  + "      ansible_host: "
-                  + l4
-                  + "\n");
-      List<String> cmd =
-          List.of(
-              "ansible-playbook",
-              "-i",
-              "inventory.yml",
-              "-i",
-              chroots.toString(),
-              "--limit",
-              "gpu-node-01,infer-01.lab.example.com",
-              "--skip-tags",
-              SKIPPED_TAGS,
-              "site.yml");
-      RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
-      RenderedCase.assertExit(0, first);
       for (String host : List.of("gpu-node-01", "infer-01.lab.example.com")) {
-        Map<String, Integer> recap = RealTools.recap(first.output(), host);
+        Map<String, Integer> recap = site.first(host);
         assertEquals(0, recap.get("failed"), host + ": " + recap);
         assertTrue(recap.get("changed") > 0, host + ": " + recap);
       }
-      assertFalse(first.output().contains("gpu-node-02"), "--limit kept the third host out");
-      RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, Map.of(), cmd);
-      RenderedCase.assertExit(0, second);
+      assertFalse(site.first().output().contains("gpu-node-02"), "--limit kept the third host out");
       for (String host : List.of("gpu-node-01", "infer-01.lab.example.com")) {
-        assertEquals(
-            0, RealTools.recap(second.output(), host).get("changed"), host + " changed again");
+        assertEquals(0, site.second(host).get("changed"), host + " changed again");
       }
 
       // Each pool's software on its own node: the h100 pool the cluster's driver and CUDA, the
@@ -501,8 +500,8 @@ class AnsibleToolsTest {
       before.forEach(
           (path, bytes) -> assertTrue(java.util.Arrays.equals(bytes, after.get(path)), path));
     } finally {
-      RealTools.deleteTestRoot(h100);
-      RealTools.deleteTestRoot(l4);
+      TestRoot.delete(h100);
+      TestRoot.delete(l4);
     }
   }
 
@@ -512,11 +511,12 @@ class AnsibleToolsTest {
    * comparisons and the failure path run through Ansible. Below the spec's 350 GB/s the node must
    * fail with the measured figure; above it, pass. Only the network steps are skipped.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void validationReportsTheFiguresAndFailsANodeBelowTheBandwidthThreshold() throws Exception {
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       installStandIns(root, "312.40");
       // GDRCopy's gdrdrv is not loaded on this first run: the report says so and fails it.
@@ -589,7 +589,7 @@ class AnsibleToolsTest {
       String validatedAt = new ObjectMapper().readTree(fact.toFile()).get("validated_at").asText();
       assertTrue(validatedAt.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"), validatedAt);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -598,12 +598,13 @@ class AnsibleToolsTest {
    * example's A100 pool at 200 GB/s and H100 pool at 350 GB/s, two stand-in nodes that both measure
    * 280 GB/s get opposite verdicts, each with its own pool's threshold in the report and message.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void eachPoolsNodeIsJudgedOnItsOwnPoolsBandwidthThreshold() throws Exception {
     Path dir = RenderedCase.render("aws-mixed", tmp.resolve("render")).ansible();
-    Path a100 = RealTools.copyTestRoot(tmp.resolve("a100"));
-    Path h100 = RealTools.copyTestRoot(tmp.resolve("h100"));
+    Path a100 = TestRoot.fresh(tmp.resolve("a100"));
+    Path h100 = TestRoot.fresh(tmp.resolve("h100"));
     try {
       installStandIns(a100, "280.00", 4); // p4d.24xlarge: 4 EFA network cards
       installStandIns(h100, "280.00", 32); // p5.48xlarge: 32
@@ -669,8 +670,8 @@ class AnsibleToolsTest {
           "the A100 node passed");
       assertFalse(Files.exists(h100.resolve(fact)), "the H100 node failed");
     } finally {
-      RealTools.deleteTestRoot(a100);
-      RealTools.deleteTestRoot(h100);
+      TestRoot.delete(a100);
+      TestRoot.delete(h100);
     }
   }
 
@@ -741,15 +742,17 @@ class AnsibleToolsTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void aConfiguredNodeChecksCleanAndDriftFindsAHandEditedNcclConf() throws Exception {
-    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Converged site = reference();
     Path spec = tmp.resolve("render/spec.yaml");
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path dir = site.render(tmp.resolve("ran"));
+    Path root = site.root("testhost", tmp.resolve("root"));
     try {
       Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
-      assertEquals(0, run(dir, inventory, "first run").get("testhost").get("failed"));
+      assertEquals(0, site.first("testhost").get("failed"));
       // As play 05 leaves it after a passing validation (to_nice_json's layout): a run of the same
       // spec keeps the time, so check mode must find nothing to change in the fact either.
       Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
@@ -803,7 +806,7 @@ class AnsibleToolsTest {
       assertTrue(diff.output().contains("+NCCL_DEBUG=WARN"), diff.output());
       assertTrue(Files.readString(conf).contains("NCCL_DEBUG=INFO"), "check mode changed nothing");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -847,8 +850,13 @@ class AnsibleToolsTest {
     return tree.toString();
   }
 
-  /** One host per chroot root, in gpu_nodes and in its pool's group. */
+  /** One host per chroot root, in gpu_nodes and in its pool's group, written to a file. */
   private Path inventory(Map<String, Path> roots, Map<String, String> pools) throws Exception {
+    return Files.writeString(tmp.resolve("inventory.yml"), inventoryText(roots, pools));
+  }
+
+  /** One host per chroot root, in gpu_nodes and in its pool's group. */
+  private static String inventoryText(Map<String, Path> roots, Map<String, String> pools) {
     // YAML: the rendered ansible.cfg enables the yaml plugin, not ini.
     StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
     roots.forEach(
@@ -867,35 +875,7 @@ class AnsibleToolsTest {
                 .append(":\n      hosts:\n        ")
                 .append(host)
                 .append(":\n"));
-    return Files.writeString(tmp.resolve("inventory.yml"), b.toString());
-  }
-
-  /** Runs site.yml from the rendered folder (so its ansible.cfg applies); returns the recap. */
-  private Map<String, Map<String, Integer>> run(Path dir, Path inventory, String which)
-      throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "ansible-playbook",
-                "-i",
-                inventory.toString(),
-                "--skip-tags",
-                SKIPPED_TAGS,
-                "site.yml"));
-    long start = System.nanoTime();
-    RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
-    System.out.printf(
-        "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-    RenderedCase.assertExit(0, r);
-    Map<String, Map<String, Integer>> recap = new LinkedHashMap<>();
-    for (String line : Files.readString(inventory).lines().toList()) {
-      // The hosts of inventory(): "        NAME: {ansible_connection: ..., ansible_host: ...}".
-      if (line.contains("ansible_host: ")) {
-        String host = line.strip().substring(0, line.strip().indexOf(':'));
-        recap.put(host, RealTools.recap(r.output(), host));
-      }
-    }
-    return recap;
+    return b.toString();
   }
 
   /** The lines of a config file that are not comments. */

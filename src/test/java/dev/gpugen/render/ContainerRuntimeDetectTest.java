@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * disabled, RKE2 and k3s are refused with the reason before anything is installed. Tags network and
  * hardware are skipped (no repository, no systemd in a chroot).
  */
-@RealToolsTest
+@ChrootTest
 class ContainerRuntimeDetectTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(6);
 
@@ -50,12 +51,12 @@ class ContainerRuntimeDetectTest {
   @BeforeEach
   void setUp() throws Exception {
     dir = RenderedCase.render("two-pool", tmp.resolve("render")).ansible();
-    root = RealTools.copyTestRoot(tmp.resolve("root"));
+    root = TestRoot.fresh(tmp.resolve("root"));
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    RealTools.deleteTestRoot(root);
+    TestRoot.delete(root);
   }
 
   @Test

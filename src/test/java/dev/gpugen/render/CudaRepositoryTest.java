@@ -3,8 +3,9 @@ package dev.gpugen.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * root's Debian sources are removed first, so a package name that exists only in Ubuntu's archive
  * (nvidia-driver-580-server-open, the name Canonical uses) fails the run.
  */
-@RealToolsTest
+@ChrootTest
 class CudaRepositoryTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
@@ -75,7 +76,7 @@ class CudaRepositoryTest {
     debs.add(plain("datacenter-gpu-manager-4-cuda12", "1:4.4.2-1"));
 
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
       onlyTheStandIn(root);
       Map<String, Integer> first = run(dir, root, repo, "first run (580)");
@@ -116,7 +117,7 @@ class CudaRepositoryTest {
               .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
           repo.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -160,7 +161,7 @@ class CudaRepositoryTest {
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
     Path dir = out.resolve("ansible");
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
       onlyTheStandIn(root);
       Map<String, Integer> first = run(dir, root, repo, "first run (590)");
@@ -185,7 +186,7 @@ class CudaRepositoryTest {
       assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
       assertEquals(List.of(), repo.misses(), repo.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -207,7 +208,7 @@ class CudaRepositoryTest {
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn mirror = new AptRepositoryStandIn(tmp, "debian12", debs, upstream)) {
       String base = mirror.url().replace("/debian12/x86_64", "");
       Path spec = tmp.resolve("airgapped.yaml");
@@ -242,7 +243,7 @@ class CudaRepositoryTest {
               .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
           mirror.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -285,7 +286,7 @@ class CudaRepositoryTest {
     debs.add(plain("linux-headers-" + kernel, kernel.replace("-aws", "") + ".34~22.04.1"));
 
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn archive =
         new AptRepositoryStandIn(tmp, "/ubuntu", "ubuntu-archive", debs)) {
       onlyTheStandIn(root);
@@ -333,7 +334,7 @@ class CudaRepositoryTest {
       }
       assertEquals(List.of(), archive.misses(), archive.requests()::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses to build; a tarball that does not match the checksum is never built; the pinned one is
  * built once, installed in AWS's order, and a second run changes nothing and downloads nothing.
  */
-@RealToolsTest
+@ChrootTest
 class GdrcopyInstallTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
   private static final String ARCHIVE = "/NVIDIA/gdrcopy/archive/v2.5.1.tar.gz";
@@ -114,7 +115,7 @@ class GdrcopyInstallTest {
       debs.add(new AptRepositoryStandIn.Deb(name, "1.0-1", "amd64", "", Map.of()));
     }
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn archive =
         new AptRepositoryStandIn(tmp, "/debian", "debian-archive", debs)) {
       Files.writeString(root.resolve("etc/apt/sources.list"), "");
@@ -188,7 +189,7 @@ class GdrcopyInstallTest {
       assertEquals(List.of(), archive.misses(), archive.requests()::toString);
     } finally {
       github.stop(0);
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -96,16 +96,29 @@ class GdrcopyRenderTest {
         all::toString);
     assertTrue(indexOf(top, "Load gdrdrv now and at boot") > gdrcopy, top::toString);
 
-    // The gate is the pool's fabric, and the checksum the pinned one.
+    // The EFA installer too is downloaded against its pinned checksum, then unpacked.
+    @SuppressWarnings("unchecked")
+    Map<String, Object> installer =
+        (Map<String, Object>)
+            all.get(indexOf(all, "Download the EFA installer")).get("ansible.builtin.get_url");
+    assertEquals("sha256:{{ nccl_network_efa_installer_sha256 }}", installer.get("checksum"));
+    assertTrue(
+        indexOf(all, "Download the EFA installer") < indexOf(all, "Unpack the EFA installer"),
+        all::toString);
+
+    // The gate is the pool's fabric; each checksum a SHA-256 pinned in the role's defaults (their
+    // comments cite where each was published).
     String defaults = Files.readString(ansible.resolve("roles/nccl_network/defaults/main.yml"));
     assertTrue(
         defaults.contains("\nnccl_network_gdrcopy: \"{{ nccl_network_fabric == 'efa' }}\"\n"),
         defaults);
-    assertTrue(
-        defaults.contains(
-            "\nnccl_network_gdrcopy_sha256:"
-                + " c6d5ebb7dabb89d798f27609511735595004da73af28d93ac041bb5290c4cbec\n"),
-        defaults);
+    for (String pin : List.of("nccl_network_gdrcopy_sha256", "nccl_network_efa_installer_sha256")) {
+      assertTrue(
+          java.util.regex.Pattern.compile("(?m)^" + pin + ": [0-9a-f]{64}$")
+              .matcher(defaults)
+              .find(),
+          pin + " is a SHA-256: " + defaults);
+    }
   }
 
   @Test

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,7 @@ class KubeadmTest {
     return new AptRepositoryStandIn.Deb(name, version, "amd64", depends, Map.of());
   }
 
+  @ChrootTest
   @Test
   @Timeout(value = 20, unit = TimeUnit.MINUTES)
   void thePrerequisitesAndPackagesConvergeAtTheSpecsMinorThenChangeNothing() throws Exception {
@@ -56,7 +59,7 @@ class KubeadmTest {
     k8s.add(deb("kubernetes-cni", "1.7.1-1.1", ""));
     List<AptRepositoryStandIn.Deb> archive = List.of(deb("containerd", "1.7.28-0ubuntu1", ""));
 
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try (AptRepositoryStandIn repo =
             new AptRepositoryStandIn(tmp, "/core:/stable:/v1.34/deb", "kubernetes", k8s);
         AptRepositoryStandIn ubuntu =
@@ -119,7 +122,7 @@ class KubeadmTest {
                   + "  SystemdCgroup = true\n"),
           config);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -194,6 +197,7 @@ class KubeadmTest {
    * nothing and joins nobody again. The CNI's Helm install (tag helm) needs an API server and is
    * left out.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void theHaControlPlaneInitsOnceJoinsEachHostOnceThenChangesNothing() throws Exception {
@@ -212,6 +216,7 @@ class KubeadmTest {
    * inventory; init takes it and its host as the SAN, and the pod network avoids the VPC
    * (10.0.0.0/16).
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void onAwsTheEndpointComesFromTheInventory() throws Exception {
@@ -294,6 +299,7 @@ class KubeadmTest {
    * control-plane node with a token and certificate key made on cp-02; nobody runs kubeadm init
    * again, and the GPU node, which already joined, is left alone.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 15, unit = TimeUnit.MINUTES)
   void aReplacedFirstControlPlaneHostJoinsTheClusterInsteadOfCreatingAnother() throws Exception {
@@ -302,7 +308,7 @@ class KubeadmTest {
     try {
       List<String> cmd = bootstrap(inventory(roots, ""));
       RenderedCase.assertExit(0, RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd));
-      RealTools.deleteTestRoot(roots.get("cp-01"));
+      TestRoot.delete(roots.get("cp-01"));
       roots.putAll(roots(List.of("cp-01")));
 
       cmd = bootstrap(inventory(roots, ""));
@@ -332,6 +338,7 @@ class KubeadmTest {
    * answers (kubeadm init failed half-way, or the control plane is down): play 02b stops with the
    * host named and the fix, and runs kubeadm init nowhere.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void aFailedInitIsNamedNotRunAgain() throws Exception {
@@ -368,6 +375,7 @@ class KubeadmTest {
    * A GPU node whose kubelet.conf trusts another cluster's CA (it joined a cluster that was since
    * recreated): play 02b names it and the fix instead of leaving it out of the cluster silently.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void aWorkerThatJoinedAnotherClusterIsNamed() throws Exception {
@@ -409,11 +417,12 @@ class KubeadmTest {
    * it), its CredentialProviderConfig and both flags in /etc/default/kubelet; a second run changes
    * nothing, and a binary that does not match its published checksum is refused.
    */
+  @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void onAwsKubeletPullsFromEcrThroughTheCredentialProvider() throws Exception {
     Path dir = RenderedCase.render("aws-kubeadm", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     byte[] binary =
         "#!/bin/sh\necho ecr-credential-provider stand-in\n".getBytes(StandardCharsets.UTF_8);
     Map<String, byte[]> files = new java.util.concurrent.ConcurrentHashMap<>();
@@ -481,7 +490,7 @@ class KubeadmTest {
       assertFalse(Files.exists(bin), "a binary that fails its checksum is not installed");
     } finally {
       server.stop(0);
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -497,7 +506,7 @@ class KubeadmTest {
   private Map<String, Path> roots(List<String> hosts) throws Exception {
     Map<String, Path> roots = new LinkedHashMap<>();
     for (String h : hosts) {
-      Path root = RealTools.copyTestRoot(tmp.resolve("root-" + h + "-" + System.nanoTime()));
+      Path root = TestRoot.fresh(tmp.resolve("root-" + h + "-" + System.nanoTime()));
       roots.put(h, root);
       for (String[] tool :
           List.of(new String[] {"kubeadm", FAKE_KUBEADM}, new String[] {"kubectl", FAKE_KUBECTL})) {
@@ -550,7 +559,7 @@ class KubeadmTest {
   private static void deleteRoots(Map<String, Path> roots) throws Exception {
     for (Path root : roots.values()) {
       if (Files.exists(root)) {
-        RealTools.deleteTestRoot(root);
+        TestRoot.delete(root);
       }
     }
   }

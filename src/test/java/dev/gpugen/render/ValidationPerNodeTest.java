@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
+import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
-import dev.gpugen.testing.RealToolsTest;
+import dev.gpugen.testing.TestRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * multi-node figure, the SSH transport mpirun needs is set up from the controller, and without
  * mpirun the report says the fabric was not tested instead of failing every node.
  */
-@RealToolsTest
+@ChrootTest
 class ValidationPerNodeTest {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(25);
   private static final List<String> HOSTS = List.of("node-a", "node-b", "node-c");
@@ -50,7 +51,7 @@ class ValidationPerNodeTest {
     Map<String, Path> roots = new LinkedHashMap<>();
     try {
       for (String host : HOSTS) {
-        Path root = RealTools.copyTestRoot(tmp.resolve(host));
+        Path root = TestRoot.fresh(tmp.resolve(host));
         roots.put(host, root);
         AnsibleToolsTest.installStandIns(root, "391.35", 32);
         Files.createDirectories(root.resolve("etc/ssh"));
@@ -160,7 +161,7 @@ class ValidationPerNodeTest {
       assertTrue(untested.output().contains("not-tested"), untested.output());
     } finally {
       for (Path root : roots.values()) {
-        RealTools.deleteTestRoot(root);
+        TestRoot.delete(root);
       }
     }
   }
@@ -169,7 +170,7 @@ class ValidationPerNodeTest {
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void persistenceModeOffFailsTheNode() throws Exception {
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       AnsibleToolsTest.installStandIns(root, "391.35", 32);
       AnsibleToolsTest.executable(
@@ -186,7 +187,7 @@ class ValidationPerNodeTest {
                       + " Disabled, Disabled, Disabled, expected Enabled on every GPU."),
           r.output());
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -3,12 +3,17 @@ package dev.gpugen.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.Golden;
 import dev.gpugen.Gpugen;
 import dev.gpugen.TestSpecs;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -94,5 +99,122 @@ class StaticHostsTest {
             pools: [{name: gpu}]
             software: {driver: "580.95.05", cuda: "12.8"}
             """));
+  }
+
+  private static List<Diagnostic> errorDiagnostics(String yaml) {
+    return TestSpecs.gpugen()
+        .check("spec.yaml", yaml.getBytes(StandardCharsets.UTF_8), Optional.empty(), Set.of())
+        .diagnostics()
+        .stream()
+        .filter(d -> d.severity() == Severity.ERROR)
+        .toList();
+  }
+
+  /**
+   * A host called localhost (or named or addressed by a loopback address) would take over every
+   * delegate_to: localhost task, the admin kubeconfig fetch among them, or make Ansible configure
+   * the controller as a node: refused for GPU hosts and control-plane hosts alike.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "name: localhost|address: 10.0.0.1|name",
+        "name: localhost.localdomain|address: 10.0.0.1|name",
+        "name: 127.0.0.1|address: 10.0.0.1|name",
+        "name: gpu-01|address: 127.0.0.1|address",
+        "name: gpu-01|address: 127.1.2.3|address",
+        "name: gpu-01|address: \"::1\"|address",
+        "name: gpu-01|address: \"0:0:0:0:0:0:0:1\"|address",
+        "name: gpu-01|address: \"::\"|address",
+        "name: gpu-01|address: 0.0.0.0|address",
+        "name: gpu-01|address: localhost|address"
+      })
+  void localhostIsReservedForTheController(String host) {
+    String[] p = host.split("\\|");
+    String entry = "{" + p[0] + ", " + p[1] + "}";
+    List<Diagnostic> gpu = errorDiagnostics(spec(entry));
+    assertEquals(
+        List.of("spec-value pools[0].hosts[0]." + p[2]),
+        gpu.stream().map(d -> d.ruleId() + " " + d.path()).toList(),
+        gpu.toString());
+    assertTrue(gpu.get(0).message().contains("controller"), gpu.get(0).message());
+    String controlPlane =
+        spec("{name: gpu-01, address: 10.0.0.1}")
+            + "kubernetes:\n"
+            + "  distribution: kubeadm\n"
+            + "  version: \"1.33\"\n"
+            + "  controlPlane:\n"
+            + "    hosts:\n"
+            + "      - "
+            + entry
+            + "\n";
+    assertEquals(
+        List.of("spec-value kubernetes.controlPlane.hosts[0]." + p[2]),
+        errors(controlPlane),
+        controlPlane);
+  }
+
+  /**
+   * Host variables outrank group_vars: vars: {nvidia_driver_version: ...,
+   * nccl_network_efa_installer_url: ..., ..._sha256: ...} would install another driver, or an
+   * arbitrary installer as root, on that host while the spec says otherwise. Every variable of a
+   * gpugen role is refused, naming the spec key that sets it.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "nvidia_driver_version|software.driver",
+        "nccl_network_efa_installer_url|mirrors.files",
+        "nccl_network_efa_installer_sha256|nccl.env, network.fabric or mirrors.files",
+        "prerequisites_sysctl|kernel.sysctl",
+        "kubeadm_repo_url|kubernetes (version, cni, controlPlane) or mirrors.kubernetes",
+        "validation_nccl_min_bus_bandwidth_gbps|validation.ncclAllReduce.minBusBandwidthGBps",
+        "kubernetes_checks_gpus|kubernetes"
+      })
+  void aHostVariableOfAGpugenRoleIsRefusedWithTheSpecKeyToUse(String row) {
+    String[] p = row.split("\\|");
+    List<Diagnostic> ds =
+        errorDiagnostics(spec("{name: gpu-01, address: 10.0.0.1, vars: {" + p[0] + ": x}}"));
+    assertEquals(1, ds.size(), ds.toString());
+    Diagnostic d = ds.get(0);
+    assertEquals("spec-value", d.ruleId());
+    assertEquals("pools[0].hosts[0].vars." + p[0], d.path().toString());
+    assertTrue(d.message().contains("gpugen's"), d.message());
+    assertTrue(d.hint().orElse("").startsWith("set " + p[1] + " instead"), d.hint().toString());
+  }
+
+  /** Every variable the roles and group_vars define, read from the templates themselves. */
+  @Test
+  void everyVariableOfEveryRoleIsRefusedAsAHostVariable() throws Exception {
+    Path roles = Golden.repo().resolve("templates/ansible/roles");
+    List<String> variables = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(roles)) {
+      for (Path f : files.filter(f -> f.toString().contains("/defaults/main.yml")).toList()) {
+        for (String line : Files.readAllLines(f)) {
+          if (line.matches("[a-z][a-z0-9_]*:.*")) {
+            variables.add(line.substring(0, line.indexOf(':')));
+          }
+        }
+      }
+    }
+    try (Stream<Path> dirs = Files.list(roles)) {
+      for (Path role : dirs.toList()) {
+        variables.add(role.getFileName() + "_anything");
+      }
+    }
+    assertTrue(variables.size() > 200, variables.toString());
+    List<String> accepted = new ArrayList<>();
+    for (String v : variables) {
+      if (errors(spec("{name: gpu-01, address: 10.0.0.1, vars: {" + v + ": x}}")).isEmpty()) {
+        accepted.add(v);
+      }
+    }
+    assertEquals(List.of(), accepted);
+    assertEquals(
+        List.of(), errors(spec("{name: gpu-01, address: 10.0.0.1, vars: {rack_position: x}}")));
+    // The node's name in Kubernetes is the host's own to set (docs/ansible.md).
+    assertEquals(
+        List.of(),
+        errors(spec("{name: gpu-01, address: 10.0.0.1, vars: {kubernetes_node_name: gpu-01}}")));
   }
 }

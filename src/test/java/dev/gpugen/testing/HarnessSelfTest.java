@@ -40,6 +40,7 @@ class HarnessSelfTest {
     assertTrue(rejected.output().contains("bad.tf:2"), rejected.output());
   }
 
+  @LintTest
   @Test
   void selftestPlaybookPassesSyntaxCheckAndProductionLint() throws Exception {
     RealTools.run(
@@ -69,10 +70,11 @@ class HarnessSelfTest {
     assertTrue(lint.output().contains("Passed with production profile"), lint.output());
   }
 
+  @ChrootTest
   @Test
   void chrootPlaybookRunConvergesThenIsIdempotent() throws Exception {
     String hostSwappiness = Files.readString(Path.of("/proc/sys/vm/swappiness"));
-    Path root = RealTools.copyTestRoot(tmp.resolve("root"));
+    Path root = TestRoot.fresh(tmp.resolve("root"));
     try {
       Path inventory = RealTools.chrootInventory(root, tmp.resolve("inventory.ini"));
       var cmd = RealTools.ansiblePlaybook(inventory, SELFTEST);
@@ -96,7 +98,7 @@ class HarnessSelfTest {
       // The chroot shares the host kernel: the run must not have changed it.
       assertEquals(hostSwappiness, Files.readString(Path.of("/proc/sys/vm/swappiness")));
     } finally {
-      RealTools.deleteTestRoot(root);
+      TestRoot.delete(root);
     }
   }
 

@@ -84,6 +84,25 @@ public final class RealTools {
   public static Result run(
       Path workDir, Duration timeout, Map<String, String> env, List<String> command)
       throws IOException, InterruptedException {
+    return exec(workDir, timeout, env, command, true);
+  }
+
+  /**
+   * Runs one of the harness's own commands (mount, umount, rm of test roots) also outside a test:
+   * the JVM shutdown hook and the extension that unmounts after a test use it. Tests use {@link
+   * #run}.
+   */
+  static Result system(Duration timeout, String... cmd) throws IOException, InterruptedException {
+    return exec(Path.of("/"), timeout, Map.of(), List.of(cmd), false);
+  }
+
+  private static Result exec(
+      Path workDir,
+      Duration timeout,
+      Map<String, String> env,
+      List<String> command,
+      boolean guarded)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("gpugen-tool-", ".log");
     try {
       ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
@@ -91,7 +110,7 @@ public final class RealTools {
       pb.environment().putAll(env);
       pb.redirectErrorStream(true).redirectOutput(out.toFile());
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      Process p = start(pb);
+      Process p = guarded ? start(pb) : pb.start();
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly().waitFor();
@@ -105,7 +124,8 @@ public final class RealTools {
 
   /**
    * Starts a process: the one way tests start programs, so that only {@link RealToolsTest} code
-   * can. Anywhere else it fails the test, naming the command.
+   * can, and only tests tagged for the cost of the costly programs ({@link #COSTLY}). Anywhere else
+   * it fails the test, naming the command.
    */
   public static Process start(ProcessBuilder pb) throws IOException {
     if (!RealToolsGuard.isOpen()) {
@@ -115,8 +135,48 @@ public final class RealTools {
               + " but is not annotated @RealToolsTest: tag it, so the fast suite"
               + " (-Pfast, -DexcludedGroups=tools) leaves it out");
     }
+    String tag = COSTLY.get(Path.of(pb.command().get(0)).getFileName().toString());
+    if (tag != null) {
+      requireTag(tag, "starts " + String.join(" ", pb.command()));
+    }
     return pb.start();
   }
+
+  /** Fails the test unless it carries {@code tag}; {@code what} says what it was about to do. */
+  static void requireTag(String tag, String what) {
+    if (!RealToolsGuard.hasTag(tag)) {
+      fail(
+          what
+              + " but is not tagged \""
+              + tag
+              + "\": annotate it @"
+              + ANNOTATION.get(tag)
+              + ", so -Dgroups="
+              + tag
+              + " selects it and -DexcludedGroups="
+              + tag
+              + " leaves it out");
+    }
+  }
+
+  /** Programs whose tests carry a tag of their own besides {@code tools}, by program name. */
+  static final Map<String, String> COSTLY =
+      Map.of(
+          "terraform", TerraformTest.TAG,
+          "ansible-lint", LintTest.TAG,
+          "chroot", ChrootTest.TAG,
+          "unshare", ChrootTest.TAG,
+          "mount", ChrootTest.TAG,
+          "make-test-root", ChrootTest.TAG);
+
+  private static final Map<String, String> ANNOTATION =
+      Map.of(
+          TerraformTest.TAG,
+          "TerraformTest",
+          LintTest.TAG,
+          "LintTest",
+          ChrootTest.TAG,
+          "ChrootTest");
 
   private static String read(Path file) throws IOException {
     return Files.readString(file, StandardCharsets.UTF_8);
@@ -153,52 +213,22 @@ public final class RealTools {
     }
   }
 
+  private static Path template;
+
   /**
    * Returns the shared template root, building it on first use (about 45 s, then cached under
-   * GPUGEN_TEST_ROOT_CACHE). Never run playbooks against it directly: use {@link #copyTestRoot}.
+   * GPUGEN_TEST_ROOT_CACHE). Never run playbooks against it directly: mount a {@link TestRoot} over
+   * it.
    */
-  public static Path testRootTemplate() throws IOException, InterruptedException {
-    requireRoot();
-    Path script = repoRoot().resolve("scripts/make-test-root");
-    Result r = run(repoRoot(), Duration.ofMinutes(10), Map.of(), script.toString()).assertOk();
-    List<String> lines = r.output().strip().lines().toList();
-    return Path.of(lines.get(lines.size() - 1));
-  }
-
-  /** Copies the template root into {@code dest} (about 0.6 s) with the host's current DNS. */
-  public static Path copyTestRoot(Path dest) throws IOException, InterruptedException {
-    Path template = testRootTemplate();
-    Files.createDirectories(dest);
-    run(Path.of("/"), Duration.ofMinutes(2), Map.of(), "cp", "-a", template + "/.", dest.toString())
-        .assertOk();
-    // The apt module inside may fetch from the Debian mirror: use today's resolver, not the
-    // one copied when the template was built.
-    Files.copy(
-        Path.of("/etc/resolv.conf"),
-        dest.resolve("etc/resolv.conf"),
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    return dest;
-  }
-
-  /** Deletes a copied root; refuses if anything is still mounted inside it. */
-  public static void deleteTestRoot(Path root) throws IOException, InterruptedException {
-    Result mounts =
-        run(Path.of("/"), Duration.ofSeconds(10), Map.of(), "findmnt", "-rn", "-o", "TARGET");
-    for (String m : mounts.output().lines().toList()) {
-      if (m.startsWith(root + "/")) {
-        fail("still mounted inside the test root: " + m);
-      }
+  public static synchronized Path testRootTemplate() throws IOException, InterruptedException {
+    if (template == null) {
+      requireRoot();
+      Path script = repoRoot().resolve("scripts/make-test-root");
+      Result r = run(repoRoot(), Duration.ofMinutes(10), Map.of(), script.toString()).assertOk();
+      List<String> lines = r.output().strip().lines().toList();
+      template = Path.of(lines.get(lines.size() - 1));
     }
-    run(
-            Path.of("/"),
-            Duration.ofMinutes(2),
-            Map.of(),
-            "rm",
-            "-rf",
-            "--one-file-system",
-            "--",
-            root.toString())
-        .assertOk();
+    return template;
   }
 
   /** Writes a one-host inventory that reaches {@code root} through the chroot connection. */

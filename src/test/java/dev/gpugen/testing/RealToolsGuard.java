@@ -1,5 +1,8 @@
 package dev.gpugen.testing;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -8,28 +11,35 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Opens the gate {@link RealTools#start} checks, for the duration of a {@link RealToolsTest} class
- * (including its {@code @BeforeAll}) or method. Tests run on one thread, one at a time (no parallel
- * execution is configured), so a counter is enough.
+ * (including its {@code @BeforeAll}) or method, and remembers its JUnit tags so that the costly
+ * programs can ask for theirs ({@code terraform} for {@link TerraformTest}, ...). Tests of one JVM
+ * run on one thread, one at a time (Surefire forks JVMs for parallelism, JUnit's parallel mode is
+ * off), so a stack is enough.
  */
 public final class RealToolsGuard
     implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
-  private static int open;
+  private static final Deque<Set<String>> OPEN = new ArrayDeque<>();
 
   static synchronized boolean isOpen() {
-    return open > 0;
+    return !OPEN.isEmpty();
   }
 
-  private static synchronized void enter() {
-    open++;
+  /** Whether the running test (or its class) carries {@code tag}. */
+  static synchronized boolean hasTag(String tag) {
+    return OPEN.stream().anyMatch(tags -> tags.contains(tag));
+  }
+
+  private static synchronized void enter(ExtensionContext context) {
+    OPEN.push(Set.copyOf(context.getTags()));
   }
 
   private static synchronized void leave() {
-    open--;
+    OPEN.pop();
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    enter();
+    enter(context);
   }
 
   @Override
@@ -39,7 +49,7 @@ public final class RealToolsGuard
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    enter();
+    enter(context);
   }
 
   @Override

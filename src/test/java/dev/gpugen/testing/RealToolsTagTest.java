@@ -32,6 +32,26 @@ class RealToolsTagTest {
     assertTrue(Files.notExists(marker), "the program never started");
   }
 
+  /**
+   * Tags follow cost: a tools test that is not tagged for terraform, ansible-lint or a chroot root
+   * cannot start them, so -Dgroups=terraform (or lint, chroot) selects every test that does.
+   */
+  @RealToolsTest
+  @Test
+  void aCostlyProgramOutsideATestTaggedForItFailsBeforeItRuns() {
+    for (String program : List.of("terraform", "ansible-lint", "chroot", "unshare")) {
+      ProcessBuilder pb = new ProcessBuilder(program, "--version");
+      AssertionFailedError e = assertThrows(AssertionFailedError.class, () -> RealTools.start(pb));
+      assertTrue(
+          e.getMessage().contains("is not tagged \"" + RealTools.COSTLY.get(program) + "\""),
+          e.getMessage());
+    }
+    AssertionFailedError e =
+        assertThrows(
+            AssertionFailedError.class, () -> TestRoot.fresh(Path.of("/nonexistent/root")));
+    assertTrue(e.getMessage().contains("annotate it @ChrootTest"), e.getMessage());
+  }
+
   @Test
   void testsStartProgramsOnlyThroughRealTools() throws IOException {
     List<String> offenders;

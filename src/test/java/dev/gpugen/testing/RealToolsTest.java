@@ -16,6 +16,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Only code under this annotation may start a process: {@link RealTools#start} fails any other
  * caller, so a forgotten tag is a test failure in the full suite, not a surprise in the fast one.
+ * The costliest tools have a tag of their own on top ({@link ChrootTest}, {@link TerraformTest},
+ * {@link LintTest}), enforced the same way, so {@code -Dgroups=chroot} (or terraform, lint) runs
+ * exactly the tests that need them.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)

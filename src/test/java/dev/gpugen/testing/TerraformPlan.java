@@ -29,9 +29,9 @@ import java.util.stream.Stream;
  *
  * <p>The mirror is {@value #DEFAULT_MIRROR} unless {@code -Dgpugen.tfMirror=DIR} or {@code
  * GPUGEN_TF_MIRROR} (as for {@code scripts/install-test-deps}) says otherwise; the binary is {@code
- * terraform} on PATH. Either missing fails the test with what to install (never skips). When the
- * installed provider is older than the render's version pin, the pin is relaxed to the installed
- * version in the temporary copy only, and {@link Workspace#note()} says so.
+ * terraform} on PATH. Either missing fails the test with what to install (never skips). The
+ * render's {@code versions.tf} is planned as rendered: a mirrored provider outside its version
+ * constraint fails {@link #init}, so a passing plan proves the pin users get.
  */
 public final class TerraformPlan {
   private TerraformPlan() {}
@@ -110,9 +110,8 @@ public final class TerraformPlan {
    *
    * @param dir the copy (the render's terraform/ files; tests/ is where the .tftest.hcl goes)
    * @param env the environment every terraform call in it needs (CLI config, no checkpoint)
-   * @param note what was changed in the copy, e.g. the relaxed version pin; empty when nothing
    */
-  public record Workspace(Path dir, Map<String, String> env, String note) {
+  public record Workspace(Path dir, Map<String, String> env) {
     /** Writes {@code tests/NAME.tftest.hcl} and runs {@code terraform test} on it. */
     public RealTools.Result test(String name, String tftest)
         throws IOException, InterruptedException {
@@ -131,9 +130,9 @@ public final class TerraformPlan {
   }
 
   /**
-   * Writes {@code files} (names relative to the terraform/ folder) under {@code scratch}, relaxes
-   * the AWS provider pin there if the installed provider is older, and runs {@code terraform init
-   * -backend=false} against the filesystem mirror. Fails the test if init fails.
+   * Writes {@code files} (names relative to the terraform/ folder) under {@code scratch}, checks
+   * that the mirrored AWS provider satisfies their pin, and runs {@code terraform init
+   * -backend=false} against the filesystem mirror. Fails the test if either fails.
    */
   public static Workspace init(Path scratch, SortedMap<String, String> files)
       throws IOException, InterruptedException {
@@ -145,13 +144,9 @@ public final class TerraformPlan {
       Files.createDirectories(p.getParent());
       Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
     }
-    String note = "";
     Path versions = dir.resolve("versions.tf");
     if (Files.isRegularFile(versions)) {
-      String text = Files.readString(versions, StandardCharsets.UTF_8);
-      Relaxed r = relaxAwsPin(text, t.awsVersion());
-      Files.writeString(versions, r.text(), StandardCharsets.UTF_8);
-      note = r.note();
+      checkAwsPin(Files.readString(versions, StandardCharsets.UTF_8), t.awsVersion());
     }
     Path cli = scratch.resolve("terraform.tfrc");
     Files.writeString(
@@ -174,15 +169,9 @@ public final class TerraformPlan {
             "-input=false",
             "-no-color");
     if (r.exitCode() != 0) {
-      fail(
-          "terraform init against the mirror "
-              + t.mirror()
-              + " failed"
-              + (note.isEmpty() ? "" : " (" + note + ")")
-              + ":\n"
-              + r.output());
+      fail("terraform init against the mirror " + t.mirror() + " failed:\n" + r.output());
     }
-    return new Workspace(dir, Map.copyOf(env), note);
+    return new Workspace(dir, Map.copyOf(env));
   }
 
   /** {@code terraform fmt -check -diff -recursive} on a folder: the result, for assertOk. */
@@ -199,60 +188,74 @@ public final class TerraformPlan {
         "-no-color");
   }
 
-  /** A versions.tf with the AWS pin relaxed or untouched, and what was done. */
-  record Relaxed(String text, String note) {}
-
   private static final Pattern AWS_PIN =
-      Pattern.compile(
-          "(source\\s*=\\s*\"hashicorp/aws\"\\s*\\n\\s*version\\s*=\\s*)\"~>\\s*([0-9.]+)\"");
+      Pattern.compile("source\\s*=\\s*\"hashicorp/aws\"\\s*\\n\\s*version\\s*=\\s*\"([^\"]*)\"");
 
   /**
-   * Relaxes {@code version = "~> X.Y"} of hashicorp/aws to the installed version when that is older
-   * than X.Y; keeps it when the installed one satisfies it. A pin this code cannot read, or an
-   * installed provider newer than the pin allows, fails: the harness must not guess.
+   * Fails unless the installed hashicorp/aws version satisfies the constraint {@code versions.tf}
+   * gives it: the plans then prove the pin a user's {@code terraform init} resolves. Returns the
+   * constraint ("" when the file pins no AWS provider).
    */
-  static Relaxed relaxAwsPin(String versionsTf, String installed) {
-    Matcher m = AWS_PIN.matcher(versionsTf);
+  static String checkAwsPin(String versionsTf, String installed) {
     if (!versionsTf.contains("\"hashicorp/aws\"")) {
-      return new Relaxed(versionsTf, "");
+      return "";
     }
+    Matcher m = AWS_PIN.matcher(versionsTf);
     if (!m.find()) {
       fail(
           "versions.tf pins hashicorp/aws in a form the plan harness does not read:\n"
               + versionsTf);
     }
-    String min = m.group(2);
-    String[] parts = min.split("\\.");
-    // "~> X.Y" allows X.Y <= v < (X+1); "~> X.Y.Z" allows X.Y.Z <= v < X.(Y+1).
-    String upper =
-        parts.length >= 3
-            ? parts[0] + "." + (Integer.parseInt(parts[1]) + 1) + ".0"
-            : (Integer.parseInt(parts[0]) + 1) + ".0.0";
-    if (compare(installed, min) >= 0 && compare(installed, upper) < 0) {
-      return new Relaxed(versionsTf, "");
-    }
-    if (compare(installed, upper) >= 0) {
+    String constraint = m.group(1);
+    if (!satisfies(installed, constraint)) {
       fail(
           "the mirrored hashicorp/aws "
               + installed
-              + " is newer than the render's pin ~> "
-              + min
-              + " allows: install a provider within the pin");
+              + " is outside the render's pin \""
+              + constraint
+              + "\": the plans would not prove the provider users get; install one inside it, or"
+              + " change the pin in templates/terraform/versions.tf to the range the tests prove");
     }
-    String text =
-        versionsTf.substring(0, m.start())
-            + m.group(1)
-            + "\""
-            + installed
-            + "\""
-            + versionsTf.substring(m.end());
-    return new Relaxed(
-        text,
-        "hashicorp/aws pin \"~> "
-            + min
-            + "\" relaxed to \""
-            + installed
-            + "\" in the temporary copy: the installed provider is older than the pin");
+    return constraint;
+  }
+
+  /**
+   * Whether {@code version} meets a Terraform version constraint: comma-separated {@code =}, {@code
+   * !=}, {@code >}, {@code >=}, {@code <}, {@code <=} and {@code ~>} terms
+   * (https://developer.hashicorp.com/terraform/language/expressions/version-constraints).
+   */
+  static boolean satisfies(String version, String constraint) {
+    for (String term : constraint.split(",")) {
+      Matcher t = Pattern.compile("\\s*(=|!=|>=|<=|>|<|~>)?\\s*([0-9][0-9.]*)\\s*").matcher(term);
+      if (!t.matches()) {
+        fail("a version constraint term the plan harness does not read: \"" + term + "\"");
+      }
+      String op = t.group(1) == null ? "=" : t.group(1);
+      String v = t.group(2);
+      int c = compare(version, v);
+      boolean ok =
+          switch (op) {
+            case "=" -> c == 0;
+            case "!=" -> c != 0;
+            case ">" -> c > 0;
+            case ">=" -> c >= 0;
+            case "<" -> c < 0;
+            case "<=" -> c <= 0;
+            default -> {
+              // "~> X.Y" allows X.Y <= v < (X+1); "~> X.Y.Z" allows X.Y.Z <= v < X.(Y+1).
+              String[] parts = v.split("\\.");
+              String upper =
+                  parts.length >= 3
+                      ? parts[0] + "." + (Integer.parseInt(parts[1]) + 1) + ".0"
+                      : (Integer.parseInt(parts[0]) + 1) + ".0.0";
+              yield c >= 0 && compare(version, upper) < 0;
+            }
+          };
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A Terraform string literal (for values the harness writes into HCL). */

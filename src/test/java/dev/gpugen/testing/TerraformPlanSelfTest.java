@@ -1,11 +1,13 @@
 package dev.gpugen.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
@@ -18,39 +20,50 @@ class TerraformPlanSelfTest {
         required_providers {
           aws = {
             source  = "hashicorp/aws"
-            version = "~> 6.25"
+            version = ">= 5.100, < 6.0"
           }
         }
       }
       """;
 
   @Test
-  void anOlderProviderRelaxesThePinInTheCopyAndSaysSo() {
-    TerraformPlan.Relaxed r = TerraformPlan.relaxAwsPin(VERSIONS, "5.100.0");
-    assertTrue(r.text().contains("version = \"5.100.0\""), r.text());
-    assertEquals(
-        "hashicorp/aws pin \"~> 6.25\" relaxed to \"5.100.0\" in the temporary copy: the"
-            + " installed provider is older than the pin",
-        r.note());
+  void aProviderInsideThePinPasses() {
+    assertEquals(">= 5.100, < 6.0", TerraformPlan.checkAwsPin(VERSIONS, "5.100.0"));
+  }
+
+  /** The harness no longer relaxes the pin: a provider outside it fails, naming both. */
+  @Test
+  void aProviderOutsideThePinFails() {
+    for (String installed : List.of("5.99.1", "6.0.0", "6.25.0")) {
+      AssertionFailedError e =
+          assertThrows(
+              AssertionFailedError.class, () -> TerraformPlan.checkAwsPin(VERSIONS, installed));
+      assertTrue(
+          e.getMessage().contains(installed + " is outside the render's pin \">= 5.100, < 6.0\""),
+          e.getMessage());
+    }
   }
 
   @Test
-  void aProviderInsideThePinKeepsIt() {
-    TerraformPlan.Relaxed r = TerraformPlan.relaxAwsPin(VERSIONS, "6.31.0");
-    assertEquals(VERSIONS, r.text());
-    assertEquals("", r.note());
+  void constraintsReadAsTerraformReadsThem() {
+    assertTrue(TerraformPlan.satisfies("6.31.0", "~> 6.25"));
+    assertFalse(TerraformPlan.satisfies("5.100.0", "~> 6.25"));
+    assertFalse(TerraformPlan.satisfies("7.0.0", "~> 6.25"));
+    assertTrue(TerraformPlan.satisfies("6.25.9", "~> 6.25.1"));
+    assertFalse(TerraformPlan.satisfies("6.26.0", "~> 6.25.1"));
+    assertTrue(TerraformPlan.satisfies("5.100.0", "5.100.0"));
+    assertFalse(TerraformPlan.satisfies("5.100.0", "!= 5.100.0"));
+  }
+
+  /** The pin the render ships is the one the mirrored provider satisfies. */
+  @Test
+  void theRenderedPinIsTheOneTheTestsProve() throws Exception {
+    String shipped = Files.readString(Path.of("templates/terraform/versions.tf"));
+    assertEquals(">= 5.100, < 6.0", TerraformPlan.checkAwsPin(shipped, "5.100.0"));
   }
 
   @Test
-  void aProviderNewerThanThePinFails() {
-    AssertionFailedError e =
-        assertThrows(
-            AssertionFailedError.class, () -> TerraformPlan.relaxAwsPin(VERSIONS, "7.0.1"));
-    assertTrue(e.getMessage().contains("newer than the render's pin ~> 6.25"), e.getMessage());
-  }
-
-  @Test
-  @RealToolsTest
+  @TerraformTest
   void aMirrorWithoutTheProviderFailsNamingWhatToInstall(@TempDir Path empty) throws Exception {
     Files.createDirectories(empty.resolve("registry.terraform.io/hashicorp/aws/5.100.0"));
     AssertionFailedError e =
@@ -62,7 +75,7 @@ class TerraformPlanSelfTest {
   }
 
   @Test
-  @RealToolsTest
+  @TerraformTest
   void theInstalledToolsAreFound() throws Exception {
     TerraformPlan.Tools t = TerraformPlan.tools();
     assertTrue(TerraformPlan.compare(t.terraformVersion(), "1.7.0") >= 0, t.toString());

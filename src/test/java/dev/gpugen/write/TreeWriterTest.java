@@ -41,7 +41,7 @@ class TreeWriterTest {
     Path out = tmp.resolve("out");
     TreeWriter.Summary s =
         TreeWriter.write(out, tree("a/b.yml", "x: 1\n", "run.sh", "#!/bin/sh\necho\n"), false);
-    assertEquals(new TreeWriter.Summary(2, 0, 0), s);
+    assertEquals(new TreeWriter.Summary(2, 0, 0, Optional.empty()), s);
     assertEquals("x: 1\n", Files.readString(out.resolve("a/b.yml")));
     assertEquals(
         "rwxr-xr-x",
@@ -64,7 +64,8 @@ class TreeWriterTest {
     RenderedTree t = tree("a.yml", "x: 1\n");
     TreeWriter.write(out, t, false);
     byte[] manifest = Files.readAllBytes(out.resolve(Manifest.FILE_NAME));
-    assertEquals(new TreeWriter.Summary(0, 1, 0), TreeWriter.write(out, t, false));
+    assertEquals(
+        new TreeWriter.Summary(0, 1, 0, Optional.empty()), TreeWriter.write(out, t, false));
     assertArrayEquals(manifest, Files.readAllBytes(out.resolve(Manifest.FILE_NAME)));
     assertEquals("", TreeWriter.check(out, t));
   }
@@ -78,7 +79,7 @@ class TreeWriterTest {
     Files.writeString(out.resolve(".terraform/providers/p"), "bin");
     Files.writeString(out.resolve("old/notes.md"), "mine");
     TreeWriter.Summary s = TreeWriter.write(out, tree("keep.tf", "a2\n"), false);
-    assertEquals(new TreeWriter.Summary(1, 0, 1), s);
+    assertEquals(new TreeWriter.Summary(1, 0, 1, Optional.empty()), s);
     assertFalse(Files.exists(out.resolve("old/gone.tf")));
     assertEquals("mine", Files.readString(out.resolve("old/notes.md")), "user file kept");
     assertEquals("{}", Files.readString(out.resolve("terraform.tfstate")));

@@ -40,6 +40,9 @@ public final class Binder {
   /** Records where every key and value stands, before anything is checked. */
   public void index(Node node, SpecPath path) {
     sources.putValue(path, SafeYaml.toPosition(node.getStartMark()));
+    if (node instanceof ScalarNode scalar) {
+      sources.putText(path, SafeYaml.toPosition(node.getStartMark()), scalar.getValue());
+    }
     if (node instanceof MappingNode m) {
       Set<String> seen = new HashSet<>();
       for (NodeTuple t : m.getValue()) {
@@ -58,6 +61,7 @@ public final class Binder {
             continue;
           }
           sources.putKey(child, SafeYaml.toPosition(k.getStartMark()));
+          sources.putText(child, SafeYaml.toPosition(k.getStartMark()), k.getValue());
           index(t.getValueNode(), child);
         }
       }
@@ -122,7 +126,18 @@ public final class Binder {
       Node v = present.get(f.key());
       SpecPath child = path.key(f.key());
       if (v == null || isNull(v)) {
-        if (f.required()) {
+        if (f.required() && v != null && f.shape() instanceof Shape.Obj inner) {
+          // "metadata:" written but empty: what is missing is inside it, not the key itself.
+          for (Shape.Field g : inner.fields()) {
+            if (g.required()) {
+              diags.errorAtKey(
+                  "spec-missing-key",
+                  child,
+                  child + " needs " + g.key() + " (" + g.doc() + ")",
+                  "add " + g.key() + ": " + g.shape().describe() + ", indented under " + f.key());
+            }
+          }
+        } else if (f.required()) {
           diags.errorAtKey(
               "spec-missing-key",
               v == null ? path : child,
@@ -261,6 +276,16 @@ public final class Binder {
             path,
             where + " is " + Quote.forMessage(text) + "; it must be " + str.what(),
             null);
+        return null;
+      }
+      java.util.Optional<Shape.Refusal> reserved = str.reserved().why(text);
+      if (reserved.isPresent()) {
+        report(
+            isKey,
+            "spec-value",
+            path,
+            where + " is " + Quote.forMessage(text) + ": " + reserved.get().why(),
+            reserved.get().fix());
         return null;
       }
       return text;

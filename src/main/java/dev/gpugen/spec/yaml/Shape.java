@@ -133,10 +133,21 @@ public sealed interface Shape {
    * taken as their source text (sysctl values, label values), otherwise they are a type error (so
    * {@code cuda: 12.10} cannot silently become 12.1).
    */
-  record Str(Pattern pattern, String what, int maxLength, boolean scalarText) implements Shape {
+  record Str(Pattern pattern, String what, int maxLength, boolean scalarText, Reserved reserved)
+      implements Shape {
     public Str {
       Objects.requireNonNull(pattern);
       Objects.requireNonNull(what);
+      Objects.requireNonNull(reserved);
+    }
+
+    Str(Pattern pattern, String what, int maxLength, boolean scalarText) {
+      this(pattern, what, maxLength, scalarText, value -> java.util.Optional.empty());
+    }
+
+    /** This shape, also refusing the values {@code reserved} names though the pattern fits. */
+    Str reserving(Reserved reserved) {
+      return new Str(pattern, what, maxLength, scalarText, reserved);
     }
 
     @Override
@@ -144,6 +155,18 @@ public sealed interface Shape {
       return what;
     }
   }
+
+  /**
+   * Values of the right form that gpugen keeps for itself (the host name localhost, a role's
+   * variable as a host variable): why this one is refused and what to write instead, or empty.
+   */
+  @FunctionalInterface
+  interface Reserved {
+    java.util.Optional<Refusal> why(String value);
+  }
+
+  /** Why a reserved value is refused, and the hint that says what to write instead. */
+  record Refusal(String why, String fix) {}
 
   /** One of a fixed list of words. */
   record Enum(List<String> values) implements Shape {

@@ -59,6 +59,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -249,13 +250,164 @@ public final class SpecShape {
   // https://docs.ansible.com/ansible/latest/inventory_guide/intro_inventory.html#connecting-to-hosts-behavioral-inventory-parameters
   static final Str HOST_VAR_KEY =
       str(
-          "^(?:ansible_(?:user|port|ssh_private_key_file)"
-              + "|(?!gpugen_|ansible_)"
-              + "(?![a-z0-9_]*(?:pass|secret|token|credential|access_key|api_key|private_key))"
-              + "[a-z_][a-z0-9_]{0,63})$",
-          "ansible_user, ansible_port, ansible_ssh_private_key_file or a variable of your own"
-              + " (no other ansible_* setting, no gpugen_*, no password, secret, token or key)",
-          64);
+              "^(?:ansible_(?:user|port|ssh_private_key_file)"
+                  + "|(?!gpugen_|ansible_)"
+                  + "(?![a-z0-9_]*(?:pass|secret|token|credential|access_key|api_key|private_key))"
+                  + "[a-z_][a-z0-9_]{0,63})$",
+              "ansible_user, ansible_port, ansible_ssh_private_key_file or a variable of your own"
+                  + " (no other ansible_* setting, no gpugen_*, no password, secret, token or key)",
+              64)
+          .reserving(SpecShape::roleVariable);
+
+  /**
+   * The variable namespaces of gpugen's roles (templates/ansible/roles/NAME, each variable prefixed
+   * NAME_), each with the spec keys that set its variables; kubernetes_node_name stays the host's
+   * own (the node's name in Kubernetes where it is not the host name). A host variable outranks
+   * role defaults and group_vars
+   * (https://docs.ansible.com/ansible/latest/playbook_guide/playbooks_variables.html#understanding-variable-precedence),
+   * so vars: {nvidia_driver_version: ..., nccl_network_efa_installer_url: ...} would silently
+   * replace on that host what the render sets from the spec, or pins (an installer's URL and
+   * SHA-256), and install it as root.
+   */
+  static final Map<String, String> ROLE_NAMESPACES =
+      Map.ofEntries(
+          Map.entry(
+              "container_runtime",
+              "software.containerToolkit, mirrors.nvidiaContainerToolkit or mirrors.registries"),
+          Map.entry("gke_checks", "cloud.gke and the pools"),
+          Map.entry(
+              "gpu_operator",
+              "software.gpuOperator, the pool's labels and taints or mirrors.helm.gpuOperator"),
+          Map.entry("kubeadm", "kubernetes (version, cni, controlPlane) or mirrors.kubernetes"),
+          Map.entry("kubernetes_checks", "kubernetes"),
+          Map.entry("lustre_client", "storage.lustre or mirrors.lustre"),
+          Map.entry("nccl_network", "nccl.env, network.fabric or mirrors.files"),
+          Map.entry(
+              "nvidia_driver",
+              "software.driver, software.cuda or software.kernelModules (the cluster's or the"
+                  + " pool's), or mirrors.cuda"),
+          Map.entry("prerequisites", "kernel.sysctl, kernel.blacklistNouveau or mirrors.ubuntu"),
+          Map.entry(
+              "validation",
+              "validation (the cluster's or the pool's: gpuBurnSeconds, dcgmDiagLevel,"
+                  + " ncclAllReduce)"));
+
+  /** The spec key of the variables users most often reach for, for a precise hint. */
+  private static final Map<String, String> ROLE_VARIABLE_KEYS =
+      Map.ofEntries(
+          Map.entry("nvidia_driver_version", "software.driver"),
+          Map.entry("nvidia_driver_branch", "software.driver"),
+          Map.entry("nvidia_driver_cuda_version", "software.cuda"),
+          Map.entry("nvidia_driver_kernel_modules", "software.kernelModules"),
+          Map.entry("nvidia_driver_repo_base_url", "mirrors.cuda"),
+          Map.entry("container_runtime_toolkit_version", "software.containerToolkit"),
+          Map.entry("container_runtime_repo_base_url", "mirrors.nvidiaContainerToolkit"),
+          Map.entry("container_runtime_registry_mirrors", "mirrors.registries"),
+          Map.entry("nccl_network_env", "nccl.env"),
+          Map.entry("nccl_network_fabric", "network.fabric"),
+          Map.entry("nccl_network_efa_installer_url", "mirrors.files"),
+          Map.entry("nccl_network_gdrcopy_url", "mirrors.files"),
+          Map.entry("nccl_network_files_mirror_url", "mirrors.files"),
+          Map.entry("prerequisites_sysctl", "kernel.sysctl"),
+          Map.entry("prerequisites_blacklist_nouveau", "kernel.blacklistNouveau"),
+          Map.entry("prerequisites_ubuntu_mirror_url", "mirrors.ubuntu"),
+          Map.entry("gpu_operator_version", "software.gpuOperator.version"),
+          Map.entry("gpu_operator_node_labels", "the pool's labels"),
+          Map.entry("gpu_operator_node_taints", "the pool's taints"),
+          Map.entry("kubeadm_kubernetes_minor", "kubernetes.version"),
+          Map.entry("kubeadm_cni", "kubernetes.cni"),
+          Map.entry("kubeadm_control_plane_endpoint", "kubernetes.controlPlane.endpoint"),
+          Map.entry("kubeadm_repo_base_url", "mirrors.kubernetes"),
+          Map.entry("lustre_client_mount_point", "storage.lustre.mountPoint"),
+          Map.entry("lustre_client_repo_url", "mirrors.lustre"),
+          Map.entry("validation_gpu_burn_seconds", "validation.gpuBurnSeconds"),
+          Map.entry("validation_dcgm_diag_level", "validation.dcgmDiagLevel"),
+          Map.entry(
+              "validation_nccl_min_bus_bandwidth_gbps",
+              "validation.ncclAllReduce.minBusBandwidthGBps"));
+
+  private static Optional<Shape.Refusal> roleVariable(String key) {
+    for (String role : new java.util.TreeSet<>(ROLE_NAMESPACES.keySet()).descendingSet()) {
+      if (key.startsWith(role + "_")) {
+        String keys = ROLE_VARIABLE_KEYS.getOrDefault(key, ROLE_NAMESPACES.get(role));
+        return Optional.of(
+            new Shape.Refusal(
+                "a variable of gpugen's "
+                    + role
+                    + " role; as a host variable it would override on this host what the render"
+                    + " sets from the spec (host variables outrank group_vars)",
+                "set "
+                    + keys
+                    + " instead; a variable of your own needs a name outside gpugen's roles ("
+                    + String.join("_*, ", new java.util.TreeSet<>(ROLE_NAMESPACES.keySet()))
+                    + "_*)"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Ansible's implicit localhost: a host of that name (or a loopback address as its name) takes
+   * over every delegate_to: localhost task, the admin kubeconfig fetch among them
+   * (https://docs.ansible.com/ansible/latest/inventory/implicit_localhost.html).
+   */
+  private static Optional<Shape.Refusal> reservedHostName(String name) {
+    if (name.equals("localhost") || name.startsWith("localhost.") || loopbackIpv4(name)) {
+      return Optional.of(
+          new Shape.Refusal(
+              "Ansible's name for the controller itself: every delegate_to: localhost task (the"
+                  + " admin kubeconfig fetch among them) would run on this host instead",
+              "name the host after the machine (its DNS name)"));
+    }
+    return Optional.empty();
+  }
+
+  /** An address that is the controller itself (loopback) or no host (unspecified). */
+  private static Optional<Shape.Refusal> reservedAddress(String address) {
+    boolean local =
+        address.equals("localhost")
+            || address.startsWith("localhost.")
+            || loopbackIpv4(address)
+            || address.startsWith("0.")
+            || (address.contains(":") && ipv6IsLoopbackOrUnspecified(address));
+    if (local) {
+      return Optional.of(
+          new Shape.Refusal(
+              "the controller itself (a loopback or unspecified address): Ansible would configure"
+                  + " the machine it runs on as this node",
+              "write the node's own address"));
+    }
+    return Optional.empty();
+  }
+
+  private static boolean loopbackIpv4(String s) {
+    return s.matches("127(\\.[0-9]{1,3}){3}");
+  }
+
+  /** ::1 or :: in any of its RFC 4291 text forms (0:0:0:0:0:0:0:1, ::0:1, ...). */
+  private static boolean ipv6IsLoopbackOrUnspecified(String s) {
+    String[] halves = s.split("::", -1);
+    List<String> groups = new ArrayList<>();
+    List<String> head = halves[0].isEmpty() ? List.of() : List.of(halves[0].split(":"));
+    List<String> tail =
+        halves.length < 2 || halves[1].isEmpty() ? List.of() : List.of(halves[1].split(":"));
+    groups.addAll(head);
+    for (int i = head.size() + tail.size(); i < 8; i++) {
+      groups.add("0");
+    }
+    groups.addAll(tail);
+    if (groups.size() != 8) {
+      return false;
+    }
+    for (int i = 0; i < 7; i++) {
+      if (Integer.parseInt(groups.get(i), 16) != 0) {
+        return false;
+      }
+    }
+    int last = Integer.parseInt(groups.get(7), 16);
+    return last == 0 || last == 1;
+  }
+
   static final Str HOST_VAR_VALUE =
       new Str(
           Pattern.compile("^[A-Za-z0-9._:,/@=+ -]{0,256}$"),
@@ -578,15 +730,21 @@ public final class SpecShape {
   static final Obj HOST =
       obj(
           Host.class,
-          req("name", HOST_NAME, "Inventory host name."),
-          req("address", HOST_ADDRESS, "Where Ansible connects (ansible_host)."),
+          req(
+              "name",
+              HOST_NAME.reserving(SpecShape::reservedHostName),
+              "Inventory host name (not localhost or a 127.* address)."),
+          req(
+              "address",
+              HOST_ADDRESS.reserving(SpecShape::reservedAddress),
+              "Where Ansible connects (ansible_host; not a loopback address)."),
           opt(
               "vars",
               new MapOf(HOST_VAR_KEY, HOST_VAR_VALUE, 64),
               null,
               "Extra host variables: ansible_user, ansible_port, ansible_ssh_private_key_file, or"
-                  + " variables of your own (connection, interpreter, become and password settings"
-                  + " are refused)."));
+                  + " variables of your own (connection, interpreter, become and password settings,"
+                  + " and the variables of gpugen's roles, are refused)."));
 
   static final Obj STATIC_GPU =
       obj(

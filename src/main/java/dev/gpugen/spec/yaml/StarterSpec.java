@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The commented starter spec {@code gpugen init} writes: two nodes of a GPU's usual AWS instance
@@ -246,6 +247,24 @@ public final class StarterSpec {
                 + "                                 # kubeconfig names, play 05 that its GPUs are schedulable\n"
                 + "  version: \"1.33\"\n";
     return text.substring(0, software) + kubernetes + text.substring(software);
+  }
+
+  /**
+   * Why {@code name} cannot be the starter spec's metadata.name, in the reader's words, or empty.
+   * It is checked before the spec text is built: a line feed or a quote in it would break the YAML
+   * rather than fail the name.
+   */
+  public static Optional<String> nameProblem(String name) {
+    Shape.Str shape = SpecShape.CLUSTER_NAME;
+    if (name.length() > shape.maxLength()) {
+      return Optional.of(
+          "metadata.name is " + name.length() + " characters long; at most " + shape.maxLength());
+    }
+    if (!shape.pattern().matcher(name).matches()) {
+      return Optional.of(
+          "metadata.name is " + Quote.forMessage(name) + "; it must be " + shape.what());
+    }
+    return Optional.empty();
   }
 
   /** {@code h100-cluster} and so on: a valid name to start from. */

@@ -19,19 +19,27 @@ variable "pull_bundle_prefix" {
   type        = string
 }
 
+variable "pull_bundle_files" {
+  description = "The bundle's files, relative to the ansible/ folder: exactly the files the user data's digest lists, so Terraform uploads nothing else (no fact cache, kubeconfig or report a push run left there)."
+  type        = list(string)
+
+  validation {
+    condition     = alltrue([for f in var.pull_bundle_files : can(regex("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", f)) && !strcontains(f, "..")])
+    error_message = "Every pull_bundle_files entry must be a relative path inside the ansible/ folder."
+  }
+}
+
 variable "pull_reports_prefix" {
   description = "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile)."
   type        = string
 }
 
 locals {
-  # The rendered ansible/ folder beside this one, without what a push run leaves there (fact
-  # cache, fetched reports) and never a file outside it.
-  pull_bundle_root = "${path.module}/../ansible"
-  pull_bundle_files = var.pull_source == "s3" ? toset([
-    for f in fileset(local.pull_bundle_root, "**") : f
-    if !startswith(f, ".") && !startswith(f, "reports/") && !strcontains(f, "/.")
-  ]) : toset([])
+  # The rendered ansible/ folder beside this one: exactly the files the render wrote there (those
+  # the user data's digest lists), never what a push run leaves (fact cache, kubeconfig, reports)
+  # or a file of yours.
+  pull_bundle_root  = "${path.module}/../ansible"
+  pull_bundle_files = var.pull_source == "s3" ? toset(var.pull_bundle_files) : toset([])
 }
 
 # source_hash, not etag: with a KMS key on the bucket the ETag is not the file's MD5, and an etag

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='0d7a52cdcecafe88f1021c5d7c75d4c426b3afafb2dafa9e3af5f24eaf90e7f6'
-bundle_sha256='1219427f44b1da46715a3da4047611cce36b6bbcf523a333173798af451fe992'
+bundle_sha256='5668460ec15a1a5e4d34359bc4fd92046378a7b36b84ac207ac184d359d5d4d6'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
@@ -117,9 +117,9 @@ fi
 
 # Every booting node runs the bundle as root: it must be, file for file, the one rendered with this
 # user data, whoever could write to the bucket or push to the branch since. The digest is the
-# SHA-256 of its sha256sum listing (sorted in byte order; dotfiles and reports/ are not uploaded).
-bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' \
-  | { grep -v -e '^[.]' -e '/[.]' -e '^reports/' || true; } | LC_ALL=C sort \
+# SHA-256 of the sha256sum listing of every file fetched, dotfiles included (sorted in byte
+# order): a file the render did not write, such as a fact cache in .cache/, changes it.
+bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' | LC_ALL=C sort \
   | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
 bundle_ok=true
 if [ "$bundle_actual" != "$bundle_sha256" ] || [ -n "$(find "$bundle" ! -type d ! -type f -print -quit)" ]; then
@@ -133,11 +133,12 @@ if [ "$fresh_ansible" = true ] && [ "$bundle_ok" = true ]; then
 fi
 
 # The same plays as push mode, applied by this node to itself. Its inventory is YAML; the bundle's
-# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory.
+# ansible.cfg enables only the script plugin, for the controller's gpugen-inventory. Facts are
+# cached in memory only: nothing is read from or left in the bundle's .cache/.
 rc=3
 if [ "$bundle_ok" = true ]; then
   rc=0
-  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" -e "@$lustre_vars" site.yml) || rc=$?
+  (cd "$bundle" && ANSIBLE_INVENTORY_ENABLED=yaml ANSIBLE_CACHE_PLUGIN=memory ansible-playbook -c local -i "$inventory" --skip-tags "$skip_tags" -e "@$lustre_vars" site.yml) || rc=$?
   echo "gpugen pull: ansible-playbook exited $rc"
 fi
 

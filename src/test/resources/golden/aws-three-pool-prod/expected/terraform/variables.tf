@@ -216,7 +216,7 @@ variable "vpc_interface_endpoints" {
 }
 
 variable "ssm_bucket_prefix" {
-  description = "Start of the name of the S3 bucket the SSM connection moves files through (connection ssm); null for no bucket."
+  description = "Start of the name of the S3 bucket the SSM connection moves files through (connection ssm), which ends with the account id and the region; null for no bucket."
   type        = string
   default     = null
 

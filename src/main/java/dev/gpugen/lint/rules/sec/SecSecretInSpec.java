@@ -2,11 +2,12 @@ package dev.gpugen.lint.rules.sec;
 
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
-import dev.gpugen.lint.rules.Nccl;
 import dev.gpugen.plan.ClusterPlan;
-import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Position;
 import dev.gpugen.spec.Severity;
+import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,42 +26,32 @@ public final class SecSecretInSpec extends Rule {
         "the spec contains what looks like AWS credentials",
         "Spec values are copied into terraform.tfvars.json, Ansible variables, node labels and"
             + " /etc files; a credential there is in Git, in Terraform state and on every node."
-            + " gpugen refuses values that look like an AWS access key id (AKIA/ASIA plus 16"
+            + " gpugen scans every string of the spec file (every key and value, every"
+            + " environment) and refuses one that looks like an AWS access key id (AKIA/ASIA plus 16"
             + " characters) or a 40-character secret access key, as checkov's CKV_SECRET_2 and"
             + " trivy's AVD-AWS-0029 do. Nodes get credentials from their instance profile; keep"
             + " other secrets in SSM Parameter Store or Secrets Manager."
             + " Source: https://docs.aws.amazon.com/IAM/latest/UserGuide/best-practices.html");
   }
 
+  /**
+   * Every string the spec file holds, keys and values, in every section and environment: a list of
+   * fields would miss the next one (a control-plane host's variable, a mirror URL, an ARN).
+   */
   @Override
   public void check(ClusterPlan plan, Findings findings) {
-    ClusterSpec spec = plan.spec();
-    for (int i = 0; i < spec.pools().size(); i++) {
-      ClusterSpec.Pool p = spec.pools().get(i);
-      for (Map.Entry<String, String> e : p.labels().entrySet()) {
-        scan(
-            findings,
-            SpecPath.of("pools", i, "labels", e.getKey()),
-            e.getKey() + "=" + e.getValue());
-      }
-      for (int h = 0; h < p.hosts().size(); h++) {
-        for (Map.Entry<String, String> e : p.hosts().get(h).vars().entrySet()) {
-          scan(
-              findings,
-              SpecPath.of("pools", i, "hosts", h, "vars", e.getKey()),
-              e.getKey() + "=" + e.getValue());
-        }
-      }
-      for (int t = 0; t < p.taints().size(); t++) {
-        ClusterSpec.Taint taint = p.taints().get(t);
-        scan(
-            findings,
-            SpecPath.of("pools", i, "taints", t),
-            taint.key() + "=" + taint.value().orElse(""));
-      }
+    // An environment's merged value and its overlay entry are one string of the file: scanned
+    // once, reported where it is written (environments.NAME...), as the base spec reports it.
+    Map<Position, SourceMap.Text> once = new LinkedHashMap<>();
+    for (SourceMap.Text t : findings.writtenTexts()) {
+      once.merge(
+          t.position(),
+          t,
+          (first, later) -> later.path().toString().startsWith("environments.") ? later : first);
     }
-    spec.nccl().env().forEach((k, v) -> scan(findings, Nccl.path(k), v));
-    spec.kernel().sysctl().forEach((k, v) -> scan(findings, SpecPath.of("kernel", "sysctl", k), v));
+    for (SourceMap.Text t : once.values()) {
+      scan(findings, t.path(), t.text());
+    }
   }
 
   private static void scan(Findings findings, SpecPath path, String value) {
