@@ -47,6 +47,16 @@
   gather_facts: true
   gather_subset:
     - "!all"
+<#if ansible.validationState>
+  # Pools with validation.gateScheduling: a node that play 05 never judged is tainted
+  # gpugen.dev/validation=pending:NoSchedule before the operator makes its GPUs schedulable.
+  pre_tasks:
+    - name: Keep the never-validated nodes of gated pools off the scheduler
+      ansible.builtin.import_role:
+        name: validation_scheduling
+        tasks_from: gate
+      tags: [kubernetes, gpu_operator, gate]
+</#if>
   roles:
     - role: gpu_operator
       tags: [gpu_operator]

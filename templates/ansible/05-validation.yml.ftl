@@ -27,6 +27,19 @@
         name: kubernetes_checks
         tasks_from: scheduler
       tags: [kubernetes, scheduler]
+<#if ansible.rdmaDevicePlugin()>
+
+# InfiniBand/RoCE pools: NCCL inside a pod, through the RDMA shared device plugin play 03 deploys.
+- name: Check NCCL over the HCAs inside a pod
+  hosts: gpu_nodes
+  become: false
+  gather_facts: true
+  gather_subset:
+    - "!all"
+  roles:
+    - role: rdma_checks
+      tags: [rdma_checks]
+</#if>
 <#else>
 
 - name: Skip the scheduler checks (the spec names no Kubernetes cluster)

@@ -158,10 +158,15 @@ gpu_operator_values:
 # plugin on EFA fabrics.
 gpu_operator_nccl_conf: [=unsafe(ansible.ncclConf)]
 gpu_operator_efa_device_plugin: [=ansible.efaPools?c]
-<#if ansible.efaPools && ansible.gpuNodeTolerations?has_content>
-# The EFA device plugin's tolerations: every GPU pool's taint (the same list as the GPU
-# Operator's operands in gpu_operator_values).
-gpu_operator_efa_tolerations:
+<#if ansible.rdmaDevicePlugin()>
+# InfiniBand/RoCE pools: the RDMA shared device plugin gives pods the HCAs.
+gpu_operator_rdma_device_plugin: true
+</#if>
+<#if ansible.gpuNodeTolerations?has_content>
+# What every node-level DaemonSet gpugen installs tolerates (the EFA and RDMA device plugins; the
+# GPU Operator's operands and NFD's worker get the same list in gpu_operator_values): every GPU
+# pool's taint, and play 05's verdict taint.
+gpu_operator_node_tolerations:
 <#list ansible.gpuNodeTolerations as t>
   - key: [=unsafe(t.key)]
     operator: [=unsafe(t.operator)]
@@ -197,6 +202,13 @@ validation_nccl_max_bytes: [=unsafe(ansible.validation.maxBytes)]
 validation_nccl_min_bus_bandwidth_gbps: [=ansible.validation.minBusBandwidthGBps]
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
+</#if>
+<#if !ansible.gke>
+validation_outlier_percent: [=ansible.validation.outlierPercent]
+validation_outlier_fails: [=ansible.validation.outlierFails?c]
+</#if>
+<#if ansible.validationState>
+validation_scheduling_gate: [=ansible.validation.gateScheduling?c]
 </#if>
 <#if ansible.gke>
 # GKE checks (plays 03-05 against the cluster's Kubernetes API)

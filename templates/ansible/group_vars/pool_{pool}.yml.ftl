@@ -16,6 +16,28 @@ nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
 nccl_network_fabric: [=unsafe(pool.fabric)]
+<#assign fv = ansible.fabric(pool.name)>
+# The host interface NCCL bootstraps over and Open MPI's TCP traffic uses: pools[].bootstrapInterface,
+# else ("") the interface holding the host's address, found on each host.
+nccl_network_bootstrap_interface: [=unsafe(fv.bootstrapInterface)]
+nccl_network_pin_socket_ifname: [=fv.pinSocketIfname?c]
+<#if fv.docaOfed?has_content>
+# software.docaOfed: NVIDIA's DOCA-OFED, installed in play 00 before the driver.
+doca_ofed_version: [=unsafe(fv.docaOfed)]
+</#if>
+<#if fv.preflight>
+# pools[].rdma.preflight: play 00 checks these first, before installing anything.
+fabric_preflight_enabled: true
+fabric_preflight_link_layer: [=unsafe(fv.linkLayer)]
+fabric_preflight_hca_ports: [=unsafe(fv.hcaPorts)]
+fabric_preflight_link_gbps: [=unsafe(fv.linkGbps)]
+</#if>
+<#if fv.cpuGovernor?has_content || fv.hugepages?has_content || fv.gpuClocks?has_content>
+# pools[].tuning
+host_tuning_cpu_governor: [=unsafe(fv.cpuGovernor)]
+host_tuning_hugepages: [=unsafe(fv.hugepages)]
+host_tuning_gpu_clocks: [=unsafe(fv.gpuClocks)]
+</#if>
 
 <#if pool.labels?has_content>
 gpu_operator_node_labels:
@@ -41,9 +63,25 @@ gpu_operator_node_taints: []
 kubernetes_checks_gpus: [=pool.facts.gpuCount]
 kubernetes_checks_time_slicing_replicas: [=ansible.schedulerTimeSlicingReplicas(pool.name)]
 kubernetes_checks_efa_interfaces: [=ansible.schedulerEfaInterfaces(pool)]
+<#if fv.verbs && ansible.rdmaDevicePlugin()>
+# Play 05: NCCL over the pool's HCAs inside a pod on its first node.
+rdma_checks_enabled: true
+rdma_checks_group: [=unsafe(pool.group)]
+</#if>
 
 </#if>
 validation_fabric: [=unsafe(pool.fabric)]
+validation_bootstrap_interface: [=unsafe(fv.bootstrapInterface)]
+<#if fv.verbs>
+# GPUDirect RDMA: the multi-node log must show NET/IB connections marked GDRDMA.
+validation_nccl_gdr_required: true
+</#if>
+<#if fv.minMultiNodeBusBandwidthGBps?has_content>
+# The multi-node threshold: validation.ncclAllReduce.minMultiNodeBusBandwidthGBps, else on
+# InfiniBand/RoCE 80% of the lower of what the HCAs carry (ports x Gb/s / 8) and the GPUs'
+# single-node figure.
+validation_nccl_min_multi_node_bus_bandwidth_gbps: [=unsafe(fv.minMultiNodeBusBandwidthGBps)]
+</#if>
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
 validation_efa_interfaces: [=pool.facts.efaInterfaces]
@@ -59,6 +97,13 @@ validation_nccl_max_bytes: [=unsafe(pool.validation.maxBytes)]
 validation_nccl_min_bus_bandwidth_gbps: [=pool.validation.minBusBandwidthGBps]
 <#else>
 validation_nccl_min_bus_bandwidth_gbps: null
+</#if>
+<#if !ansible.gke>
+validation_outlier_percent: [=pool.validation.outlierPercent]
+validation_outlier_fails: [=pool.validation.outlierFails?c]
+</#if>
+<#if ansible.validationState>
+validation_scheduling_gate: [=pool.validation.gateScheduling?c]
 </#if>
 <#if ansible.gke>
 <#assign gke = ansible.gkePool(pool.name)>

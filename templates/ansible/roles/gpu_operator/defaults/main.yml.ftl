@@ -35,18 +35,46 @@ gpu_operator_nccl_namespaces:
   - default
 gpu_operator_nccl_conf: ""
 
+# What every node-level DaemonSet gpugen installs tolerates: the GPU pools' taints and play 05's
+# verdict taint (group_vars/all.yml, from one definition in gpugen's plan; the GPU Operator's
+# operands and NFD's worker get the same list in gpu_operator_values).
+gpu_operator_node_tolerations: []
+
 # The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned
 # (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin), installed by
 # play 04 after the EFA installer. Its DaemonSet runs only on EFA instance types (the chart's node
-# affinity on node.kubernetes.io/instance-type); the tolerations (group_vars/all.yml) are the GPU
-# pools' taints, which the chart appends to its own CriticalAddonsOnly.
+# affinity on node.kubernetes.io/instance-type); the chart appends these tolerations to its own
+# CriticalAddonsOnly.
 gpu_operator_efa_device_plugin: false
 gpu_operator_efa_chart_repo_name: eks
 gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
 gpu_operator_efa_chart_version: v0.5.20
 gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
 gpu_operator_efa_namespace: kube-system
-gpu_operator_efa_tolerations: []
+gpu_operator_efa_tolerations: "{{ gpu_operator_node_tolerations }}"
+
+# InfiniBand/RoCE pools: NVIDIA's RDMA shared device plugin (k8s-rdma-shared-dev-plugin, the one
+# NVIDIA's Network Operator deploys), so pods that request rdma/<resource> get the HCAs'
+# /dev/infiniband devices; without it NCCL in pods falls back to TCP sockets. The DaemonSet is the
+# plugin's own deployment/k8s/base/daemonset.yaml (https://github.com/Mellanox/k8s-rdma-shared-dev-plugin)
+# with the image the Network Operator v26.4.1 pins (hack/release.yaml of
+# https://github.com/Mellanox/network-operator: RdmaSharedDevicePlugin network-operator-v26.4.1).
+# One shared resource for every NVIDIA (Mellanox, PCI vendor 15b3) HCA of a node; a pod asks for
+# rdma/hca_shared_devices_a: 1 and the IPC_LOCK capability (memory registration).
+gpu_operator_rdma_device_plugin: false
+gpu_operator_rdma_image: nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:network-operator-v26.4.1
+gpu_operator_rdma_namespace: kube-system
+gpu_operator_rdma_resource_name: hca_shared_devices_a
+gpu_operator_rdma_hca_max: 1000
+gpu_operator_rdma_config:
+  periodicUpdateInterval: 300
+  configList:
+    - resourceName: "{{ gpu_operator_rdma_resource_name }}"
+      rdmaHcaMax: "{{ gpu_operator_rdma_hca_max | int }}"
+      selectors:
+        vendors: ["15b3"]
+# Like the EFA device plugin's: the GPU nodes' own taints must not keep their device plugin away.
+gpu_operator_rdma_tolerations: "{{ gpu_operator_node_tolerations }}"
 
 <#if argocd.enabled>
 # GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait

@@ -150,6 +150,89 @@
             nccl.conf: "{{ gpu_operator_nccl_conf }}"
       loop: "{{ gpu_operator_nccl_namespaces }}"
 
+<#if ansible.rdmaDevicePlugin()>
+# InfiniBand/RoCE: the HCAs reach pods only through an RDMA device plugin. Not waited for: the
+# plugin finds the HCAs once play 04 has installed rdma-core (its periodic update, 300 s), and
+# play 05's pod check proves it.
+- name: Deploy the RDMA shared device plugin
+  delegate_to: localhost
+  run_once: true
+  become: false
+  when: gpu_operator_rdma_device_plugin | bool
+  tags: [kubernetes, network, rdma-device-plugin]
+  block:
+    - name: Apply the RDMA shared device plugin's configuration
+      kubernetes.core.k8s:
+        state: present
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+        definition:
+          apiVersion: v1
+          kind: ConfigMap
+          metadata:
+            name: rdma-devices
+            namespace: "{{ gpu_operator_rdma_namespace }}"
+            labels:
+              app.kubernetes.io/managed-by: gpugen
+          data:
+            config.json: "{{ gpu_operator_rdma_config | to_json }}"
+
+    - name: Apply the RDMA shared device plugin's DaemonSet
+      kubernetes.core.k8s:
+        state: present
+        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
+        definition:
+          apiVersion: apps/v1
+          kind: DaemonSet
+          metadata:
+            name: rdma-shared-dp-ds
+            namespace: "{{ gpu_operator_rdma_namespace }}"
+            labels:
+              app.kubernetes.io/managed-by: gpugen
+          spec:
+            selector:
+              matchLabels:
+                name: rdma-shared-dp-ds
+            template:
+              metadata:
+                labels:
+                  name: rdma-shared-dp-ds
+              spec:
+                hostNetwork: true
+                priorityClassName: system-node-critical
+                tolerations: "{{ gpu_operator_rdma_tolerations }}"
+                containers:
+                  - name: k8s-rdma-shared-dp-ds
+                    image: "{{ gpu_operator_rdma_image }}"
+                    imagePullPolicy: IfNotPresent
+                    securityContext:
+                      privileged: true
+                    volumeMounts:
+                      - name: device-plugin
+                        mountPath: /var/lib/kubelet/device-plugins
+                      - name: plugins-registry
+                        mountPath: /var/lib/kubelet/plugins_registry
+                      - name: config
+                        mountPath: /k8s-rdma-shared-dev-plugin
+                      - name: devs
+                        mountPath: /dev/
+                volumes:
+                  - name: device-plugin
+                    hostPath:
+                      path: /var/lib/kubelet/device-plugins
+                  - name: plugins-registry
+                    hostPath:
+                      path: /var/lib/kubelet/plugins_registry
+                  - name: config
+                    configMap:
+                      name: rdma-devices
+                      items:
+                        - key: config.json
+                          path: config.json
+                  - name: devs
+                    hostPath:
+                      path: /dev/
+
+</#if>
 </#if>
 - name: Label and taint the node
   delegate_to: localhost

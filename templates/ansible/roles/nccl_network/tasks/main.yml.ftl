@@ -1,5 +1,54 @@
 [=header]
 ---
+# The spec's interface, else the one holding the address the host is reached at (ip -o addr), else
+# the default route's. Looked up on live hosts only: a chroot (image builds, tests) has no network of
+# its own, so there nccl.conf pins only an interface the spec names.
+- name: Find the bootstrap interface
+  when: nccl_network_pin_socket_ifname | bool
+  block:
+    - name: List the host's addresses
+      ansible.builtin.command:
+        argv: [ip, -o, addr, show]
+      register: nccl_network_ip_addr
+      changed_when: false
+      when:
+        - nccl_network_bootstrap_interface | length == 0
+        - nccl_network_live_host | bool
+
+    - name: Show the default route
+      ansible.builtin.command:
+        argv: [ip, -o, route, show, default]
+      register: nccl_network_ip_route
+      changed_when: false
+      when:
+        - nccl_network_bootstrap_interface | length == 0
+        - nccl_network_live_host | bool
+
+    - name: Settle the bootstrap interface
+      ansible.builtin.set_fact:
+        nccl_network_bootstrap_interface_found: >-
+          {{ nccl_network_bootstrap_interface if nccl_network_bootstrap_interface | length > 0
+             else (nccl_network_by_address | first | default(nccl_network_by_route | first | default(''))) }}
+      vars:
+        nccl_network_by_address: >-
+          {{ nccl_network_ip_addr.stdout_lines | default([])
+             | select('search', ' inet6? ' ~ (nccl_network_host_address | regex_escape) ~ '/')
+             | map('split') | map(attribute=1) | map('regex_replace', '@.*$', '') | list }}
+        nccl_network_by_route: >-
+          {{ nccl_network_ip_route.stdout_lines | default([])
+             | map('regex_search', ' dev [^ ]+') | select | map('regex_replace', '^ dev ', '') | list }}
+
+    - name: Check the bootstrap interface
+      ansible.builtin.assert:
+        that:
+          - nccl_network_bootstrap_interface_found is match('^[A-Za-z0-9][A-Za-z0-9_.:-]{0,14}$')
+        fail_msg: >-
+          No bootstrap interface for NCCL on {{ inventory_hostname }}: no interface holds
+          {{ nccl_network_host_address }} and there is no default route. Set pools[].bootstrapInterface
+          in the spec to the interface the nodes reach each other through.
+        quiet: true
+      when: nccl_network_live_host | bool or nccl_network_bootstrap_interface | length > 0
+
 - name: Check the fabric and the NCCL variables
   ansible.builtin.assert:
     that:

@@ -262,6 +262,20 @@
               {{ 'exit ' ~ validation_dcgm.rc | default('none') ~ '; '
                  ~ (validation_dcgm.stdout_lines | default([]) | select('search', 'Fail') | join('; ') or 'no failures') }}
 
+    # gpu-burn prints each GPU's rate as "N (R Gflop/s)" on its progress line (wilicc/gpu-burn
+    # gpu_burn-drv.cpp, listenClients); the last line's slowest GPU is the node's figure, since a
+    # synchronous job runs at the pace of its slowest GPU.
+    - name: Record gpu-burn's throughput
+      ansible.builtin.set_fact:
+        validation_results: >-
+          {{ validation_results | combine({'gpu_burn': {'gflops': validation_burn_gflops | min}}, recursive=true)
+             if validation_burn_gflops | length > 0 else validation_results }}
+      vars:
+        validation_burn_last: >-
+          {{ validation_gpu_burn.stdout | default('') | regex_findall("proc'd: [^\r\n]*") | last | default('') }}
+        validation_burn_gflops: >-
+          {{ validation_burn_last | regex_findall('\(([0-9.]+) Gflop/s\)') | map('float') | list }}
+
 # mpirun starts the ranks on the other nodes over SSH as root. Ubuntu cloud images accept no
 # root password and cloud-init's keys for root only print "Please login as ubuntu"
 # (https://cloudinit.readthedocs.io/en/latest/reference/modules.html#set-passwords and
@@ -348,6 +362,37 @@
       register: validation_mpirun
       run_once: true
 
+    - name: List the first node's addresses for Open MPI's bootstrap network
+      ansible.builtin.command:
+        argv: [ip, -o, addr, show]
+      register: validation_ip_addr
+      changed_when: false
+      failed_when: false
+      run_once: true
+
+    - name: Show the first node's default route
+      ansible.builtin.command:
+        argv: [ip, -o, route, show, default]
+      register: validation_ip_route
+      changed_when: false
+      failed_when: false
+      run_once: true
+
+    - name: Settle Open MPI's bootstrap network
+      ansible.builtin.set_fact:
+        validation_mpi_network: >-
+          {{ validation_inet | selectattr(1, 'equalto', validation_iface) | map(attribute=3) | first | default('') }}
+      vars:
+        validation_inet: >-
+          {{ validation_ip_addr.stdout_lines | default([]) | select('search', ' inet ') | map('split')
+             | map('map', 'regex_replace', '@.*$', '') | map('list') | list }}
+        validation_iface: >-
+          {{ validation_bootstrap_interface if validation_bootstrap_interface | length > 0
+             else (validation_inet | selectattr(3, 'match', (validation_host_address | regex_escape) ~ '/') | map(attribute=1) | first
+                   | default(validation_ip_route.stdout_lines | default([]) | map('regex_search', ' dev [^ ]+') | select
+                             | map('regex_replace', '^ dev ', '') | first | default(''))) }}
+      run_once: true
+
     - name: Run all_reduce_perf over MPI on every node
       ansible.builtin.command:
         argv: >-
@@ -356,6 +401,8 @@
               '--host', validation_mpi_hosts | join(','),
               '--mca', 'plm_rsh_args', validation_mpi_ssh_args | join(' ')]
              + validation_mpirun_args
+             + (['--mca', 'btl_tcp_if_include', validation_mpi_network, '--mca', 'oob_tcp_if_include', validation_mpi_network]
+                if validation_mpi_network | default('') | length > 0 else validation_mpirun_fallback_if_args)
              + ['-x', 'NCCL_DEBUG=INFO', '-x', 'NCCL_DEBUG_SUBSYS=INIT,NET', '-x', 'LD_LIBRARY_PATH=' ~ validation_ld_library_path,
                 validation_work_dir ~ '/nccl-tests/build/all_reduce_perf',
                 '-b', validation_nccl_min_bytes, '-e', validation_nccl_max_bytes, '-f', '2', '-g', '1'] }}
@@ -380,6 +427,8 @@
         validation_multi_row: >-
           {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
+        validation_multi_ib: "{{ validation_nccl_multi.stdout_lines | default([]) | select('search', 'via NET/IB/') | list }}"
+        validation_multi_gdr: "{{ validation_multi_ib | select('search', validation_nccl_gdr_pattern) | list }}"
         # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
         # says so, and no node fails for it.
         validation_multi_check:
@@ -389,21 +438,28 @@
                and validation_multi_row | length > 8
                and validation_multi_row[8] in ['0', 'N/A']
                and validation_nccl_multi.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
+               and (not validation_nccl_gdr_required | bool or validation_multi_gdr | length > 0)
                and (validation_nccl_min_multi_node_bus_bandwidth_gbps is none
                     or validation_multi_busbw | float >= validation_nccl_min_multi_node_bus_bandwidth_gbps | float)
                else 'fail' }}
           expected: >-
             {{ ('busbw >= ' ~ validation_nccl_min_multi_node_bus_bandwidth_gbps ~ ' GB/s'
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
-               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes' }}
+               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes'
+               ~ (', GPUDirect RDMA on NET/IB (GDRDMA)' if validation_nccl_gdr_required | bool else '') }}
           measured: >-
             {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ ansible_play_hosts | first)
                if not validation_mpirun.stat.exists
                else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                      if validation_multi_row | length > 8 else 'no result rows')
                ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')'
+               ~ ((', ' ~ validation_multi_gdr | length ~ ' of ' ~ validation_multi_ib | length ~ ' NET/IB connections GDRDMA')
+                  if validation_nccl_gdr_required | bool and validation_mpirun.stat.exists else '')
                ~ ('' if validation_nccl_multi.rc | default(1) == 0
                   else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
+
+- name: Compare each node with its pool's median
+  ansible.builtin.include_tasks: outliers.yml
 
 - name: Assemble the report
   ansible.builtin.set_fact:
@@ -411,7 +467,24 @@
       host: "{{ inventory_hostname }}"
       passed: "{{ validation_checks.values() | selectattr('status', 'equalto', 'fail') | list | length == 0 }}"
       checks: "{{ validation_checks }}"
+      cluster: "{{ gpugen_cluster | default('') }}"
+      pool: "{{ gpugen_pool | default('') }}"
+      spec_sha256: "{{ gpugen_spec_sha256 | default('') }}"
+      validated_at: "{{ validation_run_at }}"
+      versions: >-
+        {{ validation_versions | dict2items | rejectattr('value', 'equalto', '') | items2dict }}
   vars:
+    validation_versions:
+      driver: >-
+        {{ validation_smi.stdout_lines | default([]) | map('trim') | unique | join(', ')
+           if validation_smi.rc | default(1) == 0 else '' }}
+      cuda_toolkit: >-
+        {{ (ansible_facts.packages | default({}))['cuda-toolkit-' ~ validation_expected_cuda_version | replace('.', '-')]
+           | default([{}]) | map(attribute='version', default='') | first }}
+      container_toolkit: >-
+        {{ (ansible_facts.packages | default({}))['nvidia-container-toolkit'] | default([{}])
+           | map(attribute='version', default='') | first }}
+      kernel: "{{ ansible_facts.kernel | default('') }}"
     validation_checks: >-
 <#if ansible.lustre.enabled>
       {{ dict((validation_check_names + ['lustre_mount']) | product([{'status': 'skipped'}])) | combine(validation_results) }}
@@ -462,6 +535,57 @@
            checks.dcgm_diag.status | default('-'),
            checks.nccl_all_reduce_multi_node.status | default('-')) }}
       {% endfor %}
+
+- name: Print the outliers
+  ansible.builtin.debug:
+    msg: "{{ validation_outlier_lines if validation_outlier_lines | length > 0 else [validation_no_outliers] }}"
+  run_once: true
+  vars:
+    validation_outlier_hosts: >-
+      {{ ansible_play_hosts_all | select('in', hostvars) | map('extract', hostvars)
+         | selectattr('validation_report', 'defined') | map(attribute='validation_report')
+         | selectattr('checks.outlier.status', 'defined')
+         | selectattr('checks.outlier.status', 'in', ['warn', 'fail']) | list }}
+    validation_outlier_lines: >-
+      {% set lines = [] %}{% for r in validation_outlier_hosts %}{% set _ = lines.append(
+      ('OUTLIER ' if r.checks.outlier.status == 'fail' else 'outlier ') ~ r.host ~ ' (pool ' ~ r.pool ~ '): '
+      ~ r.checks.outlier.measured ~ '; expected ' ~ r.checks.outlier.expected) %}{% endfor %}{{ lines }}
+    validation_no_outliers: >-
+      no outliers: no node is more than its pool's validation.outlierPercent below the pool's median
+      (pools with 3 or more measured nodes)
+
+- name: Draw the fleet's results page and JUnit file
+  when: validation_results_page | bool
+  delegate_to: localhost
+  run_once: true
+  become: false
+  block:
+    - name: Run gpugen report on the reports folder
+      ansible.builtin.command:
+        argv: "{{ validation_gpugen + ['report', '--reports', validation_report_dir] }}"
+      register: validation_page
+      changed_when: validation_page.rc | default(1) == 0
+      # The verdicts are in the reports already; a missing page is said below, not a node failure.
+      failed_when: false
+
+    - name: Say where the page is, or why it is missing
+      ansible.builtin.debug:
+        msg: >-
+          {{ validation_page.stdout | default('') | trim
+             if validation_page.rc | default(1) == 0
+             else 'the results page was not written (' ~ (validation_page.stderr | default(validation_page.msg | default('')) | trim)
+                  ~ '): put gpugen on PATH or set GPUGEN_JAR to its jar, then run: gpugen report --reports '
+                  ~ validation_report_dir }}
+<#if ansible.validationState>
+
+- name: Put the verdict on the node in Kubernetes
+  ansible.builtin.import_role:
+    name: validation_scheduling
+    tasks_from: result
+  vars:
+    validation_scheduling_report: "{{ validation_report }}"
+  tags: [kubernetes]
+</#if>
 
 - name: Fail the node when a check failed
   ansible.builtin.assert:

@@ -46,6 +46,7 @@ public final class GpugenCommand implements Runnable {
     SUBCOMMANDS.put("init", InitCommand::new);
     SUBCOMMANDS.put("inventory", InventoryCommand::new);
     SUBCOMMANDS.put("drift", DriftCommand::new);
+    SUBCOMMANDS.put("report", ReportCommand::new);
     SUBCOMMANDS.put("up", UpCommand::new);
     SUBCOMMANDS.put("down", DownCommand::new);
     SUBCOMMANDS.put("generate-completion", AutoComplete.GenerateCompletion::new);

@@ -326,6 +326,29 @@ public final class CompatTable {
                             .isPresent());
   }
 
+  /**
+   * Whether {@code count} GPUs named {@code model} as a bare-metal spec writes it sit on an
+   * NVSwitch baseboard: yes for eight GPUs named as an NVSwitch board (h100-sxm, or b200, which
+   * comes on no other), no for a name of a board without NVSwitch (h100-pcie) or a model that comes
+   * on no NVSwitch board (l4); empty when the name does not say (h100 at eight GPUs: HGX or PCIe).
+   */
+  public Optional<Boolean> boardNvswitch(String model, int count) {
+    Optional<GpuModel> gpu = gpu(model);
+    if (gpu.isEmpty()) {
+      return Optional.of(false);
+    }
+    GpuModel g = gpu.get();
+    if (g.nvswitchBoards().stream().anyMatch(model::equalsIgnoreCase)) {
+      return Optional.of(count == 8);
+    }
+    if (g.otherBoards().stream().anyMatch(model::equalsIgnoreCase)
+        || g.nvswitchBoards().isEmpty()
+        || count != 8) {
+      return Optional.of(false);
+    }
+    return Optional.empty();
+  }
+
   /** The EC2 instance type named exactly {@code instanceType}, e.g. {@code p5.48xlarge}. */
   public Optional<AwsInstanceType> awsInstance(String instanceType) {
     return Optional.ofNullable(awsByName.get(instanceType));

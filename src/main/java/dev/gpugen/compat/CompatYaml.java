@@ -299,6 +299,10 @@ final class CompatYaml {
         f.optCount("max_cuda_major"),
         f.optBranch("recommended_min_branch"),
         f.optVersion("gpu_operator_min_driver_container"),
+        f.texts("nvswitch_boards"),
+        f.texts("other_boards"),
+        f.optCount("reference_hca_ports"),
+        f.optCount("reference_link_gbps"),
         f.optText("note"),
         f.sources());
   }

@@ -22,6 +22,12 @@ import java.util.OptionalInt;
  * @param recommendedMinDriverBranch the branch the sources recommend at least (e.g. 535), if any
  * @param gpuOperatorMinDriverContainer the oldest GPU Operator driver container for the GPU, if the
  *     operator documents one
+ * @param nvswitchBoards the model names (the row's name or aliases) that say a host's GPUs sit on
+ *     an NVSwitch baseboard (HGX/SXM 8-GPU), for bare metal where no instance type says it
+ * @param otherBoards the model names that say a board without NVSwitch (PCIe cards, NVL bridges)
+ * @param referenceHcaPorts the compute-fabric HCA ports of NVIDIA's reference system for this GPU
+ *     (DGX), where it has one
+ * @param referenceLinkGbps the link rate of those ports, Gb/s
  * @param note a caveat for reviewers, if any
  * @param sources the URLs the values come from
  */
@@ -37,6 +43,10 @@ public record GpuModel(
     OptionalInt maxCudaMajor,
     OptionalInt recommendedMinDriverBranch,
     Optional<Version> gpuOperatorMinDriverContainer,
+    List<String> nvswitchBoards,
+    List<String> otherBoards,
+    OptionalInt referenceHcaPorts,
+    OptionalInt referenceLinkGbps,
     Optional<String> note,
     List<String> sources)
     implements CompatRow {
@@ -83,6 +93,10 @@ public record GpuModel(
     Objects.requireNonNull(maxCudaMajor, "maxCudaMajor");
     Objects.requireNonNull(recommendedMinDriverBranch, "recommendedMinDriverBranch");
     Objects.requireNonNull(gpuOperatorMinDriverContainer, "gpuOperatorMinDriverContainer");
+    nvswitchBoards = List.copyOf(nvswitchBoards);
+    otherBoards = List.copyOf(otherBoards);
+    Objects.requireNonNull(referenceHcaPorts, "referenceHcaPorts");
+    Objects.requireNonNull(referenceLinkGbps, "referenceLinkGbps");
     Objects.requireNonNull(note, "note");
     sources = List.copyOf(sources);
   }

@@ -216,7 +216,10 @@ public final class Drift {
         "container-toolkit",
         p.software().containerToolkit(),
         base.path("container_toolkit").asText(""));
-    String nccl = plan.ncclConfSha256();
+    // A pool that pins NCCL_SOCKET_IFNAME to an interface found on the host: the baseline names it.
+    dev.gpugen.plan.PoolPlan pp = plan.pool(p.name());
+    String hostInterface = base.path("bootstrap_interface").asText("");
+    String nccl = Sha256.hex(plan.ncclConf(pp, hostInterface));
     check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
     JsonNode live = local.path("gpugen_nccl");
     if (live.has("nccl_env_sha256")) {
@@ -229,7 +232,7 @@ public final class Drift {
                 "nccl-conf",
                 "/etc/nccl.conf as play 04 wrote it",
                 live.path("env").isObject()
-                    ? ncclDifferences(spec.nccl().env(), live.path("env"))
+                    ? ncclDifferences(plan.ncclEnv(pp, hostInterface), live.path("env"))
                     : "a different /etc/nccl.conf (sha256 "
                         + live.path("nccl_env_sha256").asText("")
                         + ", the spec's is "

@@ -21,6 +21,7 @@ import dev.gpugen.lint.rules.drv.DrvGpuNeedsNewerDriver;
 import dev.gpugen.lint.rules.drv.DrvGpuSupportEnded;
 import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
+import dev.gpugen.lint.rules.drv.DrvNvswitchAmbiguous;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
@@ -74,6 +75,7 @@ import dev.gpugen.lint.rules.pull.PullGitSource;
 import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
+import dev.gpugen.lint.rules.rdma.RdmaSettingIgnored;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -94,6 +96,7 @@ import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
 import dev.gpugen.lint.rules.val.ValNcclTestTooSmall;
+import dev.gpugen.lint.rules.val.ValSettingIgnored;
 import dev.gpugen.lint.rules.val.ValThresholdInherited;
 import java.util.List;
 import java.util.Optional;
@@ -146,6 +149,7 @@ public final class Rules {
           new DrvBranchEndOfLife(),
           new DrvNewFeatureBranch(),
           new DrvOperatorGpuDriverFloor(),
+          new DrvNvswitchAmbiguous(),
           new KrnNouveauNotBlacklisted(),
           // container toolkit and GPU operator
           new CtkVulnerableVersion(),
@@ -176,6 +180,7 @@ public final class Rules {
           new NetCidrSpecialRange(),
           new NetSubnetTooSmall(),
           new NetSubnetNoRoom(),
+          new RdmaSettingIgnored(),
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
@@ -206,6 +211,7 @@ public final class Rules {
           new ValBusbwThresholdImplausible(),
           new ValThresholdInherited(),
           new ValBusbwSingleGpu(),
+          new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
           // security

@@ -62,6 +62,15 @@ public record ClusterPlan(
     List<PoolPlan> pools = new ArrayList<>();
     for (ClusterSpec.Pool p : spec.pools()) {
       Hardware hw = Hardware.of(provider, p, compat);
+      boolean verbs = p.fabric() == Fabric.INFINIBAND || p.fabric() == Fabric.ROCE;
+      Optional<Integer> ports =
+          verbs
+              ? p.rdma().hcaPorts().or(() -> hw.gpu().flatMap(g -> boxed(g.referenceHcaPorts())))
+              : Optional.empty();
+      Optional<Integer> gbps =
+          verbs
+              ? p.rdma().linkGbps().or(() -> hw.gpu().flatMap(g -> boxed(g.referenceLinkGbps())))
+              : Optional.empty();
       pools.add(
           new PoolPlan(
               p,
@@ -73,7 +82,13 @@ public record ClusterPlan(
               spec.network().placement() == Placement.NONE
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
-              Math.max(1, p.software().devicePlugin().timeSlicingReplicas())));
+              Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
+              ports,
+              gbps,
+              p.validation()
+                  .minMultiNodeBusBandwidthGBps()
+                  .or(() -> verbs ? multiNodeDefault(ports, gbps, hw) : Optional.empty()),
+              verbs && !spec.nccl().env().containsKey("NCCL_SOCKET_IFNAME")));
     }
     StringBuilder nccl = new StringBuilder();
     new TreeMap<>(spec.nccl().env())
@@ -136,7 +151,7 @@ public record ClusterPlan(
    * and NFD worker, the EFA device plugin): one per distinct blocking taint of the GPU pools.
    */
   public List<Toleration> gpuNodeTolerations() {
-    return Scheduling.gpuNodeTolerations(spec);
+    return Scheduling.gpuNodeTolerations(spec, ValidationState.applies(this));
   }
 
   /** Where the cluster's controllers run without help (see {@link Scheduling.ControllerHome}). */
@@ -149,7 +164,7 @@ public record ClusterPlan(
    * collector) carry beyond their charts' own, so that they have a node.
    */
   public List<Toleration> controllerTolerations() {
-    return Scheduling.controllerTolerations(spec, kubeadm());
+    return Scheduling.controllerTolerations(spec, kubeadm(), ValidationState.applies(this));
   }
 
   /** The Kubernetes labels gpugen puts on pool {@code p}'s nodes (besides per-node config). */
@@ -356,6 +371,58 @@ public record ClusterPlan(
   /** Whether the GPU Operator installs the driver on GKE (else GKE's own driver and plugin). */
   public boolean gkeOperatorDriver() {
     return spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
+  }
+
+  private static Optional<Integer> boxed(java.util.OptionalInt i) {
+    return i.isPresent() ? Optional.of(i.getAsInt()) : Optional.empty();
+  }
+
+  /**
+   * The default multi-node threshold of an InfiniBand/RoCE pool: 80% of the lower of what its HCAs
+   * carry per node and the table's single-node (NVLink) figure, rounded up to a whole GB/s.
+   */
+  private static Optional<Double> multiNodeDefault(
+      Optional<Integer> ports, Optional<Integer> gbps, Hardware hw) {
+    if (ports.isEmpty() || gbps.isEmpty()) {
+      return Optional.empty();
+    }
+    double fabric = ports.get() * gbps.get() / 8.0;
+    double ceiling = hw.allReduce().map(b -> Math.min(fabric, b.ringGbps())).orElse(fabric);
+    return Optional.of(Math.ceil(PoolPlan.DEFAULT_MULTI_NODE_FRACTION * ceiling));
+  }
+
+  /**
+   * The /etc/nccl.conf a host of {@code pool} holds: the spec's variables plus, where the pool pins
+   * it, {@code NCCL_SOCKET_IFNAME==<bootstrap interface>} (the spec's interface, else {@code
+   * hostInterface}, the one play 04 found on that host), sorted by name.
+   */
+  public String ncclConf(PoolPlan pool, String hostInterface) {
+    StringBuilder out = new StringBuilder();
+    ncclEnv(pool, hostInterface)
+        .forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+    return out.toString();
+  }
+
+  /** The variables of {@link #ncclConf(PoolPlan, String)}, sorted by name. */
+  public java.util.SortedMap<String, String> ncclEnv(PoolPlan pool, String hostInterface) {
+    TreeMap<String, String> env = new TreeMap<>(spec.nccl().env());
+    if (pool.pinSocketIfname()) {
+      env.put("NCCL_SOCKET_IFNAME", "=" + pool.pool().bootstrapInterface().orElse(hostInterface));
+    }
+    return env;
+  }
+
+  /** Whether some pool's fabric is InfiniBand or RoCE. */
+  public boolean verbsPools() {
+    return pools.stream().anyMatch(PoolPlan::verbs);
+  }
+
+  /**
+   * Whether play 03 deploys the RDMA shared device plugin: a Kubernetes cluster with InfiniBand or
+   * RoCE pools whose chart values play 03 installs (with GitOps, ArgoCD owns the cluster side).
+   */
+  public boolean rdmaDevicePlugin() {
+    return verbsPools() && spec.kubernetes().isPresent() && spec.gitops().isEmpty();
   }
 
   private static String kernelModules(

@@ -27,6 +27,9 @@ import java.util.OptionalInt;
  *     a yes
  * @param allReduce the table's single-node all-reduce figure for this node (its figures are for
  *     NVSwitch systems of their GPU count only); empty elsewhere
+ * @param nvswitchUnstated a static pool whose model comes with and without NVSwitch at its GPU
+ *     count (h100 at eight: HGX or PCIe) and whose spec does not say which (the linter refuses it;
+ *     {@code nvswitch} is then the HGX guess)
  */
 public record Hardware(
     Optional<AwsInstanceType> aws,
@@ -35,7 +38,8 @@ public record Hardware(
     String gpuName,
     OptionalInt gpuCount,
     boolean nvswitch,
-    Optional<AllReduceBandwidth> allReduce) {
+    Optional<AllReduceBandwidth> allReduce,
+    boolean nvswitchUnstated) {
 
   private Hardware(
       Optional<AwsInstanceType> aws,
@@ -45,6 +49,18 @@ public record Hardware(
       OptionalInt gpuCount,
       boolean nvswitch,
       CompatTable table) {
+    this(aws, gcp, gpu, gpuName, gpuCount, nvswitch, table, false);
+  }
+
+  private Hardware(
+      Optional<AwsInstanceType> aws,
+      Optional<GcpMachineType> gcp,
+      Optional<GpuModel> gpu,
+      String gpuName,
+      OptionalInt gpuCount,
+      boolean nvswitch,
+      CompatTable table,
+      boolean nvswitchUnstated) {
     this(
         aws,
         gcp,
@@ -52,7 +68,8 @@ public record Hardware(
         gpuName,
         gpuCount,
         nvswitch,
-        gpu.flatMap(g -> table.allReduceBandwidth(g.name(), gpuCount.orElse(0), nvswitch)));
+        gpu.flatMap(g -> table.allReduceBandwidth(g.name(), gpuCount.orElse(0), nvswitch)),
+        nvswitchUnstated);
   }
 
   static Hardware of(Provider provider, ClusterSpec.Pool pool, CompatTable table) {
@@ -67,20 +84,20 @@ public record Hardware(
             false,
             table);
       }
-      // A static pool: the spec says what the hosts have.
+      // A static pool: the spec says what the hosts have, or the model name says the board.
       ClusterSpec.StaticGpu declared = pool.gpu().get();
       Optional<GpuModel> model = table.gpu(declared.model());
+      Optional<Boolean> board = table.boardNvswitch(declared.model(), declared.count());
+      boolean unstated = declared.nvswitch().isEmpty() && board.isEmpty();
       return new Hardware(
           Optional.empty(),
           Optional.empty(),
           model,
           model.map(GpuModel::name).orElse(declared.model()),
           OptionalInt.of(declared.count()),
-          declared
-              .nvswitch()
-              .orElseGet(
-                  () -> model.map(m -> table.impliedNvswitch(m, declared.count())).orElse(false)),
-          table);
+          declared.nvswitch().orElse(board.orElse(true)),
+          table,
+          unstated);
     }
     if (provider == Provider.GCP) {
       Optional<GcpMachineType> gcp = table.gcpMachine(pool.instanceType());

@@ -40,9 +40,9 @@ public final class Scheduling {
 
   /**
    * What every node-level DaemonSet must tolerate to run on every GPU node: one toleration per
-   * distinct taint of the pools, in spec order.
+   * distinct taint of the pools, in spec order, then play 05's verdict taint where play 05 sets it.
    */
-  static List<Toleration> gpuNodeTolerations(ClusterSpec spec) {
+  static List<Toleration> gpuNodeTolerations(ClusterSpec spec, boolean validationTaint) {
     Set<Toleration> out = new LinkedHashSet<>();
     for (ClusterSpec.Pool p : spec.pools()) {
       for (ClusterSpec.Taint t : p.taints()) {
@@ -51,8 +51,19 @@ public final class Scheduling {
         }
       }
     }
+    if (validationTaint) {
+      out.add(VALIDATION);
+    }
     return List.copyOf(out);
   }
+
+  /**
+   * Play 05's verdict taint, pending or failed ({@link ValidationState}): a node's own agents (the
+   * device plugins, the exporter, the validator, NFD's worker) must keep running there, or a gated
+   * node would never advertise its GPUs and pass, and a failed one would lose its exporter.
+   */
+  static final Toleration VALIDATION =
+      new Toleration(ValidationState.TAINT_KEY, "Exists", "", ValidationState.EFFECT);
 
   /**
    * Where the cluster's controllers (the GPU Operator, NFD's master and garbage collector) can run
@@ -83,12 +94,20 @@ public final class Scheduling {
    * is the only untainted home, the GPU pools' taints where every GPU pool is tainted and gpugen
    * knows no other node, else none.
    */
-  static List<Toleration> controllerTolerations(ClusterSpec spec, boolean kubeadm) {
-    return switch (controllerHome(spec, kubeadm)) {
-      case CONTROL_PLANE -> List.of(Toleration.of(CONTROL_PLANE_TAINT));
-      case UNTAINTED_POOL -> List.of();
-      case GPU_NODES -> gpuNodeTolerations(spec);
-    };
+  static List<Toleration> controllerTolerations(
+      ClusterSpec spec, boolean kubeadm, boolean validationTaint) {
+    List<Toleration> out =
+        new java.util.ArrayList<>(
+            switch (controllerHome(spec, kubeadm)) {
+              case CONTROL_PLANE -> List.of(Toleration.of(CONTROL_PLANE_TAINT));
+              case UNTAINTED_POOL -> List.<Toleration>of();
+              case GPU_NODES -> gpuNodeTolerations(spec, false);
+            });
+    // Every GPU node may carry play 05's verdict taint at once (a gated pool's first run).
+    if (validationTaint) {
+      out.add(VALIDATION);
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
@@ -86,7 +87,10 @@ public final class AnsibleView {
       int dcgmDiagLevel,
       String minBytes,
       String maxBytes,
-      String minBusBandwidthGBps) {}
+      String minBusBandwidthGBps,
+      String outlierPercent,
+      boolean outlierFails,
+      boolean gateScheduling) {}
 
   public String cluster() {
     return spec.metadata().name();
@@ -118,7 +122,7 @@ public final class AnsibleView {
 
   /** The cluster-wide thresholds; each pool's group vars carry its own resolved ones. */
   public ValidationVars validation() {
-    return validation(spec.validation());
+    return validation(spec.validation(), ValidationState.applies(plan));
   }
 
   public int forks() {
@@ -413,6 +417,36 @@ public final class AnsibleView {
     return plan.efaPools();
   }
 
+  /** Pool {@code name}'s fabric and host settings (for the per-pool group_vars template). */
+  public FabricVars fabric(String name) {
+    return FabricVars.of(plan, plan.pool(name));
+  }
+
+  /** Whether some pool's fabric is InfiniBand or RoCE. */
+  public boolean verbsPools() {
+    return plan.verbsPools();
+  }
+
+  /** Whether play 03 deploys the RDMA shared device plugin and play 05 runs NCCL in a pod. */
+  public boolean rdmaDevicePlugin() {
+    return plan.rdmaDevicePlugin();
+  }
+
+  /** Whether play 00 starts with the InfiniBand/RoCE preflight (some pool asks for it). */
+  public boolean preflight() {
+    return plan.pools().stream().anyMatch(p -> FabricVars.of(plan, p).preflight());
+  }
+
+  /** Whether play 00 installs DOCA-OFED on some pool's hosts. */
+  public boolean docaOfed() {
+    return plan.pools().stream().anyMatch(p -> !FabricVars.of(plan, p).docaOfed().isEmpty());
+  }
+
+  /** Whether some pool asks for host tuning (plays 00 and 01 then carry the host_tuning role). */
+  public boolean hostTuning() {
+    return plan.pools().stream().anyMatch(p -> p.pool().tuning().any());
+  }
+
   /**
    * A role variable that points a download at the spec's mirror.
    *
@@ -616,6 +650,14 @@ public final class AnsibleView {
         tolerations);
   }
 
+  /**
+   * Whether play 05 puts its verdict on the Kubernetes nodes (labels, the failure taint) and play
+   * 03 gates never-validated nodes of pools that ask for it: role validation_scheduling.
+   */
+  public boolean validationState() {
+    return ValidationState.applies(plan);
+  }
+
   /** Whether the render includes what a node needs to configure itself (pull mode, AWS). */
   public boolean pull() {
     return plan.pullMode();
@@ -631,6 +673,8 @@ public final class AnsibleView {
     Map<String, String> vars = new TreeMap<>();
     vars.put("ansible_connection", "local");
     vars.put("gpugen_instance_type", p.instanceType());
+    // The node has no gpugen to draw the fleet's page with; its report goes to S3 instead.
+    vars.put("validation_results_page", "false");
     putPoolVars(vars, p);
     return entries(vars);
   }
@@ -682,7 +726,7 @@ public final class AnsibleView {
         p.fabric().spelling(),
         PoolFacts.of(pp),
         software(p.software(), pp.kernelModules()),
-        validation(p.validation(), pp),
+        validation(p.validation(), pp, ValidationState.gates(plan, pp)),
         entries(nodeLabels(pp)),
         p.taints());
   }
@@ -746,28 +790,31 @@ public final class AnsibleView {
         : s.cuda().replaceFirst("[.].*", "");
   }
 
-  private static ValidationVars validation(ClusterSpec.Validation v) {
+  /** {@code gates}: the spec's gateScheduling where gpugen can apply it (ValidationState). */
+  private static ValidationVars validation(ClusterSpec.Validation v, boolean gates) {
+    return validation(v, v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""), gates);
+  }
+
+  private static ValidationVars validation(
+      ClusterSpec.Validation v, String minBusBandwidthGBps, boolean gates) {
     return new ValidationVars(
         v.gpuBurnSeconds(),
         v.dcgmDiagLevel(),
         v.minBytes(),
         v.maxBytes(),
-        v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""));
+        minBusBandwidthGBps,
+        number(v.outlierPercent()),
+        v.outlierFails(),
+        gates && v.gateScheduling());
   }
 
   /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
-  private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp) {
-    ValidationVars spec = validation(v);
-    if (!spec.minBusBandwidthGBps().isEmpty()) {
-      return spec;
+  private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp, boolean gates) {
+    if (v.minBusBandwidthGBps().isPresent()) {
+      return validation(v, gates);
     }
     OptionalInt dflt = pp.hardware().defaultMinBusBandwidthGbps();
-    return new ValidationVars(
-        v.gpuBurnSeconds(),
-        v.dcgmDiagLevel(),
-        v.minBytes(),
-        v.maxBytes(),
-        dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "");
+    return validation(v, dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "", gates);
   }
 
   private static List<Entry> entries(Map<String, String> m) {

@@ -2,6 +2,7 @@ package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -153,9 +154,31 @@ final class RenderPlan {
       // Play 03's pre-flight and play 05's scheduler checks of the cluster the spec names.
       b.role("kubernetes_checks");
     }
+    if (ValidationState.applies(plan)) {
+      // Play 05 labels each node with its verdict and taints a failing one; play 03 gates the
+      // never-validated nodes of pools with validation.gateScheduling.
+      b.role("validation_scheduling");
+    }
     if (plan.lustre().isPresent()) {
       // Play 00 installs the Lustre client and mounts the file system; play 05 checks the mount.
       b.role("lustre_client");
+    }
+    AnsibleView view = new AnsibleView(plan);
+    if (view.preflight()) {
+      // Play 00 first checks the HCAs, PCIe ACS and the IOMMU of InfiniBand/RoCE hosts.
+      b.role("fabric_preflight");
+    }
+    if (view.docaOfed()) {
+      // Play 00 installs DOCA-OFED before play 01 builds the driver (and nvidia-peermem).
+      b.role("doca_ofed");
+    }
+    if (view.hostTuning()) {
+      // Play 00 sets the CPU governor and hugepages, play 01 the GPU application clocks.
+      b.role("host_tuning");
+    }
+    if (plan.rdmaDevicePlugin()) {
+      // Play 05 runs NCCL inside a pod that requests the RDMA shared device plugin's resource.
+      b.role("rdma_checks");
     }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {

@@ -3,6 +3,7 @@ package dev.gpugen.render;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.ValidationState;
 import dev.gpugen.render.TfVar.Section;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Placement;
@@ -663,16 +664,21 @@ final class TerraformVariables {
                         "alltrue([for s in {var} : can(regex(\"^subnet-[0-9a-f]{8,17}$\", s))])",
                         "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."))));
     for (PoolPlan pp : plan.pools()) {
-      out.add(new Section("EKS: pool " + pp.name(), eksPool(pp)));
+      out.add(new Section("EKS: pool " + pp.name(), eksPool(plan, pp)));
     }
     return out;
   }
 
-  private static List<TfVar> eksPool(PoolPlan pp) {
+  private static List<TfVar> eksPool(ClusterPlan plan, PoolPlan pp) {
     ClusterSpec.Pool p = pp.pool();
     String v = pp.tfPrefix();
     List<Map<String, String>> taints = new ArrayList<>();
-    for (ClusterSpec.Taint t : p.taints()) {
+    List<ClusterSpec.Taint> registered = new ArrayList<>(p.taints());
+    if (ValidationState.gates(plan, pp)) {
+      // A gated pool's nodes join tainted; play 05 removes the taint once a node passes.
+      registered.add(ValidationState.pendingTaint());
+    }
+    for (ClusterSpec.Taint t : registered) {
       Map<String, String> taint = new TreeMap<>();
       taint.put("key", t.key());
       taint.put("value", t.value().orElse(""));

@@ -267,8 +267,12 @@ public record ClusterSpec(
    * @param market the purchase option: on-demand or spot
    * @param gpu the GPUs of a static pool's hosts
    * @param hosts a static pool's hosts
-   * @param fabric the interconnect of the pool's nodes: network.fabric where written, else efa
-   *     where the pool's EC2 type has EFA and tcp elsewhere
+   * @param fabric the interconnect of the pool's nodes: pools[].fabric, else network.fabric where
+   *     written, else efa where the pool's EC2 type has EFA and tcp elsewhere
+   * @param bootstrapInterface the host interface NCCL's bootstrap (NCCL_SOCKET_IFNAME) and Open
+   *     MPI's TCP traffic use; empty: the interface holding the host's address, found on the host
+   * @param rdma what the InfiniBand or RoCE HCAs of the pool's hosts must show
+   * @param tuning optional host tuning (CPU governor, hugepages, GPU application clocks)
    */
   public record Pool(
       String name,
@@ -283,9 +287,15 @@ public record ClusterSpec(
       Optional<StaticGpu> gpu,
       List<Host> hosts,
       Optional<Autoscaling> autoscaling,
-      Fabric fabric) {
+      Fabric fabric,
+      Optional<String> bootstrapInterface,
+      Rdma rdma,
+      Tuning tuning) {
     public Pool {
       Objects.requireNonNull(fabric);
+      Objects.requireNonNull(bootstrapInterface);
+      Objects.requireNonNull(rdma);
+      Objects.requireNonNull(tuning);
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
       Objects.requireNonNull(market);
@@ -305,10 +315,51 @@ public record ClusterSpec(
   }
 
   /**
+   * What the InfiniBand or RoCE HCAs of a pool's hosts must show (pools[].rdma).
+   *
+   * @param hcaPorts HCA ports NCCL uses per host (empty: the GPU's reference system's, where known)
+   * @param linkGbps the rate each of those ports runs at, Gb/s (empty: likewise)
+   * @param preflight check the HCAs, PCIe ACS and the IOMMU on every host before play 00 installs
+   *     anything
+   */
+  public record Rdma(Optional<Integer> hcaPorts, Optional<Integer> linkGbps, boolean preflight) {
+    public Rdma {
+      Objects.requireNonNull(hcaPorts);
+      Objects.requireNonNull(linkGbps);
+    }
+  }
+
+  /**
+   * Optional host tuning of a pool (pools[].tuning); each setting only where written.
+   *
+   * @param cpuGovernor the cpufreq scaling governor every CPU gets at boot
+   * @param hugepages 2 MiB huge pages reserved at boot (vm.nr_hugepages)
+   * @param gpuClocks GPU application clocks set at boot (nvidia-smi --applications-clocks)
+   */
+  public record Tuning(
+      Optional<String> cpuGovernor, Optional<Integer> hugepages, Optional<GpuClocks> gpuClocks) {
+    public Tuning {
+      Objects.requireNonNull(cpuGovernor);
+      Objects.requireNonNull(hugepages);
+      Objects.requireNonNull(gpuClocks);
+    }
+
+    public boolean any() {
+      return cpuGovernor.isPresent() || hugepages.isPresent() || gpuClocks.isPresent();
+    }
+  }
+
+  /**
+   * GPU application clocks, MHz, as nvidia-smi --applications-clocks=MEMORY,GRAPHICS takes them.
+   */
+  public record GpuClocks(int memoryMHz, int graphicsMHz) {}
+
+  /**
    * The GPUs of a static pool's hosts.
    *
    * @param model as written (h100); the compatibility table resolves aliases and case
-   * @param nvswitch as written; empty means implied by model and count
+   * @param nvswitch as written; empty means implied by the model name where it says the board (an
+   *     SXM/HGX model at eight GPUs), else none
    */
   public record StaticGpu(String model, int count, Optional<Boolean> nvswitch) {
     public StaticGpu {
@@ -358,6 +409,8 @@ public record ClusterSpec(
    * GPU software versions, as strings exactly as written (compared as versions by the linter).
    *
    * @param kernelModules auto, open or proprietary
+   * @param docaOfed the DOCA-OFED release play 00 installs before the driver; empty: the
+   *     distribution's rdma-core
    */
   public record Software(
       String os,
@@ -366,8 +419,10 @@ public record ClusterSpec(
       String containerToolkit,
       KernelModules kernelModules,
       GpuOperator gpuOperator,
-      DevicePlugin devicePlugin) {
+      DevicePlugin devicePlugin,
+      Optional<String> docaOfed) {
     public Software {
+      Objects.requireNonNull(docaOfed);
       Objects.requireNonNull(os);
       Objects.requireNonNull(driver);
       Objects.requireNonNull(cuda);
@@ -409,14 +464,26 @@ public record ClusterSpec(
    *     reported, not judged
    * @param minBytes the smallest all-reduce message (nccl-tests size: 8, 1M, ...)
    * @param maxBytes the largest all-reduce message (nccl-tests size: 8G, 512M, ...)
+   * @param outlierPercent how far below its pool's median (bus bandwidth, gpu-burn throughput) a
+   *     node is flagged
+   * @param outlierFails an outlier fails validation instead of warning
+   * @param gateScheduling with kubernetes:, a node that never passed play 05 carries the pending
+   *     taint
+   * @param minMultiNodeBusBandwidthGBps the all-reduce bus bandwidth across the nodes the
+   *     multi-node run must reach; empty: the pool's default where gpugen has one
    */
   public record Validation(
       int gpuBurnSeconds,
       int dcgmDiagLevel,
       Optional<Double> minBusBandwidthGBps,
       String minBytes,
-      String maxBytes) {
+      String maxBytes,
+      double outlierPercent,
+      boolean outlierFails,
+      boolean gateScheduling,
+      Optional<Double> minMultiNodeBusBandwidthGBps) {
     public Validation {
+      Objects.requireNonNull(minMultiNodeBusBandwidthGBps);
       Objects.requireNonNull(minBusBandwidthGBps);
       Objects.requireNonNull(minBytes);
       Objects.requireNonNull(maxBytes);

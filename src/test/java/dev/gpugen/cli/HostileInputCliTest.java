@@ -210,7 +210,12 @@ class HostileInputCliTest {
     String key = var.substring(0, var.indexOf(':'));
     assertTrue(
         r.err()
-            .startsWith(spec + ":25:54: error[spec-value]: the key pools[1].hosts[0].vars." + key),
+            .startsWith(
+                spec
+                    + ":"
+                    + lineOf(spec, "infer-01")
+                    + ":54: error[spec-value]: the key pools[1].hosts[0].vars."
+                    + key),
         r.err());
     assertFalse(Files.exists(out), "nothing rendered");
     assertFalse(Files.exists(Path.of("PWNED")));
@@ -223,7 +228,11 @@ class HostileInputCliTest {
     Cli r = Cli.run("validate", spec.toString());
     assertEquals(1, r.exit(), r.toString());
     assertTrue(
-        r.out().contains(":25:60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
+        r.out()
+            .contains(
+                ":"
+                    + lineOf(spec, "infer-01")
+                    + ":60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
         r.out());
   }
 

@@ -37,7 +37,7 @@ class KubernetesLintTest {
       cloud: {provider: static}
       pools:
         - name: h100
-          gpu: {model: h100, count: 8}
+          gpu: {model: h100-sxm, count: 8}
           hosts: [{name: hgx-01, address: 10.40.0.11}]
       software: {driver: "580.95.05", cuda: "12.8"}
       %s

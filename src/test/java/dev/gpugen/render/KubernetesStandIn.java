@@ -101,6 +101,14 @@ final class KubernetesStandIn implements AutoCloseable {
   /** What {@code /version} reports: the API server's major, minor and gitVersion. */
   volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
 
+  /**
+   * Another client's write, run once right after the stand-in serves a GET of the named object (by
+   * {@code kind plural + "/" + name}, e.g. {@code nodes/gpu-1}): what happens when a controller
+   * changes a node between a client's read and its write.
+   */
+  final Map<String, java.util.function.Consumer<ObjectNode>> afterNextRead =
+      new ConcurrentHashMap<>();
+
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
 
@@ -378,27 +386,18 @@ final class KubernetesStandIn implements AutoCloseable {
       return;
     }
     switch (method) {
-      case "GET" -> send(ex, 200, visible(object));
-      case "PATCH" -> {
-        // JSON merge patch (RFC 7386); for the maps these tests patch (ConfigMap data, labels) a
-        // strategic merge patch means the same. Other patch types are refused, as the API does
-        // for a type it does not know.
-        String type = ex.getRequestHeaders().getFirst("Content-Type");
-        if (type == null
-            || !(type.startsWith("application/merge-patch+json")
-                || type.startsWith("application/strategic-merge-patch+json"))) {
-          status(ex, 415, "UnsupportedMediaType", "unsupported patch type " + type);
-          return;
-        }
-        ObjectNode patched = object.deepCopy();
-        mergePatch(patched, JSON.readTree(body));
-        if (!patched.equals(object)) {
-          ObjectNode meta = obj(patched, "metadata");
+      case "GET" -> {
+        send(ex, 200, visible(object));
+        var racer = afterNextRead.remove(k.plural() + "/" + name);
+        if (racer != null) {
+          ObjectNode changed = object.deepCopy();
+          racer.accept(changed);
+          ObjectNode meta = obj(changed, "metadata");
           meta.put("resourceVersion", String.valueOf(meta.path("resourceVersion").asInt(1) + 1));
-          store.put(id, patched);
+          store.put(id, changed);
         }
-        send(ex, 200, visible(patched));
       }
+      case "PATCH" -> patch(ex, k, name, id, object, store, body);
       case "DELETE" -> {
         store.remove(id);
         if (k.plural().equals("jobs")) {
@@ -418,6 +417,206 @@ final class KubernetesStandIn implements AutoCloseable {
       }
       default -> status(ex, 405, "MethodNotAllowed", method);
     }
+  }
+
+  /**
+   * PATCH as the API server does it (k8s.io/apiserver pkg/endpoints/handlers/patch.go): the
+   * Content-Type picks the patch format; JSON merge patch (RFC 7386) and JSON patch (RFC 6902) on
+   * every kind, strategic merge patch on built-in kinds only (a custom resource answers 415); a
+   * patch that carries metadata.resourceVersion applies only to that version (409 Conflict
+   * otherwise); the result is validated as the API validates a Node (422 Invalid); an unchanged
+   * object keeps its resourceVersion. A strategic patch with a directive ($patch, $retainKeys) or a
+   * list whose field has a merge strategy is not implemented here: 500, so a test that relies on it
+   * fails instead of passing on merge-patch semantics.
+   */
+  private void patch(
+      HttpExchange ex,
+      Kind k,
+      String name,
+      String id,
+      ObjectNode object,
+      Map<String, ObjectNode> store,
+      byte[] body)
+      throws IOException {
+    String type = ex.getRequestHeaders().getFirst("Content-Type");
+    String media = type == null ? "" : type.split(";")[0].trim();
+    JsonNode patch;
+    try {
+      patch = JSON.readTree(body);
+    } catch (IOException e) {
+      status(ex, 400, "BadRequest", "error decoding patch: " + e.getMessage());
+      return;
+    }
+    ObjectNode patched = object.deepCopy();
+    switch (media) {
+      case "application/merge-patch+json" -> {
+        if (!(patch instanceof ObjectNode)) {
+          status(ex, 400, "BadRequest", "a merge patch must be a JSON object");
+          return;
+        }
+        mergePatch(patched, patch);
+      }
+      case "application/strategic-merge-patch+json" -> {
+        if (!k.group().isEmpty() && !k.group().equals("apps") && !k.group().equals("batch")) {
+          status(
+              ex,
+              415,
+              "UnsupportedMediaType",
+              "the body of the request was in an unknown format - accepted media types include:"
+                  + " application/json-patch+json, application/merge-patch+json,"
+                  + " application/apply-patch+yaml");
+          return;
+        }
+        String unsupported = strategicUnsupported(patch, "");
+        if (unsupported != null) {
+          status(ex, 500, "InternalError", "stand-in: strategic merge patch of " + unsupported);
+          return;
+        }
+        mergePatch(patched, patch);
+      }
+      case "application/json-patch+json" -> {
+        String error = jsonPatch(patched, patch);
+        if (error != null) {
+          status(ex, 422, "Invalid", error);
+          return;
+        }
+      }
+      default -> {
+        status(ex, 415, "UnsupportedMediaType", "unsupported patch type " + type);
+        return;
+      }
+    }
+    String wanted = patched.path("metadata").path("resourceVersion").asText("");
+    String current = object.path("metadata").path("resourceVersion").asText("");
+    if (!wanted.isEmpty() && !wanted.equals(current)) {
+      status(
+          ex,
+          409,
+          "Conflict",
+          "Operation cannot be fulfilled on "
+              + k.plural()
+              + " \""
+              + name
+              + "\": the object has been modified; please apply your changes to the latest"
+              + " version and try again");
+      return;
+    }
+    obj(patched, "metadata").put("resourceVersion", current);
+    if (k.plural().equals("nodes")) {
+      String invalid = NodeValidation.problem(patched);
+      if (invalid != null) {
+        status(ex, 422, "Invalid", "Node \"" + name + "\" is invalid: " + invalid);
+        return;
+      }
+    }
+    if (!patched.equals(object)) {
+      ObjectNode meta = obj(patched, "metadata");
+      meta.put("resourceVersion", String.valueOf(meta.path("resourceVersion").asInt(1) + 1));
+      store.put(id, patched);
+    }
+    send(ex, 200, visible(patched));
+  }
+
+  /** Lists that have a patch strategy in the Kubernetes types (patchStrategy:"merge"). */
+  private static final java.util.Set<String> MERGE_LISTS =
+      java.util.Set.of(
+          "/status/conditions",
+          "/status/addresses",
+          "/status/images",
+          "/metadata/finalizers",
+          "/metadata/ownerReferences",
+          "/spec/template/spec/containers",
+          "/spec/template/spec/volumes",
+          "/spec/containers",
+          "/spec/volumes",
+          "/spec/tolerations");
+
+  /** Where a strategic patch needs more than merge-patch semantics, or null. */
+  private static String strategicUnsupported(JsonNode patch, String path) {
+    if (patch.isObject()) {
+      for (java.util.Map.Entry<String, JsonNode> e : patch.properties()) {
+        if (e.getKey().startsWith("$")) {
+          return "directive " + e.getKey() + " at " + (path.isEmpty() ? "/" : path);
+        }
+        String p = path + "/" + e.getKey();
+        if (e.getValue().isArray() && MERGE_LISTS.contains(p)) {
+          return "list " + p + " (patchStrategy merge)";
+        }
+        String deeper = strategicUnsupported(e.getValue(), p);
+        if (deeper != null) {
+          return deeper;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** RFC 6902 add, remove, replace and test on {@code target}; the error, or null. */
+  private static String jsonPatch(ObjectNode target, JsonNode patch) {
+    if (!patch.isArray()) {
+      return "a JSON patch must be an array of operations";
+    }
+    for (JsonNode op : patch) {
+      String kind = op.path("op").asText();
+      String ptr = op.path("path").asText();
+      List<String> parts = new ArrayList<>();
+      for (String seg : ptr.substring(Math.min(1, ptr.length())).split("/", -1)) {
+        parts.add(seg.replace("~1", "/").replace("~0", "~"));
+      }
+      if (!ptr.startsWith("/")) {
+        return "the path \"" + ptr + "\" is not a JSON pointer";
+      }
+      JsonNode parent = target;
+      for (int i = 0; i < parts.size() - 1; i++) {
+        parent =
+            parent.isArray()
+                ? parent.path(Integer.parseInt(parts.get(i)))
+                : parent.path(parts.get(i));
+      }
+      String last = parts.get(parts.size() - 1);
+      switch (kind) {
+        case "test" -> {
+          JsonNode at = parent.isArray() ? parent.path(Integer.parseInt(last)) : parent.path(last);
+          if (!at.equals(op.path("value"))) {
+            return "the test of " + ptr + " failed";
+          }
+        }
+        case "remove", "replace" -> {
+          if (parent instanceof ObjectNode o && o.has(last)) {
+            if (kind.equals("remove")) {
+              o.remove(last);
+            } else {
+              o.set(last, op.path("value").deepCopy());
+            }
+          } else if (parent instanceof ArrayNode a
+              && last.matches("[0-9]+")
+              && Integer.parseInt(last) < a.size()) {
+            if (kind.equals("remove")) {
+              a.remove(Integer.parseInt(last));
+            } else {
+              a.set(Integer.parseInt(last), op.path("value").deepCopy());
+            }
+          } else {
+            return "unable to " + kind + " nonexistent key " + ptr;
+          }
+        }
+        case "add" -> {
+          if (parent instanceof ObjectNode o) {
+            o.set(last, op.path("value").deepCopy());
+          } else if (parent instanceof ArrayNode a) {
+            if (last.equals("-")) {
+              a.add(op.path("value").deepCopy());
+            } else {
+              a.insert(Integer.parseInt(last), op.path("value").deepCopy());
+            }
+          } else {
+            return "the parent of " + ptr + " does not exist";
+          }
+        }
+        default -> throw new UnsupportedOperationException("stand-in: JSON patch op " + kind);
+      }
+    }
+    return null;
   }
 
   private ObjectNode list(Kind k, String namespace, String selector) {
@@ -524,8 +723,55 @@ final class KubernetesStandIn implements AutoCloseable {
       complete.put("type", "Complete");
       complete.put("status", "True");
     }
+    if (k.plural().equals("pods")) {
+      rdmaPod(object);
+    }
     put(object);
     send(ex, 201, visible(object));
+  }
+
+  /**
+   * A pod that requests an RDMA device plugin's resource (rdma/...): without the RDMA shared device
+   * plugin's DaemonSet (kube-system/rdma-shared-dp-ds) no node advertises the resource, so the
+   * scheduler leaves it Pending ("Insufficient rdma/..."); with it, the pod runs and its container
+   * logs what all_reduce_perf prints with NCCL's INFO lines: over IB with GPUDirect RDMA when the
+   * pod has the IPC_LOCK capability (memory registration), else over sockets.
+   */
+  private void rdmaPod(ObjectNode pod) {
+    JsonNode container = pod.path("spec").path("containers").path(0);
+    List<String> limits = new ArrayList<>();
+    container.path("resources").path("limits").fieldNames().forEachRemaining(limits::add);
+    if (limits.stream().noneMatch(r -> r.startsWith("rdma/"))) {
+      return;
+    }
+    boolean plugin =
+        objects.getOrDefault("daemonsets", Map.of()).containsKey("kube-system/rdma-shared-dp-ds");
+    boolean ipcLock = false;
+    for (JsonNode cap : container.path("securityContext").path("capabilities").path("add")) {
+      ipcLock |= cap.asText().equals("IPC_LOCK");
+    }
+    obj(pod, "status").put("phase", plugin ? "Succeeded" : "Pending");
+    if (plugin) {
+      String g = ipcLock ? "/GDRDMA" : "";
+      String log =
+          "mlx5_0 mlx5_1 rdma_cm uverbs0 uverbs1\n"
+              + "# nThread 1 nGpus 2 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5\n"
+              + (ipcLock
+                  ? "pod:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.244.1.7<0>\n"
+                      + "pod:1:1 [0] NCCL INFO Using network IB\n"
+                      + "pod:1:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/IB/0"
+                      + g
+                      + "\n"
+                      + "pod:1:9 [1] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [receive] via NET/IB/1"
+                      + g
+                      + "\n"
+                  : "pod:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+                      + "pod:1:1 [0] NCCL INFO Using network Socket\n")
+              + "  1073741824     268435456     float     sum      -1    21930   48.96   48.96      0"
+              + "    21911   49.00   49.00      0\n"
+              + "gpugen: all_reduce_perf exit 0\n";
+      obj(pod, "gpugenLogs").put(container.path("name").asText(), log);
+    }
   }
 
   /** What nvidia-smi -L and dcgmi diag print on a healthy node, then the command's exit lines. */
@@ -582,7 +828,11 @@ final class KubernetesStandIn implements AutoCloseable {
       JsonNode value = e.getValue();
       if (value.isNull()) {
         target.remove(e.getKey());
-      } else if (value.isObject() && target.get(e.getKey()) instanceof ObjectNode child) {
+      } else if (value.isObject()) {
+        // RFC 7386: an object merges into the target's object, or into an empty one (so its
+        // nulls delete nothing and are not stored).
+        ObjectNode child =
+            target.get(e.getKey()) instanceof ObjectNode o ? o : target.putObject(e.getKey());
         mergePatch(child, value);
       } else {
         target.set(e.getKey(), value.deepCopy());

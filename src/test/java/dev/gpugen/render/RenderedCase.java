@@ -38,6 +38,7 @@ record RenderedCase(String name, Path ansible) {
           "static-baremetal",
           "static-kubeadm",
           "static-kubeadm-ha",
+          "static-infiniband",
           "aws-kubeadm",
           "gcp-gke",
           "aws-gitops",

@@ -198,32 +198,41 @@ class SchedulingTest {
 
   /**
    * Where every GPU pool is tainted and gpugen knows no other node, the controllers tolerate the
-   * pools' taints; with an untainted pool they need nothing more than their charts' own.
+   * pools' taints; with an untainted pool they need nothing more than their charts' own. Both
+   * tolerate play 05's verdict taint, which every GPU node may carry.
    */
   @Test
   void theControllersTolerateThePoolsTaintsOnlyWhereTheyHaveNoOtherNode() throws Exception {
     ClusterSpec tainted =
         TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
+    Map<String, Object> master =
+        Map.of(
+            "key", "node-role.kubernetes.io/master",
+            "operator", "Equal",
+            "value", "",
+            "effect", "NoSchedule");
+    Map<String, Object> controlPlane =
+        Map.of(
+            "key", "node-role.kubernetes.io/control-plane",
+            "operator", "Equal",
+            "value", "",
+            "effect", "NoSchedule");
+    Map<String, Object> pool =
+        Map.of(
+            "key", "nvidia.com/gpu",
+            "operator", "Equal",
+            "value", "present",
+            "effect", "NoSchedule");
+    // Play 05's verdict taint, which every node of the cluster may carry.
+    Map<String, Object> verdict =
+        Map.of("key", "gpugen.dev/validation", "operator", "Exists", "effect", "NoSchedule");
     assertEquals(
-        List.of(
-            Map.of(
-                "key", "node-role.kubernetes.io/master",
-                "operator", "Equal",
-                "value", "",
-                "effect", "NoSchedule"),
-            Map.of(
-                "key", "node-role.kubernetes.io/control-plane",
-                "operator", "Equal",
-                "value", "",
-                "effect", "NoSchedule"),
-            Map.of(
-                "key", "nvidia.com/gpu",
-                "operator", "Equal",
-                "value", "present",
-                "effect", "NoSchedule")),
+        List.of(master, controlPlane, pool, verdict),
         at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
     ClusterSpec untainted = Records.with(tainted, "pools[0].taints", List.of());
-    assertEquals(null, at(GpuOperatorValues.of(TestSpecs.plan(untainted)), "operator.tolerations"));
+    assertEquals(
+        List.of(master, controlPlane, verdict),
+        at(GpuOperatorValues.of(TestSpecs.plan(untainted)), "operator.tolerations"));
   }
 
   /**
@@ -254,8 +263,9 @@ class SchedulingTest {
     assertTrue(
         problems.contains(
             "Deployment nfd-gc fits no node (h100-0: taint nvidia.com/gpu=present:NoSchedule not"
-                + " tolerated; control-plane-0: taint node-role.kubernetes.io/control-plane:NoSchedule"
-                + " not tolerated)"),
+                + " tolerated, taint gpugen.dev/validation=failed:NoSchedule not tolerated;"
+                + " control-plane-0: taint node-role.kubernetes.io/control-plane:NoSchedule not"
+                + " tolerated)"),
         problems::toString);
   }
 
@@ -291,6 +301,7 @@ class SchedulingTest {
     final String name;
     final boolean gpu;
     final boolean efa;
+    boolean rdma;
     final Map<String, String> labels = new TreeMap<>();
     final List<Taint> taints = new ArrayList<>();
 
@@ -444,6 +455,7 @@ class SchedulingTest {
               switch (w.runsOn()) {
                 case "gpu" -> n.gpu;
                 case "efa" -> n.efa;
+                case "rdma" -> n.rdma;
                 case "all" -> true;
                 default -> false;
               };
@@ -500,8 +512,9 @@ class SchedulingTest {
         }
         Map<String, Object> pool = yaml(file);
         String poolName = str(pool.get("gpugen_pool"));
-        Node n =
-            new Node(poolName + "-0", true, str(pool.get("nccl_network_fabric")).equals("efa"));
+        String fabric = str(pool.get("nccl_network_fabric"));
+        Node n = new Node(poolName + "-0", true, fabric.equals("efa"));
+        n.rdma = fabric.equals("infiniband") || fabric.equals("roce");
         Map<String, Object> kubelet = (Map<String, Object>) kubernetesFacts.get("kubelet");
         ((Map<String, Object>) kubelet.get("labels"))
             .forEach((k, v) -> n.labels.put(k, str(v).replace("{node}", n.name)));
@@ -540,6 +553,15 @@ class SchedulingTest {
             n.taints.add(taint);
           }
         }
+        // Play 05's verdict (ValidationState): a gated pool's nodes register pending, and any node
+        // may fail; the worst case, every GPU node failed, must still run its own agents.
+        if (pool.containsKey("validation_scheduling_gate")) {
+          if (Boolean.TRUE.equals(pool.get("validation_scheduling_gate"))) {
+            n.taints.add(new Taint("gpugen.dev/validation", "pending", "NoSchedule"));
+          } else {
+            n.taints.add(new Taint("gpugen.dev/validation", "failed", "NoSchedule"));
+          }
+        }
         nodes.add(n);
       }
       assertFalse(nodes.isEmpty(), label + ": no GPU pool in the render");
@@ -558,6 +580,24 @@ class SchedulingTest {
       gpuOperator(vars);
       if (Boolean.TRUE.equals(vars.get("gpu_operator_efa_device_plugin"))) {
         efaDevicePlugin(vars);
+      }
+      if (Boolean.TRUE.equals(vars.get("gpu_operator_rdma_device_plugin"))) {
+        // gpugen's own DaemonSet (roles/gpu_operator/tasks/main.yml): no node selector, the
+        // node-level tolerations.
+        String task = text("ansible/roles/gpu_operator/tasks/main.yml");
+        assertTrue(
+            task.contains("tolerations: \"{{ gpu_operator_rdma_tolerations }}\"")
+                && !task.contains("nodeSelector"),
+            "the RDMA device plugin's DaemonSet changed: update SchedulingTest");
+        workloads.add(
+            new Workload(
+                "DaemonSet",
+                "rdma-shared-dp-ds",
+                "gpugen's manifest",
+                (List<Map<String, Object>>) nodeTolerations(vars, "gpu_operator_rdma_tolerations"),
+                Map.of(),
+                List.of(),
+                "rdma"));
       }
       if (eks) {
         Map<String, Object> coredns = (Map<String, Object>) kubernetesFacts.get("eksCoreDns");
@@ -696,7 +736,7 @@ class SchedulingTest {
       Map<String, Object> f = facts("aws-efa-k8s-device-plugin-" + version + ".yaml");
       // The task installs it with values {tolerations: gpu_operator_efa_tolerations}.
       Map<String, Object> values = new LinkedHashMap<>();
-      values.put("tolerations", vars.getOrDefault("gpu_operator_efa_tolerations", List.of()));
+      values.put("tolerations", nodeTolerations(vars, "gpu_operator_efa_tolerations"));
       Map<String, Object> merged = coalesce((Map<String, Object>) f.get("defaults"), values);
       Map<String, Object> w = ((List<Map<String, Object>>) f.get("workloads")).get(0);
       List<Map<String, Object>> tolerations =
@@ -725,6 +765,18 @@ class SchedulingTest {
               (Map<String, Object>) orElse(merged.get("nodeSelector"), Map.of()),
               terms,
               "efa"));
+    }
+
+    /**
+     * A device plugin's tolerations: the role default names the one node-level list, which
+     * group_vars sets.
+     */
+    private static Object nodeTolerations(Map<String, Object> vars, String name) {
+      assertEquals(
+          "{{ gpu_operator_node_tolerations }}",
+          vars.get(name),
+          name + " no longer takes the node-level list: update SchedulingTest");
+      return vars.getOrDefault("gpu_operator_node_tolerations", List.of());
     }
 
     private String text(String file) {

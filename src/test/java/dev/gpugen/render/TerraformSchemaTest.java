@@ -225,7 +225,7 @@ class TerraformSchemaTest {
         cloud: {provider: static}
         pools:
           - name: dgx
-            gpu: {model: h100, count: 8}
+            gpu: {model: h100-sxm, count: 8}
             hosts: [{name: dgx-01, address: 192.0.2.10}]
         software: {driver: "580.95.05", cuda: "12.8"}
         """;

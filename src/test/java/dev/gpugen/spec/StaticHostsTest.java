@@ -28,7 +28,7 @@ class StaticHostsTest {
         cloud: {provider: static}
         pools:
           - name: gpu
-            gpu: {model: a100, count: 8}
+            gpu: {model: a100-sxm, count: 8}
             hosts:
               - %s
         software: {driver: "580.95.05", cuda: "12.8"}

@@ -25,9 +25,21 @@ public final class Nccl {
     return Optional.of(Long.parseLong(value));
   }
 
-  /** Whether the inter-node fabric is an RDMA fabric NCCL reaches through its IB transport. */
+  /** Whether some pool's fabric is an RDMA fabric NCCL reaches through its IB transport. */
   public static boolean verbsFabric(ClusterSpec spec) {
-    Fabric f = spec.network().fabric();
-    return f == Fabric.INFINIBAND || f == Fabric.ROCE;
+    return verbsPoolFabric(spec).isPresent();
+  }
+
+  /** The fabric of the first InfiniBand or RoCE pool, if any. */
+  public static Optional<Fabric> verbsPoolFabric(ClusterSpec spec) {
+    return spec.pools().stream()
+        .map(ClusterSpec.Pool::fabric)
+        .filter(f -> f == Fabric.INFINIBAND || f == Fabric.ROCE)
+        .findFirst();
+  }
+
+  /** Whether some pool's fabric is {@code fabric}: the cluster's NCCL settings reach its hosts. */
+  public static boolean anyPool(ClusterSpec spec, Fabric fabric) {
+    return spec.pools().stream().anyMatch(p -> p.fabric() == fabric);
   }
 }

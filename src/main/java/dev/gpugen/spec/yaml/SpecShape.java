@@ -11,6 +11,7 @@ import dev.gpugen.spec.ClusterSpec.Connection;
 import dev.gpugen.spec.ClusterSpec.DevicePlugin;
 import dev.gpugen.spec.ClusterSpec.GitOps;
 import dev.gpugen.spec.ClusterSpec.Gke;
+import dev.gpugen.spec.ClusterSpec.GpuClocks;
 import dev.gpugen.spec.ClusterSpec.GpuOperator;
 import dev.gpugen.spec.ClusterSpec.Host;
 import dev.gpugen.spec.ClusterSpec.Imds;
@@ -23,6 +24,7 @@ import dev.gpugen.spec.ClusterSpec.Nccl;
 import dev.gpugen.spec.ClusterSpec.Network;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Pull;
+import dev.gpugen.spec.ClusterSpec.Rdma;
 import dev.gpugen.spec.ClusterSpec.RootVolume;
 import dev.gpugen.spec.ClusterSpec.S3Backend;
 import dev.gpugen.spec.ClusterSpec.Software;
@@ -30,6 +32,7 @@ import dev.gpugen.spec.ClusterSpec.StaticGpu;
 import dev.gpugen.spec.ClusterSpec.Storage;
 import dev.gpugen.spec.ClusterSpec.Taint;
 import dev.gpugen.spec.ClusterSpec.Terraform;
+import dev.gpugen.spec.ClusterSpec.Tuning;
 import dev.gpugen.spec.ClusterSpec.Validation;
 import dev.gpugen.spec.Cni;
 import dev.gpugen.spec.ConnectionMethod;
@@ -274,7 +277,12 @@ public final class SpecShape {
           Map.entry(
               "container_runtime",
               "software.containerToolkit, mirrors.nvidiaContainerToolkit or mirrors.registries"),
+          Map.entry("doca_ofed", "software.docaOfed"),
+          Map.entry(
+              "fabric_preflight", "the pool's rdma.preflight, rdma.hcaPorts or rdma.linkGbps"),
           Map.entry("gke_checks", "cloud.gke and the pools"),
+          Map.entry("host_tuning", "the pool's tuning (cpuGovernor, hugepages, gpuClocks)"),
+          Map.entry("rdma_checks", "the pool's fabric and kubernetes"),
           Map.entry(
               "gpu_operator",
               "software.gpuOperator, the pool's labels and taints or mirrors.helm.gpuOperator"),
@@ -414,6 +422,21 @@ public final class SpecShape {
           "a value of letters, digits, spaces and . _ : , / @ = + - (no quotes, braces or '$')",
           256,
           true);
+  // A Linux network interface name (at most 15 characters, IFNAMSIZ): safe in nccl.conf, shell and
+  // Open MPI's MCA values.
+  static final Str INTERFACE =
+      str(
+          "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,14}$",
+          "a network interface name like bond0, eno1 or ens1f0np0 (up to 15 characters)",
+          15);
+  // A DOCA release as NVIDIA's repository names its folders (linux.mellanox.com/public/repo/doca/).
+  static final Str DOCA_VERSION =
+      str("^[0-9]{1,2}\\.[0-9]{1,2}\\.[0-9]{1,2}$", "a DOCA release like \"3.2.1\"", 8);
+  static final Str CPU_GOVERNOR =
+      str(
+          "^(performance|powersave|ondemand|schedutil|conservative|userspace)$",
+          "a cpufreq governor: performance, powersave, ondemand, schedutil, conservative or userspace",
+          12);
   static final Str GPU_MODEL =
       str("^[A-Za-z][A-Za-z0-9-]{0,31}$", "a GPU model like h100, a100-80gb or l4", 32);
   static final Str GCP_PROJECT =
@@ -676,7 +699,14 @@ public final class SpecShape {
                       1L,
                       "GPU time-slicing replicas per GPU; 1 disables time-slicing.")),
               null,
-              "Kubernetes device plugin settings."));
+              "Kubernetes device plugin settings."),
+          opt(
+              "docaOfed",
+              DOCA_VERSION,
+              null,
+              "InfiniBand/RoCE: install NVIDIA's DOCA-OFED of this release in play 00, before the"
+                  + " driver (so nvidia-peermem builds against it); without it the distribution's"
+                  + " rdma-core, and GPUDirect RDMA through DMA-BUF."));
 
   static final Obj VALIDATION =
       obj(
@@ -696,9 +726,33 @@ public final class SpecShape {
                       SIZE,
                       "8",
                       "Smallest all-reduce message size (all_reduce_perf -b)."),
-                  opt("maxBytes", SIZE, "8G", "Largest all-reduce message size.")),
+                  opt("maxBytes", SIZE, "8G", "Largest all-reduce message size."),
+                  opt(
+                      "minMultiNodeBusBandwidthGBps",
+                      new Num(0.1, 100000),
+                      null,
+                      "Fail the multi-node run below this all-reduce bus bandwidth (GB/s); default"
+                          + " on InfiniBand/RoCE pools: 80% of what the HCAs and the GPUs carry.")),
               null,
-              "nccl-tests all_reduce_perf settings."));
+              "nccl-tests all_reduce_perf settings."),
+          opt(
+              "outlierPercent",
+              new Num(1, 99),
+              10.0,
+              "Flag a node more than this many percent below its pool's median single-node"
+                  + " all-reduce bus bandwidth or gpu-burn throughput (play 05, pools of 3 or"
+                  + " more measured nodes)."),
+          opt(
+              "outlierFails",
+              new Bool(),
+              false,
+              "Fail an outlier node (and, with kubernetes:, taint it) instead of warning."),
+          opt(
+              "gateScheduling",
+              new Bool(),
+              false,
+              "With kubernetes: keep nodes that never passed play 05 off the scheduler (taint"
+                  + " gpugen.dev/validation=pending:NoSchedule until they pass)."));
 
   static final Obj ROOT_VOLUME =
       obj(
@@ -755,7 +809,55 @@ public final class SpecShape {
               "nvswitch",
               new Bool(),
               null,
-              "GPUs on an NVSwitch fabric (Fabric Manager); default: implied by model and count."));
+              "GPUs on an NVSwitch baseboard (HGX/SXM: Fabric Manager); default: what the model name"
+                  + " says (h100-sxm or b200 at 8 GPUs: yes; h100-pcie, h100-nvl, l4: no); a model"
+                  + " that comes both ways (h100 at 8 GPUs) must say it: drv-nvswitch-ambiguous."));
+
+  static final Obj RDMA =
+      obj(
+          Rdma.class,
+          opt(
+              "hcaPorts",
+              new Int(1, 64),
+              null,
+              "HCA ports NCCL uses on each host (each one in NCCL_IB_HCA when it is set); default:"
+                  + " the GPU's NVIDIA reference system (8 for DGX A100/H100/H200/B200)."),
+          opt(
+              "linkGbps",
+              new Int(10, 3200),
+              null,
+              "The rate each of those ports must run at, Gb/s (200 HDR, 400 NDR, 800 XDR); default:"
+                  + " the GPU's reference system."),
+          opt(
+              "preflight",
+              new Bool(),
+              false,
+              "Before play 00 installs anything, fail a host whose HCAs are not Active at linkGbps"
+                  + " (with a subnet manager on InfiniBand), whose PCIe bridges have ACS on or whose"
+                  + " IOMMU translates DMA."));
+
+  static final Obj TUNING =
+      obj(
+          Tuning.class,
+          opt(
+              "cpuGovernor",
+              CPU_GOVERNOR,
+              null,
+              "The cpufreq scaling governor of every CPU, set at boot (performance for training)."),
+          opt(
+              "hugepages",
+              new Int(0, 10000000),
+              null,
+              "2 MiB huge pages reserved at boot (vm.nr_hugepages)."),
+          opt(
+              "gpuClocks",
+              obj(
+                  GpuClocks.class,
+                  req("memoryMHz", new Int(100, 20000), "Memory application clock, MHz."),
+                  req("graphicsMHz", new Int(100, 5000), "Graphics application clock, MHz.")),
+              null,
+              "GPU application clocks set at boot (nvidia-smi --applications-clocks); a pair"
+                  + " nvidia-smi -q -d SUPPORTED_CLOCKS lists."));
 
   static final Obj POOL =
       obj(
@@ -770,6 +872,24 @@ public final class SpecShape {
                       "EC2 instance type or GCP machine type (required for aws and gcp).")
                   // "" for a static pool: no instance type says what it is.
                   .resolvedBy((s, type) -> type != null ? type : ""),
+              opt(
+                      "fabric",
+                      new Enum(Keyword.spellings(Fabric.class)),
+                      null,
+                      "This pool's interconnect between nodes; default: network.fabric where"
+                          + " written, else efa where the EC2 type has EFA, else tcp.")
+                  // The cluster's where written, else efa where the pool's EC2 type has EFA and tcp
+                  // elsewhere, so a mixed cluster is not pushed down to TCP by one pool.
+                  .resolvedBy(
+                      (s, fabric) ->
+                          fabric != null
+                              ? fabric
+                              : s.rootText("network.fabric")
+                                  .orElse(
+                                      (awsText(s) && s.efaCapable((String) s.get("instanceType"))
+                                              ? Fabric.EFA
+                                              : Fabric.TCP)
+                                          .spelling())),
               opt(
                   "gpu",
                   STATIC_GPU,
@@ -812,20 +932,17 @@ public final class SpecShape {
                       VALIDATION.allOptional(),
                       null,
                       "Per-pool overrides of the cluster-wide validation keys (thresholds per GPU type).")
-                  .resolvedBy((s, validation) -> deepMerge(s.root("validation"), validation)))
-          .into(
-              Pool.class,
-              // network.fabric where written, else efa where the pool's EC2 type has EFA and tcp
-              // elsewhere, so a mixed cluster is not pushed down to TCP by one pool.
-              new Derived(
-                  "fabric",
-                  s ->
-                      s.rootText("network.fabric")
-                          .map(f -> Keyword.of(Fabric.class, f))
-                          .orElse(
-                              awsText(s) && s.efaCapable((String) s.get("instanceType"))
-                                  ? Fabric.EFA
-                                  : Fabric.TCP)));
+                  .resolvedBy((s, validation) -> deepMerge(s.root("validation"), validation)),
+              opt(
+                  "bootstrapInterface",
+                  INTERFACE,
+                  null,
+                  "The host interface NCCL bootstraps over (NCCL_SOCKET_IFNAME on InfiniBand/RoCE)"
+                      + " and Open MPI's TCP traffic uses (btl_tcp_if_include, oob_tcp_if_include);"
+                      + " default: the interface holding the host's address, found on each host."),
+              opt("rdma", RDMA, null, "InfiniBand/RoCE: what each host's HCAs must show."),
+              opt("tuning", TUNING, null, "Optional host tuning, each setting only where written."))
+          .into(Pool.class);
 
   static final Obj KUBERNETES =
       obj(

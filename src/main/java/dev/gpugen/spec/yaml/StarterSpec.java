@@ -202,9 +202,9 @@ public final class StarterSpec {
       pool =
           poolHead
               + "    gpu: {model: "
-              + gpu.name()
+              + staticModel(gpu)
               + ", count: 8}   # what each host has"
-              + (gpu.training ? "; NVSwitch implied for 8 HGX GPUs" : "")
+              + (gpu.training ? "; an HGX baseboard: NVSwitch (Fabric Manager)" : "")
               + "\n"
               + "    hosts:                       # inventory name and the address Ansible uses\n"
               + "      - {name: gpu-01, address: 192.0.2.11}\n"
@@ -225,6 +225,17 @@ public final class StarterSpec {
    * says they must join first. GKE's cluster is cloud.gke's. The minor is one the default GPU
    * Operator release is validated on.
    */
+  /**
+   * The model name a static pool writes: one that names the board where the GPU also comes on PCIe
+   * (h100-sxm: an HGX baseboard, so Fabric Manager), the plain name where it does not.
+   */
+  private static String staticModel(Gpu gpu) {
+    return switch (gpu) {
+      case h100, h200, a100 -> gpu.name() + "-sxm";
+      default -> gpu.name();
+    };
+  }
+
   private static String withKubernetes(String text, Provider provider) {
     if (provider == Provider.GCP) {
       return text;

@@ -34,7 +34,7 @@ public final class EfaObsoleteVariable extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    if (spec.network().fabric() != Fabric.EFA) {
+    if (!Nccl.anyPool(spec, Fabric.EFA)) {
       return;
     }
     spec.nccl()

@@ -27,11 +27,11 @@ public final class EfaPlacementNotCluster extends Rule {
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
     Placement placement = spec.network().placement();
-    if (spec.network().fabric() != Fabric.EFA || placement == Placement.CLUSTER) {
+    if (placement == Placement.CLUSTER) {
       return;
     }
     spec.pools().stream()
-        .filter(p -> p.count() > 1)
+        .filter(p -> p.fabric() == Fabric.EFA && p.count() > 1)
         .findFirst()
         .ifPresent(
             p ->

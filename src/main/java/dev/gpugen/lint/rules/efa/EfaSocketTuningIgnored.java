@@ -31,7 +31,7 @@ public final class EfaSocketTuningIgnored extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    if (spec.network().fabric() != Fabric.EFA) {
+    if (!Nccl.anyPool(spec, Fabric.EFA)) {
       return;
     }
     for (String name : NAMES) {

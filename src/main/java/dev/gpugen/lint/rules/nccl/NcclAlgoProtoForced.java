@@ -40,7 +40,7 @@ public final class NcclAlgoProtoForced extends Rule {
                           + "="
                           + v
                           + " overrides NCCL's per-topology choice for every job"
-                          + (spec.network().fabric() == Fabric.EFA
+                          + (Nccl.anyPool(spec, Fabric.EFA)
                               ? " and disables the aws-ofi-nccl tuner"
                               : ""),
                       "remove " + name + "; set it only while debugging one job"));

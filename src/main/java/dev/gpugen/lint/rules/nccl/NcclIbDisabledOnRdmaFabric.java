@@ -35,7 +35,7 @@ public final class NcclIbDisabledOnRdmaFabric extends Rule {
                     "NCCL_IB_DISABLE="
                         + v
                         + " disables the "
-                        + spec.network().fabric()
+                        + Nccl.verbsPoolFabric(spec).orElseThrow()
                         + " fabric: NCCL falls back to TCP sockets",
                     "remove NCCL_IB_DISABLE; it disables RoCE as well as InfiniBand"));
   }

@@ -26,7 +26,13 @@ public final class NcclNetSocketOnRdmaFabric extends Rule {
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     ClusterSpec spec = plan.spec();
-    Fabric fabric = spec.network().fabric();
+    // The cluster's NCCL settings reach every pool: judge them against the first RDMA pool.
+    Fabric fabric =
+        spec.pools().stream()
+            .map(ClusterSpec.Pool::fabric)
+            .filter(f -> f != Fabric.TCP)
+            .findFirst()
+            .orElse(Fabric.TCP);
     if (fabric == Fabric.TCP) {
       return;
     }

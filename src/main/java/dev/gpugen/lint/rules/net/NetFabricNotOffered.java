@@ -29,17 +29,34 @@ public final class NetFabricNotOffered extends Rule {
     ClusterSpec spec = plan.spec();
     Provider provider = spec.cloud().provider();
     Fabric fabric = spec.network().fabric();
-    boolean offered =
-        switch (provider) {
-          case AWS -> fabric == Fabric.EFA || fabric == Fabric.TCP;
-          case GCP -> fabric != Fabric.EFA;
-          case STATIC -> true;
-        };
-    if (!offered) {
+    if (!offered(provider, fabric)) {
       findings.report(
           SpecPath.of("network", "fabric"),
           provider + " does not offer the " + fabric + " fabric",
           provider == Provider.AWS ? "use fabric: efa (or tcp)" : "efa exists only on aws");
     }
+    // A pool's own fabric (pools[].fabric), where it differs from the cluster's.
+    for (int i = 0; i < spec.pools().size(); i++) {
+      Fabric own = spec.pools().get(i).fabric();
+      if (own != fabric && !offered(provider, own)) {
+        findings.report(
+            SpecPath.of("pools", i).key("fabric"),
+            provider
+                + " does not offer the "
+                + own
+                + " fabric (pool "
+                + spec.pools().get(i).name()
+                + ")",
+            provider == Provider.AWS ? "use fabric: efa (or tcp)" : "efa exists only on aws");
+      }
+    }
+  }
+
+  private static boolean offered(Provider provider, Fabric fabric) {
+    return switch (provider) {
+      case AWS -> fabric == Fabric.EFA || fabric == Fabric.TCP;
+      case GCP -> fabric != Fabric.EFA;
+      case STATIC -> fabric != Fabric.EFA;
+    };
   }
 }

@@ -21,7 +21,9 @@ public final class SpecSettingIgnored extends Rule {
             + " through the node pool's linux_node_config, and its GPU node images ship without"
             + " nouveau). cloud.imds is an EC2 launch-template setting: GKE and static hosts have"
             + " no EC2 metadata options to set. network.placement creates EC2 placement groups"
-            + " (GKE: compact placement); static hosts are placed already. Sources:"
+            + " (GKE: compact placement); static hosts are placed already. A pool's tuning,"
+            + " bootstrapInterface and rdma are host settings of the node plays, which GKE does not"
+            + " get. Sources:"
             + " https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-groups.html");
@@ -41,6 +43,20 @@ public final class SpecSettingIgnored extends Rule {
           SpecPath.of("kernel", "blacklistNouveau"),
           "kernel.blacklistNouveau does nothing on GKE: GKE's node image loads the driver",
           "remove it");
+      // Host settings of a pool: GKE gets no node plays.
+      for (int i = 0; i < plan.pools().size(); i++) {
+        for (String key : new String[] {"tuning", "bootstrapInterface", "rdma"}) {
+          ignored(
+              findings,
+              SpecPath.of("pools", i).key(key),
+              "pools["
+                  + i
+                  + "]."
+                  + key
+                  + " does nothing on GKE: no gpugen play configures GKE nodes",
+              "remove it");
+        }
+      }
     }
     if (provider != Provider.AWS) {
       ignored(
