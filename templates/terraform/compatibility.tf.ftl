@@ -15,11 +15,11 @@
 ################################################################################
 
 locals {
-  # EC2 instance type: the model of its GPUs and the EFA interfaces to request, one per network
-  # card (0 where the type has no EFA).
+  # EC2 instance type: the model of its GPUs, the EFA interfaces to request, one per network card
+  # that supports EFA (0 where the type has no EFA), and whether card 0 is one of them.
   compat_instance_types = {
 <#list terraform.compat.instanceTypes as r>
-    [=hcl(r.key)][=r.pad] = { gpu = [=hcl(r.value.gpu)], efa_interfaces = [=r.value.efaInterfaces] }
+    [=hcl(r.key)][=r.pad] = { gpu = [=hcl(r.value.gpu)], efa_interfaces = [=r.value.efaInterfaces], efa_card0 = [=r.value.efaCard0?c] }
 </#list>
   }
 
@@ -67,6 +67,7 @@ locals {
     for pool, p in local.pool_inputs : pool => merge(p, {
       gpu            = try(local.compat_instance_types[p.instance_type].gpu, null)
       efa_interfaces = p.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
+      efa_card0      = try(local.compat_instance_types[p.instance_type].efa_card0, true)
       driver_key     = sum([for i, part in split(".", p.driver) : tonumber(part) * pow(1000, 2 - i)])
       cuda_release   = join(".", [for part in split(".", p.cuda) : tostring(tonumber(part))])
       cuda_major     = tostring(tonumber(split(".", p.cuda)[0]))

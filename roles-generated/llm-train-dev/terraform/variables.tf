@@ -356,6 +356,23 @@ variable "gpu_spot" {
   default     = false
 }
 
+variable "gpu_capacity_block" {
+  description = "Run the nodes of pool gpu in an EC2 Capacity Block for ML (market type capacity-block, in the block named by gpu_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "gpu_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool gpu launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.gpu_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.gpu_capacity_reservation_id))
+    error_message = "The gpu_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
+}
+
 variable "gpu_root_volume_encrypted" {
   description = "Encrypt the root disks of pool gpu (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
   type        = bool

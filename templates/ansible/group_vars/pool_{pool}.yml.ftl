@@ -15,6 +15,12 @@ nvidia_driver_nvlsm: [=pool.facts.nvlsm?c]
 nvidia_driver_cuda_version: [=unsafe(pool.software.cuda)]
 nvidia_driver_cuda_package: [=unsafe(pool.software.cudaPackage)]
 container_runtime_toolkit_version: [=unsafe(pool.software.containerToolkit)]
+<#if pool.localNvme.enabled>
+# pools[].localNvme: the instance store as one RAID 0 array (play 00).
+local_nvme_enabled: true
+local_nvme_mount: [=unsafe(pool.localNvme.mount)]
+local_nvme_containerd: [=pool.localNvme.containerd?c]
+</#if>
 nccl_network_fabric: [=unsafe(pool.fabric)]
 <#assign fv = ansible.fabric(pool.name)>
 # The host interface NCCL bootstraps over and Open MPI's TCP traffic uses: pools[].bootstrapInterface,
@@ -71,6 +77,8 @@ rdma_checks_group: [=unsafe(pool.group)]
 
 </#if>
 validation_fabric: [=unsafe(pool.fabric)]
+# The multi-node all-reduce runs once per group: this pool's nodes (in its placement group).
+validation_nccl_group: [=unsafe(pool.allReduceGroup)]
 validation_bootstrap_interface: [=unsafe(fv.bootstrapInterface)]
 <#if fv.verbs>
 # GPUDirect RDMA: the multi-node log must show NET/IB connections marked GDRDMA.
@@ -85,6 +93,7 @@ validation_nccl_min_multi_node_bus_bandwidth_gbps: [=unsafe(fv.minMultiNodeBusBa
 validation_gpu_count: [=pool.facts.gpuCount]
 validation_compute_capability: [=unsafe(pool.facts.computeCapability)]
 validation_efa_interfaces: [=pool.facts.efaInterfaces]
+validation_fabric_manager: [=pool.facts.fabricState?c]
 validation_expected_driver_version: [=unsafe(pool.software.driver)]
 validation_expected_cuda_version: [=unsafe(pool.software.cuda)]
 validation_expected_container_toolkit_version: [=unsafe(pool.software.containerToolkit)]

@@ -40,15 +40,16 @@ gpu_operator_nccl_conf: ""
 # operands and NFD's worker get the same list in gpu_operator_values).
 gpu_operator_node_tolerations: []
 
-# The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned
-# (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin), installed by
-# play 04 after the EFA installer. Its DaemonSet runs only on EFA instance types (the chart's node
-# affinity on node.kubernetes.io/instance-type); the chart appends these tolerations to its own
-# CriticalAddonsOnly.
+# The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned to the version of
+# gpugen's table (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin),
+# installed by play 04 after the EFA installer. Its DaemonSet runs only on the instance types its
+# values.yaml lists (the chart's node affinity on node.kubernetes.io/instance-type; the linter
+# refuses an EFA pool of any other type: efa-device-plugin-unscheduled); the chart appends these
+# tolerations to its own CriticalAddonsOnly.
 gpu_operator_efa_device_plugin: false
 gpu_operator_efa_chart_repo_name: eks
 gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
-gpu_operator_efa_chart_version: v0.5.20
+gpu_operator_efa_chart_version: [=yaml(ansible.efaDevicePluginChartVersion)]
 gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
 gpu_operator_efa_namespace: kube-system
 gpu_operator_efa_tolerations: "{{ gpu_operator_node_tolerations }}"

@@ -27,6 +27,16 @@
       changed_when: false
       failed_when: false
 
+    # Fabric Manager registers every GPU with the NVSwitch fabric; until it has, CUDA on the node
+    # fails. nvidia-smi reports each GPU's fabric state and status (Completed, Success once done).
+    - name: Query the NVSwitch fabric state of every GPU
+      ansible.builtin.command:
+        cmd: nvidia-smi --query-gpu=fabric.state,fabric.status --format=csv,noheader
+      register: validation_smi_fabric
+      changed_when: false
+      failed_when: false
+      when: validation_fabric_manager | bool
+
     - name: Count the EFA devices
       ansible.builtin.find:
         paths: /sys/class/infiniband
@@ -57,6 +67,7 @@
           {{ dict(ansible_facts.packages.keys() | zip(ansible_facts.packages.values() | map('first') | map(attribute='version'))) }}
         validation_drivers_seen: "{{ validation_smi.stdout_lines | default([]) | map('trim') | list }}"
         validation_persistence_seen: "{{ validation_smi_persistence.stdout_lines | default([]) | map('trim') | list }}"
+        validation_fabric_seen: "{{ validation_smi_fabric.stdout_lines | default([]) | map('trim') | list }}"
         validation_cuda_package: "cuda-toolkit-{{ validation_expected_cuda_version | replace('.', '-') }}"
         validation_toolkit_seen: >-
           {{ validation_container_toolkit_packages
@@ -107,6 +118,16 @@
                  ~ ('a character device' if validation_gdrdrv_device.stat.ischr | default(false)
                     else 'missing' if not validation_gdrdrv_device.stat.exists | default(false)
                     else 'not a character device') }}
+          fabric_manager:
+            status: >-
+              {{ 'skipped' if not validation_fabric_manager | bool
+                 else 'pass' if validation_fabric_seen | length > 0
+                 and validation_fabric_seen | unique | list == ['Completed, Success'] else 'fail' }}
+            expected: "{{ 'Completed, Success on every GPU' if validation_fabric_manager | bool else 'not checked: no NVSwitch fabric state on these GPUs' }}"
+            measured: >-
+              {{ 'not checked' if not validation_fabric_manager | bool
+                 else validation_fabric_seen | unique | join('; ') if validation_smi_fabric.rc | default(1) == 0
+                 else 'nvidia-smi failed: ' ~ (validation_smi_fabric.stderr | default(validation_smi_fabric.msg | default(''))) }}
           efa_interfaces:
             status: >-
               {{ 'skipped' if validation_fabric != 'efa' or validation_efa_interfaces | int == 0
@@ -347,36 +368,39 @@
         group: root
         mode: "0644"
 
-# mpirun runs once, from the first node; its result is registered on every host of the play. Each
-# host then records it in its own results (no run_once on set_fact, which Ansible would apply to
-# every host of the batch, overwriting the other hosts' own checks with the first host's).
-- name: Measure the all-reduce bus bandwidth across the nodes
+# mpirun runs once per group (a pool's hosts in its placement group), from the group's first host,
+# with that group's GPU count; every host then records its own group's result from that host (no
+# run_once on set_fact, which Ansible would apply to every host of the batch, overwriting the
+# other hosts' own checks with the first host's).
+- name: Measure the all-reduce bus bandwidth across the nodes of each group
   when:
     - validation_live_host | bool
     - validation_nccl_multi_node | bool
   tags: [burn-in, hardware]
+  vars:
+    validation_nccl_leader: "{{ validation_nccl_group_hosts | first }}"
   block:
-    - name: Look for mpirun on the first node
+    - name: Look for mpirun on the group's first node
       ansible.builtin.stat:
         path: "{{ validation_mpi_home }}/bin/mpirun"
       register: validation_mpirun
-      run_once: true
+      when: inventory_hostname == validation_nccl_leader
 
-    - name: List the first node's addresses for Open MPI's bootstrap network
+    - name: List the group's first node's addresses for Open MPI's bootstrap network
       ansible.builtin.command:
         argv: [ip, -o, addr, show]
       register: validation_ip_addr
       changed_when: false
       failed_when: false
-      run_once: true
+      when: inventory_hostname == validation_nccl_leader
 
-    - name: Show the first node's default route
+    - name: Show the group's first node's default route
       ansible.builtin.command:
         argv: [ip, -o, route, show, default]
       register: validation_ip_route
       changed_when: false
       failed_when: false
-      run_once: true
+      when: inventory_hostname == validation_nccl_leader
 
     - name: Settle Open MPI's bootstrap network
       ansible.builtin.set_fact:
@@ -391,13 +415,13 @@
              else (validation_inet | selectattr(3, 'match', (validation_host_address | regex_escape) ~ '/') | map(attribute=1) | first
                    | default(validation_ip_route.stdout_lines | default([]) | map('regex_search', ' dev [^ ]+') | select
                              | map('regex_replace', '^ dev ', '') | first | default(''))) }}
-      run_once: true
+      when: inventory_hostname == validation_nccl_leader
 
-    - name: Run all_reduce_perf over MPI on every node
+    - name: Run all_reduce_perf over MPI on every node of the group
       ansible.builtin.command:
         argv: >-
           {{ [validation_mpi_home ~ '/bin/mpirun', '--allow-run-as-root', '--prefix', validation_mpi_home,
-              '-np', (ansible_play_hosts | length) * (validation_gpus_seen | int), '-N', validation_gpus_seen,
+              '-np', (validation_nccl_group_hosts | length) * (validation_gpus_seen | int), '-N', validation_gpus_seen,
               '--host', validation_mpi_hosts | join(','),
               '--mca', 'plm_rsh_args', validation_mpi_ssh_args | join(' ')]
              + validation_mpirun_args
@@ -408,36 +432,37 @@
                 '-b', validation_nccl_min_bytes, '-e', validation_nccl_max_bytes, '-f', '2', '-g', '1'] }}
       vars:
         validation_mpi_hosts: >-
-          {{ ansible_play_hosts | map('extract', hostvars) | map(attribute='ansible_host', default=none)
-             | zip(ansible_play_hosts) | map('select') | map('first') | map('regex_replace', '$', ':' ~ validation_gpus_seen) | list }}
+          {{ validation_nccl_group_hosts | map('extract', hostvars) | map(attribute='ansible_host', default=none)
+             | zip(validation_nccl_group_hosts) | map('select') | map('first') | map('regex_replace', '$', ':' ~ validation_gpus_seen) | list }}
       register: validation_nccl_multi
       changed_when: false
       failed_when: false
       timeout: 3600
-      run_once: true
-      when: validation_mpirun.stat.exists
+      when: inventory_hostname == validation_nccl_leader and validation_mpirun.stat.exists
 
-    - name: Record the multi-node result
+    - name: Record the multi-node result of the node's group
       ansible.builtin.set_fact:
         validation_results: >-
           {{ validation_results | combine({'nccl_all_reduce_multi_node': validation_multi_check},
              ({'nccl_all_reduce_multi_node': {'busbw_gbps': validation_multi_busbw | float}}
-              if validation_mpirun.stat.exists else {}), recursive=true) }}
+              if validation_leader_mpirun.stat.exists else {}), recursive=true) }}
       vars:
+        validation_leader_mpirun: "{{ hostvars[validation_nccl_leader].validation_mpirun }}"
+        validation_leader_run: "{{ hostvars[validation_nccl_leader].validation_nccl_multi }}"
         validation_multi_row: >-
-          {{ validation_nccl_multi.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
+          {{ validation_leader_run.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
-        validation_multi_ib: "{{ validation_nccl_multi.stdout_lines | default([]) | select('search', 'via NET/IB/') | list }}"
+        validation_multi_ib: "{{ validation_leader_run.stdout_lines | default([]) | select('search', 'via NET/IB/') | list }}"
         validation_multi_gdr: "{{ validation_multi_ib | select('search', validation_nccl_gdr_pattern) | list }}"
         # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
         # says so, and no node fails for it.
         validation_multi_check:
           status: >-
-            {{ 'not-tested' if not validation_mpirun.stat.exists
-               else 'pass' if validation_nccl_multi.rc | default(1) == 0
+            {{ 'not-tested' if not validation_leader_mpirun.stat.exists
+               else 'pass' if validation_leader_run.rc | default(1) == 0
                and validation_multi_row | length > 8
                and validation_multi_row[8] in ['0', 'N/A']
-               and validation_nccl_multi.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
+               and validation_leader_run.stdout is search('Using network [A-Za-z ]*' ~ validation_nccl_network_by_fabric[validation_fabric])
                and (not validation_nccl_gdr_required | bool or validation_multi_gdr | length > 0)
                and (validation_nccl_min_multi_node_bus_bandwidth_gbps is none
                     or validation_multi_busbw | float >= validation_nccl_min_multi_node_bus_bandwidth_gbps | float)
@@ -445,18 +470,18 @@
           expected: >-
             {{ ('busbw >= ' ~ validation_nccl_min_multi_node_bus_bandwidth_gbps ~ ' GB/s'
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
-               ~ ' over ' ~ ansible_play_hosts | length ~ ' nodes'
+               ~ ' over ' ~ validation_nccl_group_hosts | length ~ ' nodes'
                ~ (', GPUDirect RDMA on NET/IB (GDRDMA)' if validation_nccl_gdr_required | bool else '') }}
           measured: >-
-            {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ ansible_play_hosts | first)
-               if not validation_mpirun.stat.exists
+            {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ validation_nccl_leader)
+               if not validation_leader_mpirun.stat.exists
                else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                      if validation_multi_row | length > 8 else 'no result rows')
-               ~ ' (exit ' ~ validation_nccl_multi.rc | default('none') ~ ')'
+               ~ ' (exit ' ~ validation_leader_run.rc | default('none') ~ ')'
                ~ ((', ' ~ validation_multi_gdr | length ~ ' of ' ~ validation_multi_ib | length ~ ' NET/IB connections GDRDMA')
-                  if validation_nccl_gdr_required | bool and validation_mpirun.stat.exists else '')
-               ~ ('' if validation_nccl_multi.rc | default(1) == 0
-                  else ': ' ~ (validation_nccl_multi.stderr_lines | default([validation_nccl_multi.msg | default('')]) | last | default(''))) }}
+                  if validation_nccl_gdr_required | bool and validation_leader_mpirun.stat.exists else '')
+               ~ ('' if validation_leader_run.rc | default(1) == 0
+                  else ': ' ~ (validation_leader_run.stderr_lines | default([validation_leader_run.msg | default('')]) | last | default(''))) }}
 
 - name: Compare each node with its pool's median
   ansible.builtin.include_tasks: outliers.yml
@@ -500,6 +525,8 @@
     group: root
     mode: "0755"
 
+# The report records this run (its time among them): writing it is the run's output, not a change
+# to the node, so a converged node reports changed=0 on every later run.
 - name: Write the report on the node
   ansible.builtin.copy:
     content: "{{ validation_report | to_nice_json(indent=2) }}\n"
@@ -507,12 +534,14 @@
     owner: root
     group: root
     mode: "0644"
+  changed_when: false
 
 - name: Fetch the report to the controller
   ansible.builtin.fetch:
     src: "{{ validation_report_file }}"
     dest: "{{ validation_report_dir }}/{{ inventory_hostname | regex_replace('[^A-Za-z0-9_.-]', '_') | regex_replace('^[.]', '_') }}.json"
     flat: true
+  changed_when: false
 
 - name: Print the validation summary
   ansible.builtin.debug:

@@ -18,11 +18,14 @@ import java.util.OptionalInt;
  * @param networkCards network cards per instance
  * @param maxEnis the maximum number of network interfaces, where the sources give it
  * @param efa whether the type supports EFA
+ * @param efaOnCard0 whether network card 0 supports EFA too (false on P6-B300, whose card 0 is ENA
+ *     only and whose EFA interfaces are on the other cards)
  * @param nvswitch whether the GPUs sit on an NVSwitch fabric (which needs Fabric Manager); empty
  *     where the sources do not say
  * @param gdrRequired whether aws-ofi-nccl marks GPUDirect RDMA as required on this type
  * @param minStack the minimum EFA software stack for this type, where the sources give one
  * @param cpu the host CPU architecture: {@code x86_64}, or {@code arm64} (Graviton, Grace)
+ * @param instanceStore the NVMe instance-store volumes the type comes with
  * @param sources the URLs the values come from
  */
 public record AwsInstanceType(
@@ -35,12 +38,49 @@ public record AwsInstanceType(
     int networkCards,
     OptionalInt maxEnis,
     boolean efa,
+    boolean efaOnCard0,
     Optional<Boolean> nvswitch,
     boolean gdrRequired,
     Optional<MinStack> minStack,
     String cpu,
+    InstanceStore instanceStore,
     List<String> sources)
     implements CompatRow {
+
+  /**
+   * The NVMe instance-store volumes of an instance type (EC2 instance store specifications).
+   *
+   * @param volumes how many; 0 where the type has none (EBS only)
+   * @param sizeGb the size of each, GB; 0 without volumes
+   */
+  public record InstanceStore(int volumes, int sizeGb) {
+    public InstanceStore {
+      if (volumes < 0 || sizeGb < 0 || (volumes == 0) != (sizeGb == 0)) {
+        throw new IllegalArgumentException(
+            "instance store: volumes and size must both be positive, or both 0");
+      }
+    }
+
+    /** Whether the type has any instance-store volume. */
+    public boolean present() {
+      return volumes > 0;
+    }
+  }
+
+  /**
+   * One network interface of a launch: the network card it is on (device index 0 on that card) and
+   * its EC2 interface type.
+   *
+   * @param card the network card index
+   * @param type {@code interface} (ENA only), {@code efa} (EFA with ENA) or {@code efa-only}
+   */
+  public record NetworkInterface(int card, String type) {
+    public NetworkInterface {
+      if (!List.of("interface", "efa", "efa-only").contains(type)) {
+        throw new IllegalArgumentException("interface type " + type);
+      }
+    }
+  }
 
   /**
    * Minimum software versions for EFA on an instance type (aws-ofi-nccl EFA presets).
@@ -65,6 +105,10 @@ public record AwsInstanceType(
     Objects.requireNonNull(maxEnis, "maxEnis");
     Objects.requireNonNull(nvswitch, "nvswitch");
     Objects.requireNonNull(minStack, "minStack");
+    Objects.requireNonNull(instanceStore, "instanceStore");
+    if (!efa && !efaOnCard0) {
+      throw new IllegalArgumentException(name + ": efa_card0 applies to EFA types only");
+    }
     if (!List.of("x86_64", "arm64").contains(cpu)) {
       throw new IllegalArgumentException(name + ": cpu must be x86_64 or arm64, not " + cpu);
     }
@@ -76,12 +120,31 @@ public record AwsInstanceType(
   }
 
   /**
-   * The number of EFA interfaces to request for full bandwidth: one per network card when the type
-   * supports EFA, else 0. (Card 0, device 0 must stay an ENA interface; the EFA on card 0 is an
-   * additional device.)
+   * The number of EFA interfaces to request for full bandwidth: one per network card that supports
+   * EFA when the type does, else 0.
    */
   public int efaInterfaces() {
-    return efa ? networkCards : 0;
+    return (int)
+        networkInterfaces(true).stream().filter(i -> !i.type().equals("interface")).count();
+  }
+
+  /**
+   * The network interfaces of a node, one per card at device index 0: with {@code efaFabric} and an
+   * EFA type, card 0 carries the primary interface, an EFA with ENA where card 0 supports EFA and
+   * an ENA interface where it does not (P6-B300), and every other card an EFA-only interface (EC2
+   * user guide, "Maximize network bandwidth on Amazon EC2 instances with multiple network cards");
+   * otherwise the primary ENA interface alone.
+   */
+  public List<NetworkInterface> networkInterfaces(boolean efaFabric) {
+    if (!efa || !efaFabric) {
+      return List.of(new NetworkInterface(0, "interface"));
+    }
+    java.util.ArrayList<NetworkInterface> out = new java.util.ArrayList<>();
+    out.add(new NetworkInterface(0, efaOnCard0 ? "efa" : "interface"));
+    for (int card = 1; card < networkCards; card++) {
+      out.add(new NetworkInterface(card, "efa-only"));
+    }
+    return List.copyOf(out);
   }
 
   /** Whether the host CPUs are Arm (Graviton, Grace). */

@@ -18,6 +18,8 @@ public sealed interface CompatRow
         NcclFacts,
         LustreDeployment,
         CloudRegion,
+        EfaDevicePluginChart,
+        CapacityBlockTypes,
         Ec2VcpuQuota {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */

@@ -50,7 +50,9 @@ public final class CompatTable {
    *
    * @param lifecycleAsOf the month the branch lifecycle data was read; end of life is judged as of
    *     it
-   * @param efaOtherTypes EC2 instance types without NVIDIA GPUs that support EFA
+   * @param efaOtherTypes EC2 instance types without a row that support EFA
+   * @param efaDevicePlugin the pinned EFA device plugin chart and the types it schedules on
+   * @param capacityBlocks the instance types EC2 Capacity Blocks for ML offer
    * @param vcpuQuotas the EC2 vCPU quotas GPU instances count against
    */
   record Extras(
@@ -61,8 +63,12 @@ public final class CompatTable {
       List<LustreDeployment> lustre,
       List<CloudRegion> regions,
       List<String> efaOtherTypes,
+      EfaDevicePluginChart efaDevicePlugin,
+      CapacityBlockTypes capacityBlocks,
       List<Ec2VcpuQuota> vcpuQuotas) {
     Extras {
+      Objects.requireNonNull(capacityBlocks);
+      Objects.requireNonNull(efaDevicePlugin);
       vcpuQuotas = List.copyOf(vcpuQuotas);
       regions = List.copyOf(regions);
       efaOtherTypes = List.copyOf(efaOtherTypes);
@@ -363,6 +369,16 @@ public final class CompatTable {
         || extras.efaOtherTypes().contains(instanceType);
   }
 
+  /** The instance types EC2 Capacity Blocks for ML offer, and when a block's instances end. */
+  public CapacityBlockTypes capacityBlocks() {
+    return extras.capacityBlocks();
+  }
+
+  /** The pinned AWS EFA device plugin chart and the instance types its DaemonSet runs on. */
+  public EfaDevicePluginChart efaDevicePlugin() {
+    return extras.efaDevicePlugin();
+  }
+
   /** Whether EC2 instance type {@code instanceType} is a non-GPU type the table knows has EFA. */
   public boolean efaOtherType(String instanceType) {
     return extras.efaOtherTypes().contains(instanceType);
@@ -513,6 +529,8 @@ public final class CompatTable {
     rows.addAll(extras.driverKnownIssues());
     rows.addAll(busbwByGpu.values());
     rows.add(extras.nccl());
+    rows.add(extras.efaDevicePlugin());
+    rows.add(extras.capacityBlocks());
     rows.addAll(lustreByType.values());
     rows.addAll(regionByKey.values());
     return List.copyOf(rows);

@@ -50,6 +50,8 @@ final class CompatYaml {
           "gpus",
           "aws_instances",
           "aws_efa_other_types",
+          "efa_device_plugin",
+          "aws_capacity_blocks",
           "gcp_accelerators",
           "gcp_machines",
           "gpu_operator_releases",
@@ -141,6 +143,15 @@ final class CompatYaml {
     List<String> efaOtherTypes = efaOther.texts("types");
     efaOther.sources();
     efaOther.finish();
+    EfaDevicePluginChart efaDevicePlugin = efaDevicePlugin(top.child("efa_device_plugin"));
+    Fields cb = top.child("aws_capacity_blocks");
+    CapacityBlockTypes capacityBlocks =
+        new CapacityBlockTypes(
+            cb.texts("instance_types"),
+            cb.texts("unverified_instance_types"),
+            cb.count("termination_lead_minutes"),
+            cb.sources());
+    cb.finish();
     List<GcpAccelerator> accelerators = rows(top, "gcp_accelerators", CompatYaml::gcpAccelerator);
     List<GcpMachineType> machines = rows(top, "gcp_machines", CompatYaml::gcpMachine);
     List<GpuOperatorRelease> operators =
@@ -174,7 +185,16 @@ final class CompatYaml {
         exactMatchSince,
         ctkReleases,
         new CompatTable.Extras(
-            asOf, knownIssues, busbw, nccl, lustre, regions, efaOtherTypes, quotas));
+            asOf,
+            knownIssues,
+            busbw,
+            nccl,
+            lustre,
+            regions,
+            efaOtherTypes,
+            efaDevicePlugin,
+            capacityBlocks,
+            quotas));
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -330,11 +350,28 @@ final class CompatYaml {
         f.count("network_cards"),
         f.optCount("max_enis"),
         f.flag("efa"),
+        f.flag("efa_card0", true),
         f.has("nvswitch") ? Optional.of(f.flag("nvswitch")) : Optional.empty(),
         f.flag("gdr_required"),
         minStack,
         f.has("cpu") ? f.text("cpu") : "x86_64",
+        instanceStore(f.child("instance_store")),
         f.sources());
+  }
+
+  private static AwsInstanceType.InstanceStore instanceStore(Fields f) {
+    int volumes = f.count("volumes");
+    AwsInstanceType.InstanceStore store =
+        new AwsInstanceType.InstanceStore(volumes, volumes == 0 ? 0 : f.count("size_gb"));
+    f.finish();
+    return store;
+  }
+
+  private static EfaDevicePluginChart efaDevicePlugin(Fields f) {
+    EfaDevicePluginChart chart =
+        new EfaDevicePluginChart(f.text("chart_version"), f.texts("instance_types"), f.sources());
+    f.finish();
+    return chart;
   }
 
   private static Ec2VcpuQuota vcpuQuota(Fields f) {

@@ -1,8 +1,13 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockEnds;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockInstanceType;
+import dev.gpugen.lint.rules.aws.AwsCapacityBlockReservationMissing;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
+import dev.gpugen.lint.rules.aws.AwsLocalNvmeNoInstanceStore;
+import dev.gpugen.lint.rules.aws.AwsSpotWithReservation;
 import dev.gpugen.lint.rules.aws.AwsSpotWithoutCheckpoints;
 import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
@@ -23,6 +28,7 @@ import dev.gpugen.lint.rules.drv.DrvKernelModulesUnsupported;
 import dev.gpugen.lint.rules.drv.DrvNewFeatureBranch;
 import dev.gpugen.lint.rules.drv.DrvNvswitchAmbiguous;
 import dev.gpugen.lint.rules.drv.DrvOperatorGpuDriverFloor;
+import dev.gpugen.lint.rules.efa.EfaDevicePluginUnscheduled;
 import dev.gpugen.lint.rules.efa.EfaInstanceNeedsNewerCuda;
 import dev.gpugen.lint.rules.efa.EfaNotUsed;
 import dev.gpugen.lint.rules.efa.EfaObsoleteVariable;
@@ -188,6 +194,7 @@ public final class Rules {
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new EfaUnsupportedInstance(),
+          new EfaDevicePluginUnscheduled(),
           new EfaNotUsed(),
           new EfaObsoleteVariable(),
           new EfaSocketTuningIgnored(),
@@ -195,6 +202,11 @@ public final class Rules {
           new EfaInstanceNeedsNewerCuda(),
           // AWS, FSx, GCP
           new AwsSpotWithoutCheckpoints(),
+          new AwsSpotWithReservation(),
+          new AwsCapacityBlockInstanceType(),
+          new AwsCapacityBlockReservationMissing(),
+          new AwsCapacityBlockEnds(),
+          new AwsLocalNvmeNoInstanceStore(),
           new AwsVcpuQuota(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),

@@ -79,7 +79,11 @@ public record ClusterPlan(
               // gpugen-inventory's own naming, so render and inventory name the group alike.
               InventoryBuilder.group("pool_", p.name()),
               PoolPlan.identifier(p.name()),
-              spec.network().placement() == Placement.NONE
+              // A pool launched into a Capacity Reservation (a Capacity Block, or a targeted
+              // On-Demand one) gets no placement group of gpugen's: EC2 places a Capacity Block's
+              // instances in an UltraCluster itself, and a reservation made outside gpugen's group
+              // cannot serve instances asked for inside it.
+              spec.network().placement() == Placement.NONE || p.capacityReservationId().isPresent()
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
               Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
@@ -148,7 +152,8 @@ public record ClusterPlan(
 
   /**
    * The tolerations every node-level DaemonSet gpugen installs carries (the GPU Operator's operands
-   * and NFD worker, the EFA device plugin): one per distinct blocking taint of the GPU pools.
+   * and NFD worker, the EFA and RDMA device plugins): one per distinct blocking taint of the GPU
+   * pools, then play 05's verdict taint where play 05 sets it.
    */
   public List<Toleration> gpuNodeTolerations() {
     return Scheduling.gpuNodeTolerations(spec, ValidationState.applies(this));

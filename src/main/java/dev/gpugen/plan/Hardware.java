@@ -152,6 +152,20 @@ public record Hardware(
         && gpu.map(g -> g.architecture() == GpuModel.Architecture.BLACKWELL).orElse(false);
   }
 
+  /**
+   * Whether the GPUs report their NVSwitch fabric registration (nvidia-smi's fabric.state and
+   * fabric.status, which Fabric Manager completes): Hopper and Blackwell GPUs on NVSwitch. A100
+   * systems (second-generation NVSwitch) report none, so play 05 cannot judge Fabric Manager there.
+   */
+  public boolean fabricStateReported() {
+    return nvswitch
+        && gpu.map(
+                g ->
+                    g.architecture() == GpuModel.Architecture.HOPPER
+                        || g.architecture() == GpuModel.Architecture.BLACKWELL)
+            .orElse(false);
+  }
+
   /** GPUs per node; 0 when unknown. */
   public int gpus() {
     return gpuCount.orElse(0);
@@ -160,6 +174,14 @@ public record Hardware(
   /** EFA interfaces to request (one per network card on EFA types); 0 without EFA or unknown. */
   public int efaInterfaces() {
     return aws.map(AwsInstanceType::efaInterfaces).orElse(0);
+  }
+
+  /**
+   * The NVMe instance-store volumes of the node (AWS), none when the table does not know the type
+   * or it has none.
+   */
+  public AwsInstanceType.InstanceStore instanceStore() {
+    return aws.map(AwsInstanceType::instanceStore).orElse(new AwsInstanceType.InstanceStore(0, 0));
   }
 
   /** Network cards per node (AWS), 1 when unknown. */

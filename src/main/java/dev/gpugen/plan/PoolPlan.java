@@ -1,7 +1,9 @@
 package dev.gpugen.plan;
 
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,7 +17,10 @@ import java.util.Optional;
  *     branch's default
  * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
  * @param tfPrefix the prefix of its Terraform variables and the label of its resources
- * @param placementGroup the placement group Terraform creates for it; empty with placement none
+ * @param placementGroup the placement group Terraform creates for it; empty with placement none and
+ *     for a pool launched into a Capacity Reservation (a Capacity Block's instances are placed in
+ *     an EC2 UltraCluster by EC2:
+ *     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html)
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
  * @param hcaPorts InfiniBand/RoCE: the HCA ports each host must have Active, the spec's or the
  *     GPU's reference system's; empty elsewhere or when neither says
@@ -64,9 +69,48 @@ public record PoolPlan(
     return pool.name();
   }
 
+  /**
+   * The nodes play 05 measures the multi-node all-reduce across, with one mpirun: the pool's nodes
+   * in its placement group ({@code POOL@GROUP}), or the pool's nodes where there is none. Never two
+   * pools: a run with every host of the play would measure the slowest pool, with the first host's
+   * GPU count, and write that into every host's report.
+   */
+  public String allReduceGroup() {
+    return placementGroup.map(g -> pool.name() + "@" + g).orElse(pool.name());
+  }
+
+  /**
+   * The Capacity Reservation the pool's nodes launch into (AWS): a Capacity Block's with market
+   * capacity-block, or a targeted On-Demand Capacity Reservation's; empty for none.
+   */
+  public Optional<String> capacityReservationId() {
+    return pool.capacityReservationId();
+  }
+
+  /**
+   * Whether the nodes run in an EC2 Capacity Block for ML: they launch with market type
+   * capacity-block into its reservation, and EC2 terminates them when the block ends.
+   */
+  public boolean capacityBlock() {
+    return pool.capacityBlock();
+  }
+
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
   public int allocatableGpus() {
     return hardware.gpus() * timeSlicingReplicas;
+  }
+
+  /**
+   * The network interfaces each node of the pool is launched with (AWS), one per network card: on
+   * an EFA pool the primary ENA interface (with EFA where card 0 supports it) and an EFA-only
+   * interface on every other card; otherwise the primary ENA interface alone. See {@link
+   * AwsInstanceType#networkInterfaces(boolean)}.
+   */
+  public List<AwsInstanceType.NetworkInterface> networkInterfaces() {
+    return hardware
+        .aws()
+        .map(a -> a.networkInterfaces(pool.fabric() == Fabric.EFA))
+        .orElse(List.of(new AwsInstanceType.NetworkInterface(0, "interface")));
   }
 
   /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */

@@ -53,7 +53,31 @@ public final class AnsibleView {
       SoftwareVars software,
       ValidationVars validation,
       List<Entry> labels,
-      List<ClusterSpec.Taint> taints) {}
+      List<ClusterSpec.Taint> taints,
+      String allReduceGroup,
+      LocalNvmeVars localNvme) {}
+
+  /**
+   * pools[].localNvme as the local_nvme role names it.
+   *
+   * @param enabled whether the pool's nodes build the array (localNvme with raid0 true)
+   * @param mount where it is mounted
+   * @param containerd whether containerd's root is bind-mounted onto it
+   */
+  public record LocalNvmeVars(boolean enabled, String mount, boolean containerd) {}
+
+  /** Whether some pool's nodes build a RAID 0 array of their instance store (AWS). */
+  public boolean localNvme() {
+    return plan.pools().stream().anyMatch(p -> localNvme(p).enabled());
+  }
+
+  private LocalNvmeVars localNvme(PoolPlan pp) {
+    return pp.pool()
+        .localNvme()
+        .filter(n -> n.raid0() && plan.aws())
+        .map(n -> new LocalNvmeVars(true, n.mount(), n.containerd()))
+        .orElse(new LocalNvmeVars(false, "", false));
+  }
 
   /**
    * Software versions plus the package names derived from them.
@@ -448,6 +472,14 @@ public final class AnsibleView {
   }
 
   /**
+   * The version of AWS's EFA device plugin chart play 03 installs: the table's pin, whose node
+   * affinity the linter checks every EFA pool's instance type against.
+   */
+  public String efaDevicePluginChartVersion() {
+    return plan.compat().efaDevicePlugin().chartVersion();
+  }
+
+  /**
    * A role variable that points a download at the spec's mirror.
    *
    * @param name the role variable (the role's default names the public upstream)
@@ -728,7 +760,9 @@ public final class AnsibleView {
         software(p.software(), pp.kernelModules()),
         validation(p.validation(), pp, ValidationState.gates(plan, pp)),
         entries(nodeLabels(pp)),
-        p.taints());
+        p.taints(),
+        pp.allReduceGroup(),
+        localNvme(pp));
   }
 
   private SoftwareVars software(Software s, String kernelModules) {

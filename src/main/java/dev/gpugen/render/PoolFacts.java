@@ -9,6 +9,7 @@ import dev.gpugen.plan.PoolPlan;
  * @param gpuModel e.g. H100; empty string when the instance type is not in the table
  * @param nvswitch true only when the table says so (unknown is not a yes)
  * @param nvlsm whether Fabric Manager needs the NVLink Subnet Manager (fourth-generation NVSwitch)
+ * @param fabricState whether play 05 checks the GPUs' fabric state (Fabric Manager's work)
  * @param kernelModules open or proprietary
  * @param computeCapability the GPU's CUDA compute capability (e.g. 9.0); empty string when unknown
  */
@@ -17,6 +18,7 @@ public record PoolFacts(
     int gpuCount,
     boolean nvswitch,
     boolean nvlsm,
+    boolean fabricState,
     int efaInterfaces,
     String kernelModules,
     String computeCapability) {
@@ -27,6 +29,7 @@ public record PoolFacts(
         p.hardware().gpus(),
         p.hardware().nvswitch(),
         p.hardware().nvlinkSubnetManager(),
+        p.hardware().fabricStateReported(),
         p.hardware().efaInterfaces(),
         p.kernelModules(),
         p.hardware().computeCapability());

@@ -180,6 +180,10 @@ final class RenderPlan {
       // Play 05 runs NCCL inside a pod that requests the RDMA shared device plugin's resource.
       b.role("rdma_checks");
     }
+    if (view.localNvme()) {
+      // Play 00 builds the RAID 0 array of the instance store on the pools that ask for it.
+      b.role("local_nvme");
+    }
     for (String role : NODE_ROLES) {
       if (role.equals("gpu_operator") && plan.spec().gitops().isPresent()) {
         // With GitOps, ArgoCD installs the chart: play 03 needs no values of its own.

@@ -441,6 +441,32 @@ final class TerraformVariables {
             .defaultTo(false)
             .set(p.spot()),
         TfVar.of(
+                v + "_capacity_block",
+                "bool",
+                "Run the nodes of pool "
+                    + pool
+                    + " in an EC2 Capacity Block for ML (market type capacity-block, in the block"
+                    + " named by "
+                    + v
+                    + "_capacity_reservation_id). EC2 terminates them when the block ends.")
+            .defaultTo(false)
+            .set(p.capacityBlock()),
+        TfVar.of(
+                v + "_capacity_reservation_id",
+                "string",
+                "The Capacity Reservation the nodes of pool "
+                    + pool
+                    + " launch into: a Capacity Block's, or a targeted On-Demand Capacity"
+                    + " Reservation's; null for none.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null || can(regex(\"^cr-[0-9a-f]{17}$\", {var}))",
+                "The "
+                    + v
+                    + "_capacity_reservation_id must be a Capacity Reservation id: cr- and 17"
+                    + " hexadecimal digits.")
+            .set(p.capacityReservationId().orElse(null)),
+        TfVar.of(
                 v + "_root_volume_encrypted",
                 "bool",
                 "Encrypt the root disks of pool "

@@ -79,9 +79,12 @@ public final class TerraformView {
    * An EC2 instance type as the Terraform templates see it.
    *
    * @param gpu the GPU model name, e.g. H100
-   * @param efaInterfaces the EFA interfaces to request (one per network card), 0 without EFA
+   * @param efaInterfaces the EFA interfaces to request (one per network card that supports EFA), 0
+   *     without EFA
+   * @param efaCard0 whether network card 0 supports EFA (false: card 0 carries the primary ENA
+   *     interface only, the EFA interfaces are on cards 1 and up)
    */
-  public record InstanceFacts(String gpu, int efaInterfaces) {}
+  public record InstanceFacts(String gpu, int efaInterfaces, boolean efaCard0) {}
 
   /**
    * gpugen's compatibility table, as the lookup tables the Terraform version gate reads. Only what
@@ -237,7 +240,7 @@ public final class TerraformView {
     TreeMap<String, InstanceFacts> instances = new TreeMap<>();
     TreeSet<String> gpusOnAws = new TreeSet<>();
     for (AwsInstanceType t : types) {
-      instances.put(t.name(), new InstanceFacts(t.gpu(), t.efaInterfaces()));
+      instances.put(t.name(), new InstanceFacts(t.gpu(), t.efaInterfaces(), t.efaOnCard0()));
       gpusOnAws.add(t.gpu());
     }
 

@@ -264,7 +264,10 @@ public record ClusterSpec(
    * A node pool with its software resolved.
    *
    * @param instanceType the EC2 instance type or GCP machine type; empty for static pools
-   * @param market the purchase option: on-demand or spot
+   * @param market the purchase option: on-demand, spot or capacity-block
+   * @param capacityReservationId the Capacity Reservation the nodes launch into: a Capacity
+   *     Block's, or a targeted On-Demand Capacity Reservation's
+   * @param localNvme what to make of the instance-store NVMe volumes; empty leaves them alone
    * @param gpu the GPUs of a static pool's hosts
    * @param hosts a static pool's hosts
    * @param fabric the interconnect of the pool's nodes: pools[].fabric, else network.fabric where
@@ -279,7 +282,9 @@ public record ClusterSpec(
       String instanceType,
       int count,
       Market market,
+      Optional<String> capacityReservationId,
       RootVolume rootVolume,
+      Optional<LocalNvme> localNvme,
       SortedMap<String, String> labels,
       List<Taint> taints,
       Software software,
@@ -299,7 +304,9 @@ public record ClusterSpec(
       Objects.requireNonNull(name);
       Objects.requireNonNull(instanceType);
       Objects.requireNonNull(market);
+      Objects.requireNonNull(capacityReservationId);
       Objects.requireNonNull(rootVolume);
+      Objects.requireNonNull(localNvme);
       labels = Maps.sorted(labels);
       taints = List.copyOf(taints);
       Objects.requireNonNull(software);
@@ -311,6 +318,24 @@ public record ClusterSpec(
 
     public boolean spot() {
       return market == Market.SPOT;
+    }
+
+    /** Whether the nodes run in an EC2 Capacity Block for ML. */
+    public boolean capacityBlock() {
+      return market == Market.CAPACITY_BLOCK;
+    }
+  }
+
+  /**
+   * The instance-store NVMe volumes of a pool's nodes, made one RAID 0 array at every boot.
+   *
+   * @param raid0 whether to build the array (false leaves the volumes alone)
+   * @param mount where the array is mounted
+   * @param containerd whether containerd keeps its images and containers there (its root)
+   */
+  public record LocalNvme(boolean raid0, String mount, boolean containerd) {
+    public LocalNvme {
+      Objects.requireNonNull(mount);
     }
   }
 

@@ -129,9 +129,35 @@ class CompatTableTest {
     // Names are exact: no case folding, no family guesses.
     assertEquals(Optional.empty(), TABLE.awsInstance("P5.48XLARGE"));
     assertEquals(Optional.empty(), TABLE.awsInstance("g6f.xlarge"), "fractional GPUs: not listed");
-    // p6-b300 and p6e-gb200: the sources do not say whether they use NVSwitch.
-    assertEquals(Optional.empty(), TABLE.awsInstance("p6-b300.48xlarge").orElseThrow().nvswitch());
+    // p6e-gb200: the sources do not say whether it uses NVSwitch.
+    assertEquals(
+        Optional.empty(), TABLE.awsInstance("p6e-gb200.36xlarge").orElseThrow().nvswitch());
     assertEquals(4, TABLE.awsInstance("p6e-gb200.36xlarge").orElseThrow().gpuCount());
+  }
+
+  /**
+   * P6-B300: 17 network cards, card 0 ENA only and EFA on cards 1-16
+   * (https://github.com/aws/aws-parallelcluster/issues/7143), HGX B300 on NVSwitch; so 16 EFA
+   * interfaces, and the launch's card 0 is a plain ENA interface.
+   */
+  @Test
+  void p6b300HasSixteenEfaInterfacesBehindAnEnaOnlyCard0() {
+    AwsInstanceType b300 = TABLE.awsInstance("p6-b300.48xlarge").orElseThrow();
+    assertEquals(17, b300.networkCards());
+    assertFalse(b300.efaOnCard0());
+    assertEquals(16, b300.efaInterfaces());
+    assertEquals(Optional.of(true), b300.nvswitch());
+    List<AwsInstanceType.NetworkInterface> nics = b300.networkInterfaces(true);
+    assertEquals(new AwsInstanceType.NetworkInterface(0, "interface"), nics.get(0));
+    assertEquals(17, nics.size());
+    assertTrue(
+        nics.subList(1, 17).stream().allMatch(n -> n.type().equals("efa-only")), nics::toString);
+    // Every other EFA type: EFA with ENA on card 0, one EFA per card.
+    AwsInstanceType p5 = TABLE.awsInstance("p5.48xlarge").orElseThrow();
+    assertEquals(32, p5.efaInterfaces());
+    assertEquals("efa", p5.networkInterfaces(true).get(0).type());
+    assertEquals(
+        List.of(new AwsInstanceType.NetworkInterface(0, "interface")), p5.networkInterfaces(false));
   }
 
   // ---- GCP ------------------------------------------------------------------------------------

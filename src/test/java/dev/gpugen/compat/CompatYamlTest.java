@@ -29,8 +29,10 @@ class CompatYamlTest {
       gpus:
         H100: {arch: hopper, cc: "9.0", min_driver: "525.85.12", kernel_modules: open_or_proprietary, source: *RN}
       aws_instances:
-        p5.48xlarge: {gpu: H100, gpus: 8, vcpus: 192, gpu_memory_gib: 80, network_gbps: 3200, network_cards: 32, efa: true, gdr_required: true, source: *RN}
+        p5.48xlarge: {gpu: H100, gpus: 8, vcpus: 192, gpu_memory_gib: 80, network_gbps: 3200, network_cards: 32, efa: true, gdr_required: true, instance_store: {volumes: 8, size_gb: 3800}, source: *RN}
       aws_efa_other_types: {types: [c5n.18xlarge], source: *RN}
+      efa_device_plugin: {chart_version: v0.5.30, instance_types: [c5n.18xlarge], source: *RN}
+      aws_capacity_blocks: {instance_types: [p5.48xlarge], unverified_instance_types: [p5e.48xlarge], termination_lead_minutes: 30, source: *RN}
       gcp_accelerators:
         nvidia-h100-80gb: {gpu: H100, source: *RN}
       gcp_machines:

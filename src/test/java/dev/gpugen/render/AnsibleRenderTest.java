@@ -114,7 +114,7 @@ class AnsibleRenderTest {
     assertTrue(h100.contains("\nnvidia_driver_fabricmanager: true\n"), h100);
     assertTrue(h100.contains("\nnvidia_driver_nvlsm: false\n"), h100);
     String tasks = Files.readString(out.resolve("ansible/roles/nvidia_driver/tasks/main.yml"));
-    assertTrue(tasks.contains("name: \"{{ nvidia_driver_nvlsm_package }}\""), tasks);
+    assertTrue(tasks.contains("name: \"{{ nvidia_driver_nvlsm_packages }}\""), tasks);
   }
 
   /**

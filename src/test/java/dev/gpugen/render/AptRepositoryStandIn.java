@@ -32,8 +32,23 @@ import java.util.zip.GZIPOutputStream;
  * packages are empty except for their control data (and the keyring's and pinning package's files).
  */
 final class AptRepositoryStandIn implements AutoCloseable {
-  /** One package version: its control fields and the files it installs. */
-  record Deb(String name, String version, String arch, String depends, Map<String, String> files) {
+  /**
+   * One package version: its control fields and the files it installs.
+   *
+   * @param provides the virtual names the package provides (the Provides field), comma-separated;
+   *     empty for none
+   */
+  record Deb(
+      String name,
+      String version,
+      String arch,
+      String depends,
+      Map<String, String> files,
+      String provides) {
+    Deb(String name, String version, String arch, String depends, Map<String, String> files) {
+      this(name, version, arch, depends, files, "");
+    }
+
     String fileName() {
       return name + "_" + version.replaceFirst("^[0-9]+:", "") + "_" + arch + ".deb";
     }
@@ -263,6 +278,7 @@ final class AptRepositoryStandIn implements AutoCloseable {
             + d.arch()
             + "\nMaintainer: gpugen tests <tests@gpugen.invalid>\n"
             + (d.depends().isEmpty() ? "" : "Depends: " + d.depends() + "\n")
+            + (d.provides().isEmpty() ? "" : "Provides: " + d.provides() + "\n")
             + "Description: stand-in for NVIDIA's "
             + d.name()
             + "\n");

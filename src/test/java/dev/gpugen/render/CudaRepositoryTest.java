@@ -23,10 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
  * NVIDIA's CUDA repository on 127.0.0.1 ({@link AptRepositoryStandIn}) that holds several versions
  * of every driver package, the way NVIDIA's repository keeps every release of a branch: the spec's
  * exact version is installed (not the newest, not the oldest) for the driver, Fabric Manager and
- * NSCQ, the pins and holds keep a later apt upgrade from moving them, and from branch 590 the
- * branch's pinning package is installed before the driver. Nothing comes from anywhere else: the
- * root's Debian sources are removed first, so a package name that exists only in Ubuntu's archive
- * (nvidia-driver-580-server-open, the name Canonical uses) fails the run.
+ * NSCQ under the names NVIDIA's repository uses for the branch (read from
+ * src/test/resources/upstream/cuda-repository-fabric-packages.txt, copied from NVIDIA's driver
+ * container with its source, Provides included), the pins and holds keep a later apt upgrade from
+ * moving them, and from branch 590 the branch's pinning package is installed before the driver.
+ * Nothing comes from anywhere else: the root's Debian sources are removed first, so a package name
+ * that exists only in Ubuntu's archive (nvidia-driver-580-server-open, the name Canonical uses)
+ * fails the run.
  */
 @ChrootTest
 class CudaRepositoryTest {
@@ -56,8 +59,8 @@ class CudaRepositoryTest {
 
   /**
    * The reference spec (p5.48xlarge: 8x H100 on NVSwitch, open kernel modules, driver 580.95.05,
-   * CUDA 12.8): branch 580's names carry the branch; the repository also has the 580 release before
-   * and the one after the spec's.
+   * CUDA 12.8): branch 580's driver names carry the branch, its Fabric Manager and NSCQ names do
+   * not; the repository also has the 580 release before and the one after the spec's.
    */
   @Test
   @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -67,8 +70,10 @@ class CudaRepositoryTest {
     debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
     debs.addAll(family("libnvidia-compute-580", "", versions));
     debs.addAll(family("cuda-drivers-580", "libnvidia-compute-580", versions));
-    debs.addAll(family("nvidia-fabricmanager-580", "", versions));
-    debs.addAll(family("libnvidia-nscq", "", versions));
+    // Fabric Manager and NSCQ as NVIDIA's repository names them for 580: nvidia-fabricmanager,
+    // which provides the virtual nvidia-fabricmanager-580
+    // (upstream/cuda-repository-fabric-packages.txt).
+    debs.addAll(CudaRepositoryNames.debs(580, versions));
     // The newest branch, whose names carry no branch: nothing of it may be installed.
     debs.addAll(family("nvidia-open", "", List.of("590.48.01-1")));
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
@@ -88,8 +93,9 @@ class CudaRepositoryTest {
       Map<String, String> installed = installed(root);
       assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
       assertEquals("580.95.05-1", installed.get("libnvidia-compute-580"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager-580"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("libnvidia-nscq"), installed::toString);
+      for (String fabric : CudaRepositoryNames.names(580)) {
+        assertEquals("580.95.05-1", installed.get(fabric), fabric + ": " + installed);
+      }
       assertEquals("12.8.1-1", installed.get("cuda-toolkit-12-8"), installed::toString);
       // DCGM for the driver's CUDA major (580 runs CUDA 13), not the toolkit's 12.
       assertEquals(
@@ -98,8 +104,25 @@ class CudaRepositoryTest {
       assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
       assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
       assertEquals(
-          List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq"),
-          held(root, List.of("nvidia-fabricmanager-580", "nvidia-open-580", "libnvidia-nscq")));
+          List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq"),
+          held(root, List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq")));
+      // The stand-in is as strict as NVIDIA's repository: the branched name is virtual, and apt
+      // refuses it at a version (what a role asking for nvidia-fabricmanager-580 would meet).
+      RealTools.Result virtual =
+          RealTools.run(
+              Path.of("/"),
+              Duration.ofMinutes(2),
+              Map.of(),
+              "chroot",
+              root.toString(),
+              "apt-get",
+              "install",
+              "-s",
+              "nvidia-fabricmanager-580=580.95.05-1");
+      assertTrue(virtual.exitCode() != 0, virtual.output());
+      assertTrue(
+          virtual.output().contains("nvidia-fabricmanager-580 is a virtual package provided by"),
+          virtual.output());
 
       // The pin alone already picks the spec's version over the newer release of the branch.
       String policy = chroot(root, "apt-cache", "policy", "nvidia-open-580");
@@ -133,8 +156,7 @@ class CudaRepositoryTest {
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(family("nvidia-open", "libnvidia-compute", versions));
     debs.addAll(family("libnvidia-compute", "", versions));
-    debs.addAll(family("nvidia-fabricmanager", "", versions));
-    debs.addAll(family("libnvidia-nscq", "", versions));
+    debs.addAll(CudaRepositoryNames.debs(590, versions));
     for (String branch : List.of("590", "595")) {
       debs.add(
           new AptRepositoryStandIn.Deb(
@@ -203,8 +225,7 @@ class CudaRepositoryTest {
     debs.addAll(
         family("nvidia-open-580", "libnvidia-compute-580", List.of("580.95.05-1", "580.105.08-1")));
     debs.addAll(family("libnvidia-compute-580", "", List.of("580.95.05-1", "580.105.08-1")));
-    debs.addAll(family("nvidia-fabricmanager-580", "", List.of("580.95.05-1")));
-    debs.addAll(family("libnvidia-nscq", "", List.of("580.95.05-1")));
+    debs.addAll(CudaRepositoryNames.debs(580, List.of("580.95.05-1")));
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";
@@ -218,7 +239,16 @@ class CudaRepositoryTest {
           spec,
           golden.replace("https://artifactory.vault.example.com/artifactory/nvidia-cuda", base));
       Path out = tmp.resolve("out-airgapped");
-      dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+      // The stand-in speaks plain http on loopback; the rule that refuses a key over http guards
+      // real networks, and is switched off for this render only.
+      dev.gpugen.Cli cli =
+          dev.gpugen.Cli.run(
+              "render",
+              spec.toString(),
+              "-o",
+              out.toString(),
+              "--skip-rule",
+              "sec-mirror-key-over-http");
       assertEquals(0, cli.exit(), cli::toString);
       onlyTheStandIn(root);
       Path dir = out.resolve("ansible");
@@ -248,91 +278,54 @@ class CudaRepositoryTest {
   }
 
   /**
-   * Ubuntu 22.04 with an AWS 6.8 kernel: the kernel was built with gcc-12, build-essential brings
-   * gcc-11, and DKMS builds with {@code gcc}. Play 00 reads the compiler from /proc/version (a
-   * fixture here: a chroot has no /proc of its own), installs gcc-12 from the archive (a stand-in
-   * of Ubuntu's, with gcc-11 as the default gcc) and makes it the gcc alternative. It also keeps
-   * kernel packages out of unattended-upgrades.
+   * A p6-b200 pool (HGX B200: fourth-generation NVSwitch, NVLink 5): besides Fabric Manager, the
+   * NVLink Subnet Manager and infiniband-diags (NVIDIA's driver container's nvlink5_pkgs_install;
+   * infiniband-diags from the distribution's archive, a second stand-in here), and mlx5_core and
+   * ib_umad loaded at every boot, which the driver container waits for before Fabric Manager.
    */
   @Test
   @Timeout(value = 20, unit = TimeUnit.MINUTES)
-  void dkmsBuildsWithTheCompilerThatBuiltTheRunningKernel() throws Exception {
-    String kernel = "6.8.0-1032-aws";
+  void nvlink5PoolsGetTheSubnetManagerAndItsKernelModules() throws Exception {
+    List<String> versions = List.of("580.95.05-1");
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
-    debs.add(
-        new AptRepositoryStandIn.Deb(
-            "build-essential", "12.9ubuntu3", "amd64", "gcc, make", Map.of()));
-    debs.add(
-        new AptRepositoryStandIn.Deb(
-            "gcc",
-            "4:11.2.0-1ubuntu1",
-            "amd64",
-            "gcc-11",
-            Map.of("usr/bin/gcc", AptRepositoryStandIn.SYMLINK + "gcc-11")));
-    for (String major : List.of("11", "12")) {
-      debs.add(
-          new AptRepositoryStandIn.Deb(
-              "gcc-" + major,
-              major + ".3.0-1ubuntu1~22.04",
-              "amd64",
-              "",
-              Map.of(
-                  "usr/bin/gcc-" + major,
-                  "#!/bin/sh\necho 'gcc-" + major + " (Ubuntu stand-in) " + major + ".3.0'\n")));
-    }
-    debs.add(plain("make", "4.3-4.1build1"));
-    debs.add(plain("dkms", "2.8.7-2ubuntu2.2"));
-    debs.add(plain("pciutils", "1:3.7.0-6"));
-    debs.add(plain("linux-headers-" + kernel, kernel.replace("-aws", "") + ".34~22.04.1"));
+    debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
+    debs.addAll(family("libnvidia-compute-580", "", versions));
+    debs.addAll(CudaRepositoryNames.debs(580, versions));
+    debs.add(plain("nvlsm", "2025.06.4-1"));
+    debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
+    debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
 
-    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    Path spec = tmp.resolve("spec-b200.yaml");
+    String reference = Files.readString(RenderedCase.spec("reference"));
+    assertTrue(reference.contains("instanceType: p5.48xlarge"), reference);
+    Files.writeString(
+        spec, reference.replace("instanceType: p5.48xlarge", "instanceType: p6-b200.48xlarge"));
+    Path out = tmp.resolve("out-b200");
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path dir = out.resolve("ansible");
     Path root = TestRoot.fresh(tmp.resolve("root"));
-    try (AptRepositoryStandIn archive =
-        new AptRepositoryStandIn(tmp, "/ubuntu", "ubuntu-archive", debs)) {
+    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs);
+        AptRepositoryStandIn archive =
+            new AptRepositoryStandIn(
+                tmp, "/ubuntu", "ubuntu-archive", List.of(plain("infiniband-diags", "39.0-1")))) {
       onlyTheStandIn(root);
       archive.configure(root);
-      Path procVersion = root.resolve("etc/gpugen-test/proc-version");
-      Files.createDirectories(procVersion.getParent());
-      // The form of Canonical's kernels' /proc/version (NVIDIA/gpu-driver-container#20).
-      Files.writeString(
-          procVersion,
-          "Linux version "
-              + kernel
-              + " (buildd@lcy02-amd64-032) (x86_64-linux-gnu-gcc-12 (Ubuntu"
-              + " 12.3.0-1ubuntu1~22.04) 12.3.0, GNU ld (GNU Binutils for Ubuntu) 2.38)"
-              + " #34~22.04.1-Ubuntu SMP Fri Jul 18 10:14:15 UTC 2025\n");
-      List<String> extra =
-          List.of(
-              "-e",
-              "prerequisites_proc_version_file=/etc/gpugen-test/proc-version",
-              "-e",
-              "prerequisites_kernel_release=" + kernel,
-              // The reference spec mounts FSx for Lustre, whose address only Terraform knows;
-              // LustreClientTest covers that role.
-              "--skip-tags",
-              "lustre_client");
-      Map<String, Integer> first =
-          play(dir, root, "00-prerequisites.yml", extra, "first run (gcc)");
+      Map<String, Integer> first = run(dir, root, repo, "first run (p6-b200)");
       assertEquals(0, first.get("failed"), first::toString);
-      Map<String, Integer> second =
-          play(dir, root, "00-prerequisites.yml", extra, "second run (gcc)");
+      Map<String, Integer> second = run(dir, root, repo, "second run (p6-b200)");
       assertEquals(0, second.get("changed"), "second run changed something: " + second);
 
       Map<String, String> installed = installed(root);
-      assertTrue(installed.containsKey("gcc-12"), installed::toString);
-      assertTrue(installed.containsKey("gcc-11"), "build-essential's gcc: " + installed);
-      assertTrue(installed.containsKey("linux-headers-" + kernel), installed::toString);
-      // DKMS runs `gcc`: it is the kernel's gcc-12 now, through the alternatives system.
-      assertEquals("gcc-12 (Ubuntu stand-in) 12.3.0", chroot(root, "gcc").strip());
-      assertEquals(
-          Path.of("/usr/bin/gcc-12"), Files.readSymbolicLink(root.resolve("etc/alternatives/gcc")));
-
-      String hold = Files.readString(root.resolve("etc/apt/apt.conf.d/51gpugen-kernel-hold"));
-      assertTrue(hold.contains("Unattended-Upgrade::Package-Blacklist {"), hold);
-      for (String p : List.of("\"linux-image-\";", "\"linux-headers-\";", "\"linux-aws\";")) {
-        assertTrue(hold.contains(p), hold);
-      }
-      assertEquals(List.of(), archive.misses(), archive.requests()::toString);
+      assertEquals("2025.06.4-1", installed.get("nvlsm"), installed::toString);
+      assertEquals("39.0-1", installed.get("infiniband-diags"), installed::toString);
+      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager"), installed::toString);
+      List<String> modules =
+          Files.readAllLines(root.resolve("etc/modules-load.d/gpugen-nvlink5.conf")).stream()
+              .filter(l -> !l.startsWith("#") && !l.isBlank())
+              .toList();
+      assertEquals(List.of("mlx5_core", "ib_umad"), modules);
+      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
     } finally {
       TestRoot.delete(root);
     }

@@ -56,6 +56,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 class SchedulingTest {
   private static final Path FACTS = Path.of("src/test/resources/scheduling");
+  private static final Path UPSTREAM = Path.of("src/test/resources/upstream");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The specs with a kubernetes: section gpugen renders node plays for. */
@@ -192,7 +193,7 @@ class SchedulingTest {
     assertEquals(
         List.of(
             "no required node affinity term matches (node.kubernetes.io/instance-type In"
-                + " [m5dn.24xlarge, ...])"),
+                + " [c5n.18xlarge, ...])"),
         c.workload("aws-efa-k8s-device-plugin").fits(gpu));
   }
 
@@ -734,6 +735,7 @@ class SchedulingTest {
     private void efaDevicePlugin(Map<String, Object> vars) throws IOException {
       String version = str(vars.get("gpu_operator_efa_chart_version"));
       Map<String, Object> f = facts("aws-efa-k8s-device-plugin-" + version + ".yaml");
+      assertEquals(version, str(f.get("version")), "the facts' chart version is the render's pin");
       // The task installs it with values {tolerations: gpu_operator_efa_tolerations}.
       Map<String, Object> values = new LinkedHashMap<>();
       values.put("tolerations", nodeTolerations(vars, "gpu_operator_efa_tolerations"));
@@ -743,19 +745,25 @@ class SchedulingTest {
           new ArrayList<>((List<Map<String, Object>>) w.get("tolerations"));
       tolerations.addAll((List<Map<String, Object>>) merged.get("tolerations"));
       Map<String, Object> instances = (Map<String, Object>) merged.get("supportedInstanceLabels");
+      List<String> types = upstreamInstanceTypes(str(instances.get("valuesFile")), version);
+      List<Object> keys = (List<Object>) instances.get("keys");
       List<List<Map<String, Object>>> terms = new ArrayList<>();
-      for (Object key : (List<Object>) instances.get("keys")) {
-        terms.add(
-            List.of(
-                Map.of("key", key, "operator", "In", "values", instances.get("values")),
-                Map.of(
-                    "key",
-                    "eks.amazonaws.com/compute-type",
-                    "operator",
-                    "NotIn",
-                    "values",
-                    List.of("auto"))));
+      for (Object key : keys) {
+        List<Map<String, Object>> term = new ArrayList<>();
+        term.add(Map.of("key", key, "operator", "In", "values", types));
+        terms.add(term);
       }
+      // The template writes the compute-type expression after its range: into the last term.
+      terms
+          .get(terms.size() - 1)
+          .add(
+              Map.of(
+                  "key",
+                  "eks.amazonaws.com/compute-type",
+                  "operator",
+                  "NotIn",
+                  "values",
+                  List.of("auto")));
       workloads.add(
           new Workload(
               "DaemonSet",
@@ -820,6 +828,27 @@ class SchedulingTest {
     }
     return (Map<String, Object>)
         new Load(LoadSettings.builder().build()).loadFromString(Files.readString(p));
+  }
+
+  /**
+   * A chart's instance-type list as copied once from upstream into src/test/resources/upstream/
+   * (one name a line, {@code #} comments, one of which names the chart version it was copied at).
+   */
+  static List<String> upstreamInstanceTypes(String file, String version) throws IOException {
+    Path p = UPSTREAM.resolve(file);
+    assertTrue(Files.exists(p), "no upstream copy " + p);
+    String text = Files.readString(p);
+    assertTrue(
+        text.contains("# Chart.yaml: version: " + version + "\n"),
+        p + " is not the list of chart " + version);
+    List<String> out = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      if (!line.isBlank() && !line.startsWith("#")) {
+        out.add(line.strip());
+      }
+    }
+    assertFalse(out.isEmpty(), p::toString);
+    return out;
   }
 
   /** Helm's merge of user values over a chart's: maps merge key by key, anything else replaces. */

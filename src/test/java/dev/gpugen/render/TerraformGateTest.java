@@ -132,8 +132,13 @@ class TerraformGateTest {
       assertEquals("${var." + pool + "_count}", instance.path("count").asText());
     }
     String nics = locals(parsed, "instances.tf", "pool_network_interfaces").asText();
-    assertTrue(nics.contains("range(max(p.efa_interfaces, 1))"), nics);
-    assertTrue(nics.contains("card == 0 ? \"efa\" : \"efa-only\""), nics);
+    // One interface per EFA card, plus card 0's ENA-only interface where card 0 has no EFA
+    // (P6-B300); the primary ENA interface alone without EFA.
+    assertTrue(
+        nics.contains(
+            "range(p.efa_interfaces == 0 ? 1 : p.efa_interfaces + (p.efa_card0 ? 0 : 1))"),
+        nics);
+    assertTrue(nics.contains("card == 0 ? (p.efa_card0 ? \"efa\" : null) : \"efa-only\""), nics);
     JsonNode content =
         parsed
             .get("instances.tf")

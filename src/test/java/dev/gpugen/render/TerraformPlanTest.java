@@ -294,8 +294,8 @@ class TerraformPlanTest {
     static String of(ClusterSpec spec, Map<String, JsonNode> parsed) {
       PlanAssertions a = new PlanAssertions();
       CompatTable table = CompatTable.load();
-      boolean efa = spec.network().fabric() == Fabric.EFA;
       for (ClusterSpec.Pool pool : spec.pools()) {
+        boolean efa = pool.fabric() == Fabric.EFA;
         String id = pool.name().replace('-', '_');
         String instances = "aws_instance." + id;
         String template = "aws_launch_template." + id;
@@ -313,12 +313,43 @@ class TerraformPlanTest {
         a.check(
             "alltrue([for i in " + instances + " : i.root_block_device[0].encrypted == true])",
             "pool " + pool.name() + ": every root volume must be encrypted");
+        // Capacity: a Capacity Block launches with market type capacity-block into its
+        // reservation; a targeted On-Demand Capacity Reservation by its id; neither gets a
+        // placement group of gpugen's (EC2 places a block's instances itself).
+        String reservation =
+            pool.capacityReservationId().map(cr -> "\"" + cr + "\"").orElse("null");
+        a.check(
+            "alltrue([for i in "
+                + instances
+                + " : jsonencode([for m in i.instance_market_options : m.market_type]) == jsonencode("
+                + (pool.capacityBlock()
+                    ? "[\"capacity-block\"]"
+                    : pool.spot() ? "[\"spot\"]" : "[]")
+                + ")])",
+            "pool " + pool.name() + ": market " + pool.market() + " on every instance");
+        a.check(
+            "alltrue([for i in "
+                + instances
+                + " : jsonencode(flatten([for c in i.capacity_reservation_specification :"
+                + " [for t in c.capacity_reservation_target : t.capacity_reservation_id]])) =="
+                + " jsonencode("
+                + (pool.capacityReservationId().isPresent() ? "[" + reservation + "]" : "[]")
+                + ")])",
+            "pool " + pool.name() + ": capacity reservation " + reservation + " on every instance");
+        if (pool.capacityReservationId().isPresent()) {
+          a.check(
+              "length(aws_placement_group." + id + ") == 0",
+              "pool " + pool.name() + ": a reserved pool gets no placement group of gpugen's");
+        }
         int cards =
             table.awsInstance(pool.instanceType()).map(AwsInstanceType::networkCards).orElse(1);
+        // Card 0 of P6-B300 supports ENA only (aws/aws-parallelcluster#7143): the table's fact.
+        boolean efaCard0 =
+            table.awsInstance(pool.instanceType()).map(AwsInstanceType::efaOnCard0).orElse(true);
         List<String> types = new ArrayList<>();
         if (efa) {
           for (int i = 0; i < cards; i++) {
-            types.add(i == 0 ? "\"efa\"" : "\"efa-only\"");
+            types.add(i > 0 ? "\"efa-only\"" : efaCard0 ? "\"efa\"" : "null");
           }
         } else {
           types.add("null");
@@ -338,8 +369,9 @@ class TerraformPlanTest {
                         + cards
                         + " on "
                         + pool.instanceType()
-                        + ": efa on card 0, efa-only on the others)"
-                    : "fabric " + spec.network().fabric() + ": the primary ENA interface alone"));
+                        + (efaCard0 ? ": efa on card 0" : ": ENA alone on card 0")
+                        + ", efa-only on the others)"
+                    : "fabric " + pool.fabric() + ": the primary ENA interface alone"));
       }
       a.ingressRules(parsed);
       ClusterSpec.Network net = spec.network();

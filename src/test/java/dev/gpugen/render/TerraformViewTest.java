@@ -64,7 +64,7 @@ class TerraformViewTest {
   }
 
   @Test
-  void instanceTypesCarryOneEfaInterfacePerNetworkCard() {
+  void instanceTypesCarryOneEfaInterfacePerNetworkCardThatHasEfa() {
     Map<String, TerraformView.InstanceFacts> facts = new TreeMap<>();
     compat().instanceTypes().forEach(r -> facts.put(r.key(), r.value()));
     // The EC2 network tables: one EFA interface per network card.
@@ -75,9 +75,14 @@ class TerraformViewTest {
     assertEquals(16, facts.get("p5en.48xlarge").efaInterfaces());
     assertEquals(8, facts.get("p6-b200.48xlarge").efaInterfaces());
     assertEquals("H100", facts.get("p5.48xlarge").gpu());
+    // P6-B300: 17 cards, card 0 ENA only (aws/aws-parallelcluster#7143): 16 EFA interfaces.
+    assertEquals(16, facts.get("p6-b300.48xlarge").efaInterfaces());
+    assertEquals(false, facts.get("p6-b300.48xlarge").efaCard0());
     assertEquals(TABLE.awsInstances().size(), facts.size());
     for (AwsInstanceType t : TABLE.awsInstances()) {
-      assertEquals(t.efa() ? t.networkCards() : 0, facts.get(t.name()).efaInterfaces(), t.name());
+      int cards = t.networkCards() - (t.efaOnCard0() ? 0 : 1);
+      assertEquals(t.efa() ? cards : 0, facts.get(t.name()).efaInterfaces(), t.name());
+      assertEquals(t.efaOnCard0(), facts.get(t.name()).efaCard0(), t.name());
     }
   }
 

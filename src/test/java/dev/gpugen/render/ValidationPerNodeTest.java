@@ -191,6 +191,139 @@ class ValidationPerNodeTest {
     }
   }
 
+  /**
+   * Two pools in one play: 8-GPU p5.48xlarge nodes (a, b) and 4-GPU g6.12xlarge nodes (c, d), each
+   * pool in its own placement group. The multi-node all-reduce runs once per pool, from the pool's
+   * first node, over that pool's nodes only and with that pool's GPU count; each node records its
+   * own pool's figure and is judged by its own pool's threshold (here from the inventory).
+   */
+  @Test
+  @Timeout(value = 55, unit = TimeUnit.MINUTES)
+  void eachPoolMeasuresItsOwnNodesWithItsOwnGpuCountAndThreshold() throws Exception {
+    String reference = Files.readString(RenderedCase.spec("reference"));
+    String pool =
+        "  - name: h100-small\n"
+            + "    instanceType: g6.12xlarge\n"
+            + "    count: 2\n"
+            + "    market: on-demand\n";
+    String anchor = "software:                      # cluster-wide";
+    assertTrue(reference.contains(anchor), reference);
+    Path spec =
+        Files.writeString(tmp.resolve("two-pools.yaml"), reference.replace(anchor, pool + anchor));
+    Path out = tmp.resolve("render");
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli::toString);
+    Path dir = out.resolve("ansible");
+    Map<String, Path> roots = new LinkedHashMap<>();
+    try {
+      for (String host : List.of("node-a", "node-b", "node-c", "node-d")) {
+        Path root = TestRoot.fresh(tmp.resolve(host));
+        roots.put(host, root);
+        boolean small = host.equals("node-c") || host.equals("node-d");
+        AnsibleToolsTest.installStandIns(root, "391.35", small ? 1 : 32);
+        if (small) {
+          // Four GPUs: nvidia-smi lists four.
+          AnsibleToolsTest.executable(
+              root.resolve("usr/local/bin/nvidia-smi"),
+              standIn("nvidia-smi").replace("for gpu in 0 1 2 3 4 5 6 7;", "for gpu in 0 1 2 3;"));
+        }
+        Files.createDirectories(root.resolve("etc/ssh"));
+        Files.writeString(
+            root.resolve("etc/ssh/ssh_host_ed25519_key.pub"),
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+                + host.toUpperCase()
+                + "HOSTKEY root@"
+                + host
+                + "\n");
+      }
+      // Each pool's first node has an mpirun; the small pool's prints its own figure.
+      Path bigMpirun = roots.get("node-a").resolve("opt/amazon/openmpi/bin/mpirun");
+      AnsibleToolsTest.executable(bigMpirun, standIn("mpirun"));
+      Path smallMpirun = roots.get("node-c").resolve("opt/amazon/openmpi/bin/mpirun");
+      AnsibleToolsTest.executable(
+          smallMpirun, standIn("mpirun").replace("120.58  231.11", "12.25   24.50"));
+
+      StringBuilder inv = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
+      roots.forEach(
+          (host, root) ->
+              inv.append("        ")
+                  .append(host)
+                  .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
+                  .append(root)
+                  .append("\", gpugen_live_host: true}\n"));
+      inv.append("    pool_h100:\n      hosts: {node-a: {}, node-b: {}}\n")
+          .append("      vars: {validation_nccl_min_multi_node_bus_bandwidth_gbps: 200}\n")
+          .append("    pool_h100_small:\n      hosts: {node-c: {}, node-d: {}}\n")
+          .append("      vars: {validation_nccl_min_multi_node_bus_bandwidth_gbps: 30}\n");
+      RealTools.Result r =
+          run(dir, Files.writeString(tmp.resolve("inventory.yml"), inv.toString()));
+
+      List<String> big = Files.readAllLines(bigMpirun.resolveSibling("mpirun.args"));
+      assertEquals("16", big.get(big.indexOf("-np") + 1), big::toString);
+      assertEquals("8", big.get(big.indexOf("-N") + 1), big::toString);
+      assertEquals(
+          roots.get("node-a") + ":8," + roots.get("node-b") + ":8",
+          big.get(big.indexOf("--host") + 1),
+          big::toString);
+      List<String> small = Files.readAllLines(smallMpirun.resolveSibling("mpirun.args"));
+      assertEquals("8", small.get(small.indexOf("-np") + 1), small::toString);
+      assertEquals("4", small.get(small.indexOf("-N") + 1), small::toString);
+      assertEquals(
+          roots.get("node-c") + ":4," + roots.get("node-d") + ":4",
+          small.get(small.indexOf("--host") + 1),
+          small::toString);
+
+      for (String host : List.of("node-a", "node-b")) {
+        JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
+        assertEquals("pass", multi.get("status").asText(), host + ": " + multi);
+        assertEquals(231.11, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
+        assertEquals("busbw >= 200 GB/s over 2 nodes", multi.get("expected").asText());
+      }
+      for (String host : List.of("node-c", "node-d")) {
+        JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
+        assertEquals("fail", multi.get("status").asText(), host + ": " + multi);
+        assertEquals(24.5, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
+        assertEquals("busbw >= 30 GB/s over 2 nodes", multi.get("expected").asText());
+      }
+      assertNotEquals(0, r.exitCode(), r.output());
+    } finally {
+      for (Path root : roots.values()) {
+        TestRoot.delete(root);
+      }
+    }
+  }
+
+  /**
+   * An NVSwitch node whose Fabric Manager has not registered the GPUs with the fabric (nvidia-smi's
+   * fabric state "In Progress"): CUDA would fail there, and the fabric_manager check fails the
+   * node.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aFabricNotCompletedFailsTheNode() throws Exception {
+    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
+    assertTrue(
+        Files.readString(dir.resolve("group_vars/pool_h100.yml"))
+            .contains("\nvalidation_fabric_manager: true\n"),
+        "p5.48xlarge: H100 on NVSwitch");
+    Path root = TestRoot.fresh(tmp.resolve("root"));
+    try {
+      AnsibleToolsTest.installStandIns(root, "391.35", 32);
+      AnsibleToolsTest.executable(
+          root.resolve("usr/local/bin/nvidia-smi"),
+          standIn("nvidia-smi")
+              .replace("value=\"Completed, Success\"", "value=\"In Progress, N/A\""));
+      RealTools.Result r = run(dir, inventory(Map.of("node-a", root)));
+      assertNotEquals(0, r.exitCode(), r.output());
+      JsonNode check = report(dir, "node-a").get("checks").get("fabric_manager");
+      assertEquals("fail", check.get("status").asText(), check::toString);
+      assertEquals("In Progress, N/A", check.get("measured").asText(), check::toString);
+      assertEquals("Completed, Success on every GPU", check.get("expected").asText());
+    } finally {
+      TestRoot.delete(root);
+    }
+  }
+
   private static String standIn(String name) throws Exception {
     return Files.readString(Golden.repo().resolve("src/test/resources/ansible-stand-ins/" + name));
   }

@@ -18,6 +18,7 @@ import dev.gpugen.spec.ClusterSpec.Imds;
 import dev.gpugen.spec.ClusterSpec.Kernel;
 import dev.gpugen.spec.ClusterSpec.Kubernetes;
 import dev.gpugen.spec.ClusterSpec.Lint;
+import dev.gpugen.spec.ClusterSpec.LocalNvme;
 import dev.gpugen.spec.ClusterSpec.Lustre;
 import dev.gpugen.spec.ClusterSpec.Metadata;
 import dev.gpugen.spec.ClusterSpec.Nccl;
@@ -131,6 +132,24 @@ public final class SpecShape {
           "^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$",
           "an absolute path like /fsx (no '..', spaces or quotes)",
           255);
+  static final Str CAPACITY_RESERVATION_ID =
+      str(
+          "^cr-[0-9a-f]{17}$",
+          "a Capacity Reservation id: cr- and 17 hexadecimal digits, like cr-0123456789abcdef0",
+          20);
+  static final Obj LOCAL_NVME =
+      obj(
+          LocalNvme.class,
+          req(
+              "raid0",
+              new Bool(),
+              "Build one RAID 0 array over the instance-store NVMe volumes found at boot (false leaves them alone)."),
+          opt("mount", ABS_PATH, "/scratch", "Where the array is mounted (XFS)."),
+          opt(
+              "containerd",
+              new Bool(),
+              false,
+              "Put containerd's root (images, containers) on the array."));
   static final Str INSTANCE_TYPE =
       str("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", "an instance or machine type like p5.48xlarge", 64);
   static final Str DRIVER =
@@ -288,6 +307,7 @@ public final class SpecShape {
               "software.gpuOperator, the pool's labels and taints or mirrors.helm.gpuOperator"),
           Map.entry("kubeadm", "kubernetes (version, cni, controlPlane) or mirrors.kubernetes"),
           Map.entry("kubernetes_checks", "kubernetes"),
+          Map.entry("local_nvme", "pools[].localNvme (raid0, mount, containerd)"),
           Map.entry("lustre_client", "storage.lustre or mirrors.lustre"),
           Map.entry("nccl_network", "nccl.env, network.fabric or mirrors.files"),
           Map.entry(
@@ -326,6 +346,8 @@ public final class SpecShape {
           Map.entry("kubeadm_cni", "kubernetes.cni"),
           Map.entry("kubeadm_control_plane_endpoint", "kubernetes.controlPlane.endpoint"),
           Map.entry("kubeadm_repo_base_url", "mirrors.kubernetes"),
+          Map.entry("local_nvme_mount", "pools[].localNvme.mount"),
+          Map.entry("local_nvme_containerd", "pools[].localNvme.containerd"),
           Map.entry("lustre_client_mount_point", "storage.lustre.mountPoint"),
           Map.entry("lustre_client_repo_url", "mirrors.lustre"),
           Map.entry("validation_gpu_burn_seconds", "validation.gpuBurnSeconds"),
@@ -917,8 +939,18 @@ public final class SpecShape {
                   "market",
                   new Enum(Keyword.spellings(Market.class)),
                   Market.ON_DEMAND.spelling(),
-                  "Purchase option."),
+                  "Purchase option: on-demand, spot, or capacity-block (an EC2 Capacity Block for ML; needs capacityReservationId)."),
+              opt(
+                  "capacityReservationId",
+                  CAPACITY_RESERVATION_ID,
+                  null,
+                  "The Capacity Reservation the nodes launch into (aws): the Capacity Block's with market capacity-block, or a targeted On-Demand Capacity Reservation with market on-demand."),
               opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
+              opt(
+                  "localNvme",
+                  LOCAL_NVME,
+                  null,
+                  "The instance-store NVMe volumes (aws): one RAID 0 array at every boot, mounted, optionally containerd's root."),
               opt("labels", new MapOf(LABEL_KEY, LABEL_VALUE, 64), null, "Kubernetes node labels."),
               opt("taints", new ListOf(TAINT, 0, 32), null, "Kubernetes node taints."),
               opt(

@@ -356,6 +356,23 @@ variable "l4_spot" {
   default     = false
 }
 
+variable "l4_capacity_block" {
+  description = "Run the nodes of pool l4 in an EC2 Capacity Block for ML (market type capacity-block, in the block named by l4_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "l4_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool l4 launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.l4_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.l4_capacity_reservation_id))
+    error_message = "The l4_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
+}
+
 variable "l4_root_volume_encrypted" {
   description = "Encrypt the root disks of pool l4 (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
   type        = bool

@@ -15,61 +15,67 @@
 ################################################################################
 
 locals {
-  # EC2 instance type: the model of its GPUs and the EFA interfaces to request, one per network
-  # card (0 where the type has no EFA).
+  # EC2 instance type: the model of its GPUs, the EFA interfaces to request, one per network card
+  # that supports EFA (0 where the type has no EFA), and whether card 0 is one of them.
   compat_instance_types = {
-    "g4dn.12xlarge"      = { gpu = "T4", efa_interfaces = 1 }
-    "g4dn.16xlarge"      = { gpu = "T4", efa_interfaces = 1 }
-    "g4dn.2xlarge"       = { gpu = "T4", efa_interfaces = 0 }
-    "g4dn.4xlarge"       = { gpu = "T4", efa_interfaces = 0 }
-    "g4dn.8xlarge"       = { gpu = "T4", efa_interfaces = 1 }
-    "g4dn.metal"         = { gpu = "T4", efa_interfaces = 1 }
-    "g4dn.xlarge"        = { gpu = "T4", efa_interfaces = 0 }
-    "g5.12xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
-    "g5.16xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
-    "g5.24xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
-    "g5.2xlarge"         = { gpu = "A10G", efa_interfaces = 0 }
-    "g5.48xlarge"        = { gpu = "A10G", efa_interfaces = 1 }
-    "g5.4xlarge"         = { gpu = "A10G", efa_interfaces = 0 }
-    "g5.8xlarge"         = { gpu = "A10G", efa_interfaces = 1 }
-    "g5.xlarge"          = { gpu = "A10G", efa_interfaces = 0 }
-    "g5g.16xlarge"       = { gpu = "T4G", efa_interfaces = 0 }
-    "g5g.2xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
-    "g5g.4xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
-    "g5g.8xlarge"        = { gpu = "T4G", efa_interfaces = 0 }
-    "g5g.metal"          = { gpu = "T4G", efa_interfaces = 0 }
-    "g5g.xlarge"         = { gpu = "T4G", efa_interfaces = 0 }
-    "g6.12xlarge"        = { gpu = "L4", efa_interfaces = 1 }
-    "g6.16xlarge"        = { gpu = "L4", efa_interfaces = 1 }
-    "g6.24xlarge"        = { gpu = "L4", efa_interfaces = 1 }
-    "g6.2xlarge"         = { gpu = "L4", efa_interfaces = 0 }
-    "g6.48xlarge"        = { gpu = "L4", efa_interfaces = 1 }
-    "g6.4xlarge"         = { gpu = "L4", efa_interfaces = 0 }
-    "g6.8xlarge"         = { gpu = "L4", efa_interfaces = 1 }
-    "g6.xlarge"          = { gpu = "L4", efa_interfaces = 0 }
-    "g6e.12xlarge"       = { gpu = "L40S", efa_interfaces = 1 }
-    "g6e.16xlarge"       = { gpu = "L40S", efa_interfaces = 1 }
-    "g6e.24xlarge"       = { gpu = "L40S", efa_interfaces = 2 }
-    "g6e.2xlarge"        = { gpu = "L40S", efa_interfaces = 0 }
-    "g6e.48xlarge"       = { gpu = "L40S", efa_interfaces = 4 }
-    "g6e.4xlarge"        = { gpu = "L40S", efa_interfaces = 0 }
-    "g6e.8xlarge"        = { gpu = "L40S", efa_interfaces = 1 }
-    "g6e.xlarge"         = { gpu = "L40S", efa_interfaces = 0 }
-    "gr6.4xlarge"        = { gpu = "L4", efa_interfaces = 0 }
-    "gr6.8xlarge"        = { gpu = "L4", efa_interfaces = 1 }
-    "p3.16xlarge"        = { gpu = "V100", efa_interfaces = 0 }
-    "p3.2xlarge"         = { gpu = "V100", efa_interfaces = 0 }
-    "p3.8xlarge"         = { gpu = "V100", efa_interfaces = 0 }
-    "p3dn.24xlarge"      = { gpu = "V100", efa_interfaces = 1 }
-    "p4d.24xlarge"       = { gpu = "A100", efa_interfaces = 4 }
-    "p4de.24xlarge"      = { gpu = "A100", efa_interfaces = 4 }
-    "p5.48xlarge"        = { gpu = "H100", efa_interfaces = 32 }
-    "p5.4xlarge"         = { gpu = "H100", efa_interfaces = 1 }
-    "p5e.48xlarge"       = { gpu = "H200", efa_interfaces = 32 }
-    "p5en.48xlarge"      = { gpu = "H200", efa_interfaces = 16 }
-    "p6-b200.48xlarge"   = { gpu = "B200", efa_interfaces = 8 }
-    "p6-b300.48xlarge"   = { gpu = "B300", efa_interfaces = 17 }
-    "p6e-gb200.36xlarge" = { gpu = "GB200", efa_interfaces = 17 }
+    "g4dn.12xlarge"      = { gpu = "T4", efa_interfaces = 1, efa_card0 = true }
+    "g4dn.16xlarge"      = { gpu = "T4", efa_interfaces = 1, efa_card0 = true }
+    "g4dn.2xlarge"       = { gpu = "T4", efa_interfaces = 0, efa_card0 = true }
+    "g4dn.4xlarge"       = { gpu = "T4", efa_interfaces = 0, efa_card0 = true }
+    "g4dn.8xlarge"       = { gpu = "T4", efa_interfaces = 1, efa_card0 = true }
+    "g4dn.metal"         = { gpu = "T4", efa_interfaces = 1, efa_card0 = true }
+    "g4dn.xlarge"        = { gpu = "T4", efa_interfaces = 0, efa_card0 = true }
+    "g5.12xlarge"        = { gpu = "A10G", efa_interfaces = 1, efa_card0 = true }
+    "g5.16xlarge"        = { gpu = "A10G", efa_interfaces = 1, efa_card0 = true }
+    "g5.24xlarge"        = { gpu = "A10G", efa_interfaces = 1, efa_card0 = true }
+    "g5.2xlarge"         = { gpu = "A10G", efa_interfaces = 0, efa_card0 = true }
+    "g5.48xlarge"        = { gpu = "A10G", efa_interfaces = 1, efa_card0 = true }
+    "g5.4xlarge"         = { gpu = "A10G", efa_interfaces = 0, efa_card0 = true }
+    "g5.8xlarge"         = { gpu = "A10G", efa_interfaces = 1, efa_card0 = true }
+    "g5.xlarge"          = { gpu = "A10G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.16xlarge"       = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.2xlarge"        = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.4xlarge"        = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.8xlarge"        = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.metal"          = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g5g.xlarge"         = { gpu = "T4G", efa_interfaces = 0, efa_card0 = true }
+    "g6.12xlarge"        = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "g6.16xlarge"        = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "g6.24xlarge"        = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "g6.2xlarge"         = { gpu = "L4", efa_interfaces = 0, efa_card0 = true }
+    "g6.48xlarge"        = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "g6.4xlarge"         = { gpu = "L4", efa_interfaces = 0, efa_card0 = true }
+    "g6.8xlarge"         = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "g6.xlarge"          = { gpu = "L4", efa_interfaces = 0, efa_card0 = true }
+    "g6e.12xlarge"       = { gpu = "L40S", efa_interfaces = 1, efa_card0 = true }
+    "g6e.16xlarge"       = { gpu = "L40S", efa_interfaces = 1, efa_card0 = true }
+    "g6e.24xlarge"       = { gpu = "L40S", efa_interfaces = 2, efa_card0 = true }
+    "g6e.2xlarge"        = { gpu = "L40S", efa_interfaces = 0, efa_card0 = true }
+    "g6e.48xlarge"       = { gpu = "L40S", efa_interfaces = 4, efa_card0 = true }
+    "g6e.4xlarge"        = { gpu = "L40S", efa_interfaces = 0, efa_card0 = true }
+    "g6e.8xlarge"        = { gpu = "L40S", efa_interfaces = 1, efa_card0 = true }
+    "g6e.xlarge"         = { gpu = "L40S", efa_interfaces = 0, efa_card0 = true }
+    "g7e.12xlarge"       = { gpu = "RTXPRO6000", efa_interfaces = 1, efa_card0 = true }
+    "g7e.24xlarge"       = { gpu = "RTXPRO6000", efa_interfaces = 2, efa_card0 = true }
+    "g7e.2xlarge"        = { gpu = "RTXPRO6000", efa_interfaces = 0, efa_card0 = true }
+    "g7e.48xlarge"       = { gpu = "RTXPRO6000", efa_interfaces = 4, efa_card0 = true }
+    "g7e.4xlarge"        = { gpu = "RTXPRO6000", efa_interfaces = 0, efa_card0 = true }
+    "g7e.8xlarge"        = { gpu = "RTXPRO6000", efa_interfaces = 1, efa_card0 = true }
+    "gr6.4xlarge"        = { gpu = "L4", efa_interfaces = 0, efa_card0 = true }
+    "gr6.8xlarge"        = { gpu = "L4", efa_interfaces = 1, efa_card0 = true }
+    "p3.16xlarge"        = { gpu = "V100", efa_interfaces = 0, efa_card0 = true }
+    "p3.2xlarge"         = { gpu = "V100", efa_interfaces = 0, efa_card0 = true }
+    "p3.8xlarge"         = { gpu = "V100", efa_interfaces = 0, efa_card0 = true }
+    "p3dn.24xlarge"      = { gpu = "V100", efa_interfaces = 1, efa_card0 = true }
+    "p4d.24xlarge"       = { gpu = "A100", efa_interfaces = 4, efa_card0 = true }
+    "p4de.24xlarge"      = { gpu = "A100", efa_interfaces = 4, efa_card0 = true }
+    "p5.48xlarge"        = { gpu = "H100", efa_interfaces = 32, efa_card0 = true }
+    "p5.4xlarge"         = { gpu = "H100", efa_interfaces = 1, efa_card0 = true }
+    "p5e.48xlarge"       = { gpu = "H200", efa_interfaces = 32, efa_card0 = true }
+    "p5en.48xlarge"      = { gpu = "H200", efa_interfaces = 16, efa_card0 = true }
+    "p6-b200.48xlarge"   = { gpu = "B200", efa_interfaces = 8, efa_card0 = true }
+    "p6-b300.48xlarge"   = { gpu = "B300", efa_interfaces = 16, efa_card0 = false }
+    "p6e-gb200.36xlarge" = { gpu = "GB200", efa_interfaces = 17, efa_card0 = true }
   }
 
   # GPU model: the oldest driver that supports it.
@@ -140,6 +146,7 @@ locals {
     for pool, p in local.pool_inputs : pool => merge(p, {
       gpu            = try(local.compat_instance_types[p.instance_type].gpu, null)
       efa_interfaces = p.fabric == "efa" ? try(local.compat_instance_types[p.instance_type].efa_interfaces, 0) : 0
+      efa_card0      = try(local.compat_instance_types[p.instance_type].efa_card0, true)
       driver_key     = sum([for i, part in split(".", p.driver) : tonumber(part) * pow(1000, 2 - i)])
       cuda_release   = join(".", [for part in split(".", p.cuda) : tostring(tonumber(part))])
       cuda_major     = tostring(tonumber(split(".", p.cuda)[0]))

@@ -48,14 +48,15 @@ data "aws_ami" "ubuntu" {
 
 locals {
   # With fabric = "efa", one interface per network card of the instance type (gpugen's table in
-  # compatibility.tf): card 0 / device 0 is the primary, an EFA with ENA (IP traffic and EFA);
-  # every other card gets an efa-only interface at device 0, which carries EFA traffic and uses
-  # no IP address. With fabric = "tcp", the primary ENA interface alone.
+  # compatibility.tf): card 0 / device 0 is the primary, an EFA with ENA (IP traffic and EFA), or
+  # ENA alone where card 0 has no EFA (P6-B300); every other card gets an efa-only interface at
+  # device 0, which carries EFA traffic and uses no IP address. With fabric = "tcp", the primary
+  # ENA interface alone.
   pool_network_interfaces = {
     for pool, p in local.pools : pool => [
-      for card in range(max(p.efa_interfaces, 1)) : {
+      for card in range(p.efa_interfaces == 0 ? 1 : p.efa_interfaces + (p.efa_card0 ? 0 : 1)) : {
         network_card_index = card
-        interface_type     = p.efa_interfaces == 0 ? null : (card == 0 ? "efa" : "efa-only")
+        interface_type     = p.efa_interfaces == 0 ? null : (card == 0 ? (p.efa_card0 ? "efa" : null) : "efa-only")
       }
     ]
   }
@@ -149,6 +150,28 @@ resource "aws_instance" "a100" {
       spot_options {
         instance_interruption_behavior = "terminate"
         spot_instance_type             = "one-time"
+      }
+    }
+  }
+
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.a100_capacity_block ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.a100_capacity_reservation_id == null ? [] : [var.a100_capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
       }
     }
   }
@@ -281,6 +304,28 @@ resource "aws_instance" "l4_infer" {
       spot_options {
         instance_interruption_behavior = "terminate"
         spot_instance_type             = "one-time"
+      }
+    }
+  }
+
+  # A Capacity Block for ML: market type capacity-block, into the block's reservation
+  # (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+  dynamic "instance_market_options" {
+    for_each = var.l4_infer_capacity_block ? ["capacity-block"] : []
+
+    content {
+      market_type = "capacity-block"
+    }
+  }
+
+  # The Capacity Reservation the nodes launch into: the Capacity Block's, or a targeted On-Demand
+  # Capacity Reservation's.
+  dynamic "capacity_reservation_specification" {
+    for_each = var.l4_infer_capacity_reservation_id == null ? [] : [var.l4_infer_capacity_reservation_id]
+
+    content {
+      capacity_reservation_target {
+        capacity_reservation_id = capacity_reservation_specification.value
       }
     }
   }

@@ -356,6 +356,23 @@ variable "a100_ft_spot" {
   default     = false
 }
 
+variable "a100_ft_capacity_block" {
+  description = "Run the nodes of pool a100-ft in an EC2 Capacity Block for ML (market type capacity-block, in the block named by a100_ft_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "a100_ft_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool a100-ft launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.a100_ft_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.a100_ft_capacity_reservation_id))
+    error_message = "The a100_ft_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
+}
+
 variable "a100_ft_root_volume_encrypted" {
   description = "Encrypt the root disks of pool a100-ft (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
   type        = bool
@@ -466,6 +483,23 @@ variable "h100_pretrain_spot" {
   description = "Run the nodes of pool h100-pretrain as Spot instances (one-time requests, terminated on interruption)."
   type        = bool
   default     = false
+}
+
+variable "h100_pretrain_capacity_block" {
+  description = "Run the nodes of pool h100-pretrain in an EC2 Capacity Block for ML (market type capacity-block, in the block named by h100_pretrain_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "h100_pretrain_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool h100-pretrain launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.h100_pretrain_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.h100_pretrain_capacity_reservation_id))
+    error_message = "The h100_pretrain_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
 }
 
 variable "h100_pretrain_root_volume_encrypted" {

@@ -356,6 +356,23 @@ variable "a100_spot" {
   default     = false
 }
 
+variable "a100_capacity_block" {
+  description = "Run the nodes of pool a100 in an EC2 Capacity Block for ML (market type capacity-block, in the block named by a100_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "a100_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool a100 launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.a100_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.a100_capacity_reservation_id))
+    error_message = "The a100_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
+}
+
 variable "a100_root_volume_encrypted" {
   description = "Encrypt the root disks of pool a100 (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
   type        = bool
@@ -466,6 +483,23 @@ variable "l4_infer_spot" {
   description = "Run the nodes of pool l4-infer as Spot instances (one-time requests, terminated on interruption)."
   type        = bool
   default     = false
+}
+
+variable "l4_infer_capacity_block" {
+  description = "Run the nodes of pool l4-infer in an EC2 Capacity Block for ML (market type capacity-block, in the block named by l4_infer_capacity_reservation_id). EC2 terminates them when the block ends."
+  type        = bool
+  default     = false
+}
+
+variable "l4_infer_capacity_reservation_id" {
+  description = "The Capacity Reservation the nodes of pool l4-infer launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.l4_infer_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.l4_infer_capacity_reservation_id))
+    error_message = "The l4_infer_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+  }
 }
 
 variable "l4_infer_root_volume_encrypted" {

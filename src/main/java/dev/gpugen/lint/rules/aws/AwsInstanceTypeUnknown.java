@@ -17,7 +17,7 @@ public final class AwsInstanceTypeUnknown extends PoolRule {
         Severity.WARNING,
         "the pool's EC2 instance type is not in gpugen's GPU instance table",
         "gpugen's table lists every EC2 GPU instance size (P3/P3dn, P4d/P4de, P5/P5e/P5en, P6,"
-            + " G4dn, G5, G5g, G6, G6e, Gr6) with its GPUs, NVSwitch and EFA network cards, each"
+            + " G4dn, G5, G5g, G6, G6e, Gr6, G7e) with its GPUs, NVSwitch and EFA network cards, each"
             + " with its source. A type that is not there gets no GPU, driver, Fabric Manager or"
             + " EFA checks and no GPU facts in the render (GPU count 0, no EFA interfaces). A"
             + " well-formed name of the P or G series may be newer than the table (this warning),"

@@ -3,6 +3,7 @@ package dev.gpugen.lint.rules.spec;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
@@ -23,7 +24,9 @@ public final class SpecSettingIgnored extends Rule {
             + " no EC2 metadata options to set. network.placement creates EC2 placement groups"
             + " (GKE: compact placement); static hosts are placed already. A pool's tuning,"
             + " bootstrapInterface and rdma are host settings of the node plays, which GKE does not"
-            + " get. Sources:"
+            + " get. A pool's capacityReservationId, market capacity-block and localNvme are EC2"
+            + " settings (a Capacity Reservation, a Capacity Block, instance-store volumes)."
+            + " Sources:"
             + " https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-groups.html");
@@ -66,6 +69,37 @@ public final class SpecSettingIgnored extends Rule {
               + name(provider)
               + ": it sets EC2 instance metadata options",
           "remove it");
+    }
+    if (provider != Provider.AWS) {
+      for (int i = 0; i < plan.spec().pools().size(); i++) {
+        ClusterSpec.Pool pool = plan.spec().pools().get(i);
+        ignored(
+            findings,
+            SpecPath.of("pools", i, "capacityReservationId"),
+            "pools["
+                + i
+                + "].capacityReservationId does nothing on "
+                + name(provider)
+                + ": it targets an EC2 Capacity Reservation",
+            "remove it");
+        ignored(
+            findings,
+            SpecPath.of("pools", i, "localNvme"),
+            "pools["
+                + i
+                + "].localNvme does nothing on "
+                + name(provider)
+                + ": it uses EC2 instance-store volumes",
+            "remove it");
+        if (pool.capacityBlock()) {
+          findings.report(
+              SpecPath.of("pools", i, "market"),
+              "market capacity-block does nothing on "
+                  + name(provider)
+                  + ": it launches into an EC2 Capacity Block",
+              "use market: on-demand");
+        }
+      }
     }
     if (provider == Provider.STATIC) {
       ignored(
