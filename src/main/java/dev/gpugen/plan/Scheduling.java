@@ -62,8 +62,7 @@ public final class Scheduling {
    * device plugins, the exporter, the validator, NFD's worker) must keep running there, or a gated
    * node would never advertise its GPUs and pass, and a failed one would lose its exporter.
    */
-  static final Toleration VALIDATION =
-      new Toleration(ValidationState.TAINT_KEY, "Exists", "", ValidationState.EFFECT);
+  static final Toleration VALIDATION = ValidationState.toleration();
 
   /**
    * Where the cluster's controllers (the GPU Operator, NFD's master and garbage collector) can run

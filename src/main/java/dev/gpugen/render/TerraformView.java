@@ -134,6 +134,15 @@ public final class TerraformView {
     return pull() && spec.ansible().pull().source() == PullSource.S3;
   }
 
+  /**
+   * What EKS's CoreDNS tolerates besides every pool's registered taints: what the plan gives the
+   * cluster's controllers (play 05's verdict taint, which every GPU node may carry at once, and the
+   * GPU pools' taints where they are the only nodes).
+   */
+  public List<dev.gpugen.plan.Toleration> eksCoreDnsTolerations() {
+    return plan.controllerTolerations();
+  }
+
   /** Whether pulling nodes write their validation reports to the checkpoint bucket. */
   public boolean pullReportsToS3() {
     return pull() && spec.storage().checkpointBucket().isPresent();

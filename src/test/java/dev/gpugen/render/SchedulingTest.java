@@ -608,13 +608,40 @@ class SchedulingTest {
                 "for t in k.taints : { key = t.key, operator = \"Equal\", value ="
                     + " t.value, effect = t.effect }"),
             "eks.tf no longer gives CoreDNS the pools' taints: update SchedulingTest");
+        // eks.tf's list: every pool's registered taints (terraform.tfvars.json), then the
+        // literal tolerations it writes after them.
         List<Map<String, Object>> tolerations = new ArrayList<>();
-        for (Node n : nodes) {
-          for (Taint t : n.taints) {
-            tolerations.add(
-                Map.of(
-                    "key", t.key(), "operator", "Equal", "value", t.value(), "effect", t.effect()));
-          }
+        tfvars
+            .properties()
+            .forEach(
+                e -> {
+                  if (e.getKey().endsWith("_node_taints")) {
+                    for (JsonNode t : e.getValue()) {
+                      tolerations.add(
+                          Map.of(
+                              "key", t.path("key").asText(),
+                              "operator", "Equal",
+                              "value", t.path("value").asText(),
+                              "effect", t.path("effect").asText()));
+                    }
+                  }
+                });
+        String local =
+            eksTf.substring(
+                eksTf.indexOf("eks_coredns_tolerations = "),
+                eksTf.indexOf("\n}\n", eksTf.indexOf("eks_coredns_tolerations = ")));
+        java.util.regex.Matcher literal =
+            java.util.regex.Pattern.compile(
+                    "\\{ key = \"([^\"]*)\", operator = \"([^\"]*)\", value = \"([^\"]*)\","
+                        + " effect = \"([^\"]*)\" \\},")
+                .matcher(local);
+        while (literal.find()) {
+          tolerations.add(
+              Map.of(
+                  "key", literal.group(1),
+                  "operator", literal.group(2),
+                  "value", literal.group(3),
+                  "effect", literal.group(4)));
         }
         workloads.add(
             new Workload(

@@ -487,6 +487,11 @@ class TerraformPlanTest {
               + " \"kube-proxy\", \"vpc-cni\"])",
           "the core add-ons vpc-cni, coredns, kube-proxy and eks-pod-identity-agent");
       check(
+          "contains(jsondecode(aws_eks_addon.this[\"coredns\"].configuration_values).tolerations,"
+              + " { key = \"gpugen.dev/validation\", operator = \"Exists\", value = \"\","
+              + " effect = \"NoSchedule\" })",
+          "CoreDNS tolerates play 05's verdict taint, which every GPU node may carry at once");
+      check(
           "toset(keys(aws_iam_role_policy_attachment.nodes_eks)) =="
               + " toset([\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","
               + " \"AmazonEKS_CNI_Policy\"])",
