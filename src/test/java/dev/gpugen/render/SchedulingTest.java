@@ -519,11 +519,11 @@ class SchedulingTest {
         Map<String, Object> kubelet = (Map<String, Object>) kubernetesFacts.get("kubelet");
         ((Map<String, Object>) kubelet.get("labels"))
             .forEach((k, v) -> n.labels.put(k, str(v).replace("{node}", n.name)));
-        String prefix = poolName.replace('-', '_');
         if (eks) {
           // EKS's cloud controller labels the node; bootstrap.sh registers it with the pool's
           // labels (plus gpugen-pool) and taints (eks.tf, from terraform.tfvars.json).
-          String type = tfvars.path(prefix + "_instance_type").asText();
+          JsonNode tfPool = tfvars.path("pools").path(poolName);
+          String type = tfPool.path("instance_type").asText();
           ((Map<String, Object>) kubelet.get("cloudProviderLabels"))
               .forEach(
                   (k, v) ->
@@ -533,12 +533,12 @@ class SchedulingTest {
                               .replace("{instanceType}", type)
                               .replace("{region}", tfvars.path("region").asText())
                               .replace("{zone}", tfvars.path("availability_zone").asText())));
-          tfvars
-              .path(prefix + "_node_labels")
+          tfPool
+              .path("node_labels")
               .properties()
               .forEach(e -> n.labels.put(e.getKey(), e.getValue().asText()));
           n.labels.put("gpugen-pool", poolName);
-          for (JsonNode t : tfvars.path(prefix + "_node_taints")) {
+          for (JsonNode t : tfPool.path("node_taints")) {
             n.taints.add(
                 new Taint(
                     t.path("key").asText(), t.path("value").asText(), t.path("effect").asText()));
@@ -608,40 +608,30 @@ class SchedulingTest {
                 "for t in k.taints : { key = t.key, operator = \"Equal\", value ="
                     + " t.value, effect = t.effect }"),
             "eks.tf no longer gives CoreDNS the pools' taints: update SchedulingTest");
-        // eks.tf's list: every pool's registered taints (terraform.tfvars.json), then the
-        // literal tolerations it writes after them.
+        assertTrue(
+            eksTf.contains("    var.eks_controller_tolerations,\n"),
+            "eks.tf no longer gives CoreDNS the plan's controller tolerations: update"
+                + " SchedulingTest");
+        // eks.tf's list: every pool's registered taints, then eks_controller_tolerations (both
+        // from terraform.tfvars.json).
         List<Map<String, Object>> tolerations = new ArrayList<>();
-        tfvars
-            .properties()
-            .forEach(
-                e -> {
-                  if (e.getKey().endsWith("_node_taints")) {
-                    for (JsonNode t : e.getValue()) {
-                      tolerations.add(
-                          Map.of(
-                              "key", t.path("key").asText(),
-                              "operator", "Equal",
-                              "value", t.path("value").asText(),
-                              "effect", t.path("effect").asText()));
-                    }
-                  }
-                });
-        String local =
-            eksTf.substring(
-                eksTf.indexOf("eks_coredns_tolerations = "),
-                eksTf.indexOf("\n}\n", eksTf.indexOf("eks_coredns_tolerations = ")));
-        java.util.regex.Matcher literal =
-            java.util.regex.Pattern.compile(
-                    "\\{ key = \"([^\"]*)\", operator = \"([^\"]*)\", value = \"([^\"]*)\","
-                        + " effect = \"([^\"]*)\" \\},")
-                .matcher(local);
-        while (literal.find()) {
+        for (JsonNode p : tfvars.path("pools")) {
+          for (JsonNode t : p.path("node_taints")) {
+            tolerations.add(
+                Map.of(
+                    "key", t.path("key").asText(),
+                    "operator", "Equal",
+                    "value", t.path("value").asText(),
+                    "effect", t.path("effect").asText()));
+          }
+        }
+        for (JsonNode t : tfvars.path("eks_controller_tolerations")) {
           tolerations.add(
               Map.of(
-                  "key", literal.group(1),
-                  "operator", literal.group(2),
-                  "value", literal.group(3),
-                  "effect", literal.group(4)));
+                  "key", t.path("key").asText(),
+                  "operator", t.path("operator").asText(),
+                  "value", t.path("value").asText(),
+                  "effect", t.path("effect").asText()));
         }
         workloads.add(
             new Workload(
