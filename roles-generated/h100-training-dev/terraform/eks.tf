@@ -320,18 +320,15 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_nodes" {
 locals {
   eks_addons = toset(var.eks_enabled ? ["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"] : [])
 
-  # CoreDNS must run somewhere: tolerate the taints of the GPU pools, which are the only nodes,
-  # and what gpugen's plan gives the cluster's controllers (play 05's verdict taint).
+  # CoreDNS must run somewhere: tolerate every pool's registered taints, and what gpugen's plan
+  # gives the cluster's controllers (play 05's verdict taint, which every GPU node may carry).
   eks_coredns_tolerations = distinct(concat(
     flatten([
       for pool, k in local.pool_kubelet : [
         for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
       ]
     ]),
-    [
-      { key = "nvidia.com/gpu", operator = "Equal", value = "present", effect = "NoSchedule" },
-      { key = "gpugen.dev/validation", operator = "Exists", value = "", effect = "NoSchedule" },
-    ],
+    var.eks_controller_tolerations,
   ))
 }
 

@@ -578,6 +578,17 @@ variable "eks_addon_versions" {
   }
 }
 
+variable "eks_controller_tolerations" {
+  description = "What the cluster's controllers (CoreDNS here) tolerate besides every pool's taints: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes."
+  type        = list(object({ key = string, operator = string, value = string, effect = string }))
+  default     = []
+
+  validation {
+    condition     = alltrue([for t in var.eks_controller_tolerations : contains(["Equal", "Exists"], t.operator) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect) && (t.operator == "Equal" || t.value == "")])
+    error_message = "Every eks_controller_tolerations entry needs operator Equal or Exists (Exists with value \"\") and effect NoSchedule, PreferNoSchedule or NoExecute."
+  }
+}
+
 variable "eks_log_retention_days" {
   description = "Days CloudWatch keeps the control plane's logs (api, audit, authenticator, controllerManager, scheduler)."
   type        = number
