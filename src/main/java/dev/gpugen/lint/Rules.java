@@ -52,6 +52,7 @@ import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
 import dev.gpugen.lint.rules.k8s.K8sRdmaHostOnly;
 import dev.gpugen.lint.rules.k8s.K8sSettingIgnored;
+import dev.gpugen.lint.rules.k8s.K8sSystemPoolOff;
 import dev.gpugen.lint.rules.k8s.K8sVersionUnsupported;
 import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
 import dev.gpugen.lint.rules.nccl.NcclAlgoProtoForced;
@@ -140,6 +141,7 @@ public final class Rules {
           new K8sDistributionProvider(),
           new K8sControlPlaneEndpointMissing(),
           new K8sControlPlaneEven(),
+          new K8sSystemPoolOff(),
           new K8sNetworkOverlap(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),

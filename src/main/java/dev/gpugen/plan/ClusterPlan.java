@@ -162,6 +162,11 @@ public record ClusterPlan(
     return Scheduling.gpuNodeTolerations(spec, ValidationState.applies(this));
   }
 
+  /** EKS's system pool, where the spec or the default turns it on (see {@link SystemPool}). */
+  public Optional<SystemPool> systemPool() {
+    return Scheduling.systemPool(spec);
+  }
+
   /** Where the cluster's controllers run without help (see {@link Scheduling.ControllerHome}). */
   public Scheduling.ControllerHome controllerHome() {
     return Scheduling.controllerHome(spec, kubeadm());

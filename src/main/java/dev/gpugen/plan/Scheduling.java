@@ -69,6 +69,8 @@ public final class Scheduling {
    * without a toleration gpugen adds.
    */
   public enum ControllerHome {
+    /** EKS with the system pool: its untainted nodes. */
+    SYSTEM_POOL,
     /** A GPU pool without a blocking taint. */
     UNTAINTED_POOL,
     /** kubeadm, every GPU pool tainted: the control-plane nodes, whose taint they are given. */
@@ -78,13 +80,41 @@ public final class Scheduling {
   }
 
   static ControllerHome controllerHome(ClusterSpec spec, boolean kubeadm) {
-    boolean untainted =
-        spec.pools().stream()
-            .anyMatch(p -> p.taints().stream().noneMatch(t -> BLOCKING.contains(t.effect())));
-    if (untainted) {
+    if (systemPool(spec).isPresent()) {
+      return ControllerHome.SYSTEM_POOL;
+    }
+    if (!everyGpuPoolTainted(spec)) {
       return ControllerHome.UNTAINTED_POOL;
     }
     return kubeadm ? ControllerHome.CONTROL_PLANE : ControllerHome.GPU_NODES;
+  }
+
+  /** Whether every GPU pool has a taint that keeps pods without its toleration off its nodes. */
+  public static boolean everyGpuPoolTainted(ClusterSpec spec) {
+    return spec.pools().stream()
+        .allMatch(p -> p.taints().stream().anyMatch(t -> BLOCKING.contains(t.effect())));
+  }
+
+  /**
+   * The system pool: on EKS on AWS where the spec turns it on, or by default where every GPU pool
+   * is tainted (gpugen knows no other node there; kubeadm has its control plane, an existing
+   * cluster its own nodes).
+   */
+  static Optional<SystemPool> systemPool(ClusterSpec spec) {
+    Optional<ClusterSpec.Kubernetes> k = spec.kubernetes().filter(ClusterSpec.Kubernetes::eks);
+    if (spec.cloud().provider() != Provider.AWS || k.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean on = k.get().systemPoolEnabled().orElse(everyGpuPoolTainted(spec));
+    if (!on) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new SystemPool(
+            SystemPool.NAME,
+            k.get().systemPoolInstanceType(),
+            k.get().systemPoolCount(),
+            java.util.Map.of(SystemPool.ROLE_LABEL, "system")));
   }
 
   /**
@@ -99,11 +129,12 @@ public final class Scheduling {
         new java.util.ArrayList<>(
             switch (controllerHome(spec, kubeadm)) {
               case CONTROL_PLANE -> List.of(Toleration.of(CONTROL_PLANE_TAINT));
-              case UNTAINTED_POOL -> List.<Toleration>of();
+              case SYSTEM_POOL, UNTAINTED_POOL -> List.<Toleration>of();
               case GPU_NODES -> gpuNodeTolerations(spec, false);
             });
-    // Every GPU node may carry play 05's verdict taint at once (a gated pool's first run).
-    if (validationTaint) {
+    // Every GPU node may carry play 05's verdict taint at once (a gated pool's first run); the
+    // system pool's nodes never do.
+    if (validationTaint && controllerHome(spec, kubeadm) != ControllerHome.SYSTEM_POOL) {
       out.add(VALIDATION);
     }
     return List.copyOf(out);

@@ -102,14 +102,31 @@ class SchedulingTest {
     Node h100 = c.nodes.get(0);
     assertEquals("NoSchedule", h100.taints.get(0).effect(), c::describe);
     for (String w :
-        List.of(
-            "gpu-operator",
-            "nfd-master",
-            "nfd-gc",
-            "nfd-worker",
-            "nvidia-device-plugin-daemonset",
-            "aws-efa-k8s-device-plugin",
-            "coredns")) {
+        List.of("nfd-worker", "nvidia-device-plugin-daemonset", "aws-efa-k8s-device-plugin")) {
+      assertTrue(c.workload(w).fits(h100).isEmpty(), w + "\n" + c.describe());
+    }
+    // Every GPU pool tainted: the system pool by default, where the controllers run untouched.
+    Node system =
+        c.nodes.stream().filter(n -> n.name.equals("gpugen-system-0")).findFirst().orElseThrow();
+    assertEquals(List.of(), system.taints, c::describe);
+    for (String w : List.of("gpu-operator", "nfd-master", "nfd-gc", "coredns")) {
+      assertTrue(c.workload(w).fits(system).isEmpty(), w + "\n" + c.describe());
+    }
+  }
+
+  /**
+   * The reference example with kubernetes.systemPool.enabled: false: no system node, so the
+   * controllers tolerate the pool's taint and run on the GPU nodes (k8s-system-pool-off warns).
+   */
+  @Test
+  void withTheSystemPoolOffTheControllersRunOnTheTaintedGpuNodes() throws Exception {
+    ClusterSpec spec = TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
+    ClusterSpec off = Records.with(spec, "kubernetes.systemPoolEnabled", false);
+    Cluster c = Cluster.of("aws-h100, system pool off", render(off));
+    assertEquals(List.of(), c.problems(), c::describe);
+    assertTrue(c.nodes.stream().allMatch(n -> n.gpu), c::describe);
+    Node h100 = c.nodes.get(0);
+    for (String w : List.of("gpu-operator", "nfd-master", "nfd-gc", "coredns")) {
       assertTrue(c.workload(w).fits(h100).isEmpty(), w + "\n" + c.describe());
     }
   }
@@ -147,7 +164,11 @@ class SchedulingTest {
    */
   @Test
   void withoutTheRenderedTolerationsTheReferenceOperatorHasNoNode() throws Exception {
-    Cluster c = Cluster.of("aws-h100", read(Path.of("examples/aws-h100/cluster.yaml")));
+    ClusterSpec spec = TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
+    Cluster c =
+        Cluster.of(
+            "aws-h100, system pool off",
+            render(Records.with(spec, "kubernetes.systemPoolEnabled", false)));
     Cluster stripped = c.withoutValues("operator.tolerations", "node-feature-discovery");
     List<String> problems = stripped.problems();
     for (String w : List.of("gpu-operator", "nfd-master", "nfd-gc")) {
@@ -227,9 +248,13 @@ class SchedulingTest {
     // Play 05's verdict taint, which every node of the cluster may carry.
     Map<String, Object> verdict =
         Map.of("key", "gpugen.dev/validation", "operator", "Exists", "effect", "NoSchedule");
+    // Every GPU pool tainted on EKS: the system pool by default, where the chart's own do.
+    assertEquals(
+        null, at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
+    ClusterSpec off = Records.with(tainted, "kubernetes.systemPoolEnabled", false);
     assertEquals(
         List.of(master, controlPlane, pool, verdict),
-        at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
+        at(GpuOperatorValues.of(TestSpecs.plan(off)), "operator.tolerations"));
     ClusterSpec untainted = Records.with(tainted, "pools[0].taints", List.of());
     assertEquals(
         List.of(master, controlPlane, verdict),
@@ -576,6 +601,41 @@ class SchedulingTest {
           n.taints.add(new Taint(str(t.get("key")), str(t.get("value")), str(t.get("effect"))));
         }
         nodes.add(n);
+      }
+
+      // EKS's system pool (terraform.tfvars.json's pools entry with role system): no GPU, no
+      // taint, joined by bootstrap.sh with its labels like the GPU pools.
+      if (eks) {
+        for (Map.Entry<String, JsonNode> e : tfvars.path("pools").properties()) {
+          if (!e.getValue().path("role").asText().equals("system")) {
+            continue;
+          }
+          Node n = new Node(e.getKey() + "-0", false, false);
+          Map<String, Object> kubelet = (Map<String, Object>) kubernetesFacts.get("kubelet");
+          ((Map<String, Object>) kubelet.get("labels"))
+              .forEach((k, v) -> n.labels.put(k, str(v).replace("{node}", n.name)));
+          ((Map<String, Object>) kubelet.get("cloudProviderLabels"))
+              .forEach(
+                  (k, v) ->
+                      n.labels.put(
+                          k,
+                          str(v)
+                              .replace(
+                                  "{instanceType}", e.getValue().path("instance_type").asText())
+                              .replace("{region}", tfvars.path("region").asText())
+                              .replace("{zone}", tfvars.path("availability_zone").asText())));
+          e.getValue()
+              .path("node_labels")
+              .properties()
+              .forEach(l -> n.labels.put(l.getKey(), l.getValue().asText()));
+          n.labels.put("gpugen-pool", e.getKey());
+          for (JsonNode t : e.getValue().path("node_taints")) {
+            n.taints.add(
+                new Taint(
+                    t.path("key").asText(), t.path("value").asText(), t.path("effect").asText()));
+          }
+          nodes.add(n);
+        }
       }
 
       gpuOperator(vars);
