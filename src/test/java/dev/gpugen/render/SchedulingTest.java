@@ -249,8 +249,7 @@ class SchedulingTest {
     Map<String, Object> verdict =
         Map.of("key", "gpugen.dev/validation", "operator", "Exists", "effect", "NoSchedule");
     // Every GPU pool tainted on EKS: the system pool by default, where the chart's own do.
-    assertEquals(
-        null, at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
+    assertEquals(null, at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
     ClusterSpec off = Records.with(tainted, "kubernetes.systemPoolEnabled", false);
     assertEquals(
         List.of(master, controlPlane, pool, verdict),
