@@ -365,6 +365,7 @@ variable "pools" {
       value  = optional(string)
       effect = string
     })), [])
+    role           = optional(string)
     user_data_file = optional(string)
   }))
 
@@ -456,6 +457,11 @@ variable "pools" {
   validation {
     condition     = alltrue([for name, pool in var.pools : length(pool.node_taints) <= 32 && alltrue([for i in pool.node_taints : (can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", i.key)) && length(i.key) <= 316) && (i.value == null ? true : can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", i.value))) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], i.effect)])])
     error_message = "Every pools entry's node_taints must be a list of at most 32 objects with key a Kubernetes label key like workload-type or nvidia.com/gpu, value a Kubernetes label value (up to 63 letters, digits, '-', '_', '.'), effect one of NoSchedule, PreferNoSchedule, NoExecute."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.role == null ? true : pool.role == "system"])
+    error_message = "Every pools entry's role must be null for a GPU pool, or system for EKS's system pool (gpugen:role system: the inventory leaves its nodes out)."
   }
 
   validation {
