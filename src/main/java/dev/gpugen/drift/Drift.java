@@ -38,6 +38,10 @@ public final class Drift {
     List<Finding> out = new ArrayList<>();
     Map<String, List<HostFacts>> byPool = new TreeMap<>();
     for (HostFacts h : hosts) {
+      // EKS's system nodes are the cluster's, not a pool of the spec's GPU nodes.
+      if (h.tag(GpugenTags.ROLE).filter(GpugenTags.ROLE_SYSTEM::equals).isPresent()) {
+        continue;
+      }
       byPool.computeIfAbsent(h.tag(GpugenTags.POOL).orElse(""), k -> new ArrayList<>()).add(h);
     }
     Map<String, Pool> pools = new LinkedHashMap<>();

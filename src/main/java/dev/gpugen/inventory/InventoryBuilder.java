@@ -150,6 +150,9 @@ public final class InventoryBuilder {
         }
       } else if (!belongs(config, host)) {
         foreign++;
+      } else if (host.tag(GpugenTags.ROLE).filter(GpugenTags.ROLE_SYSTEM::equals).isPresent()) {
+        // EKS's system nodes: the cluster's, joined at boot; no play configures them.
+        continue;
       } else if (seen.add(host.instanceId())) {
         hosts.add(host);
       }

@@ -124,6 +124,14 @@ public record ClusterPlan(
     return kubeadm(spec);
   }
 
+  /**
+   * The pod and Service networks kubeadm init gets, where play 02b bootstraps the cluster; empty
+   * otherwise.
+   */
+  public Optional<KubeadmNetwork> kubeadmNetwork() {
+    return kubeadm() ? Optional.of(KubeadmNetwork.of(spec)) : Optional.empty();
+  }
+
   private static boolean kubeadm(ClusterSpec spec) {
     boolean statics = spec.cloud().provider() == dev.gpugen.spec.Provider.STATIC;
     boolean aws = spec.cloud().provider() == dev.gpugen.spec.Provider.AWS;
@@ -133,8 +141,8 @@ public record ClusterPlan(
   }
 
   /**
-   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
-   * the EFA installer and GDRCopy on those pools' hosts.
+   * Whether some pool's fabric is EFA: play 04 then installs the EFA installer and GDRCopy on those
+   * pools' hosts, and after them the AWS EFA device plugin.
    */
   public boolean efaPools() {
     return efaPools(spec);
@@ -142,6 +150,38 @@ public record ClusterPlan(
 
   private static boolean efaPools(ClusterSpec spec) {
     return spec.pools().stream().anyMatch(p -> p.fabric() == Fabric.EFA);
+  }
+
+  /**
+   * The tolerations every node-level DaemonSet gpugen installs carries (the GPU Operator's operands
+   * and NFD worker, the EFA and RDMA device plugins): one per distinct blocking taint of the GPU
+   * pools, then play 05's verdict taint where play 05 sets it.
+   */
+  public List<Toleration> gpuNodeTolerations() {
+    return Scheduling.gpuNodeTolerations(spec, ValidationState.applies(this));
+  }
+
+  /** EKS's system pool, where the spec or the default turns it on (see {@link SystemPool}). */
+  public Optional<SystemPool> systemPool() {
+    return Scheduling.systemPool(spec);
+  }
+
+  /** Where the cluster's controllers run without help (see {@link Scheduling.ControllerHome}). */
+  public Scheduling.ControllerHome controllerHome() {
+    return Scheduling.controllerHome(spec, kubeadm());
+  }
+
+  /**
+   * The tolerations the controllers gpugen installs (the GPU Operator, NFD's master and garbage
+   * collector) carry beyond their charts' own, so that they have a node.
+   */
+  public List<Toleration> controllerTolerations() {
+    return Scheduling.controllerTolerations(spec, kubeadm(), ValidationState.applies(this));
+  }
+
+  /** The Kubernetes labels gpugen puts on pool {@code p}'s nodes (besides per-node config). */
+  public java.util.SortedMap<String, String> nodeLabels(PoolPlan p) {
+    return Scheduling.nodeLabels(spec, p.pool());
   }
 
   /** The pool named {@code name}; it must exist. */

@@ -278,6 +278,7 @@ public final class AnsibleView {
    * @param cni kubeadm: cilium or calico; else empty
    * @param podCidr kubeadm: kubeadm init's --pod-network-cidr, which the CNI's IPAM uses; else
    *     empty
+   * @param serviceCidr kubeadm: kubeadm init's --service-cidr; else empty
    * @param controlPlaneEndpoint kubeadm: kubeadm init's --control-plane-endpoint, the spec's
    *     controlPlane.endpoint or else the first control-plane host's address; else empty
    * @param apiServerCertSan kubeadm: the endpoint's host, an extra SAN of the API server's
@@ -297,6 +298,7 @@ public final class AnsibleView {
       boolean kubeadm,
       String cni,
       String podCidr,
+      String serviceCidr,
       String controlPlaneEndpoint,
       String apiServerCertSan,
       boolean aws,
@@ -322,6 +324,7 @@ public final class AnsibleView {
                         "",
                         "",
                         "",
+                        "",
                         false,
                         false)
                     : plan.aws()
@@ -332,7 +335,8 @@ public final class AnsibleView {
                             k.version(),
                             true,
                             k.cni().spelling(),
-                            PodNetwork.cidrAvoiding(List.of(), awsNetworks()),
+                            plan.kubeadmNetwork().orElseThrow().podCidr(),
+                            plan.kubeadmNetwork().orElseThrow().serviceCidr(),
                             "",
                             "",
                             true,
@@ -344,20 +348,13 @@ public final class AnsibleView {
                             k.version(),
                             true,
                             k.cni().spelling(),
-                            PodNetwork.cidr(allAddresses()),
+                            plan.kubeadmNetwork().orElseThrow().podCidr(),
+                            plan.kubeadmNetwork().orElseThrow().serviceCidr(),
                             controlPlaneEndpoint(k),
                             controlPlaneEndpointHost(k),
                             false,
                             false))
-        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", false, false));
-  }
-
-  /** The AWS networks the pod network must keep clear of: the VPC's and the subnet's, if known. */
-  private List<String> awsNetworks() {
-    List<String> out = new ArrayList<>();
-    spec.network().vpcCidr().ifPresent(out::add);
-    spec.network().subnetCidr().ifPresent(out::add);
-    return out;
+        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", "", false, false));
   }
 
   /** The spec's endpoint (HOST:PORT), else the first control-plane host's address. */
@@ -379,13 +376,6 @@ public final class AnsibleView {
    */
   public boolean kubeadm() {
     return plan.kubeadm();
-  }
-
-  /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
-  private List<String> allAddresses() {
-    List<String> out = new ArrayList<>();
-    plan.hostEntries().forEach(e -> out.add(e.host().address()));
-    return out;
   }
 
   /**
@@ -422,9 +412,17 @@ public final class AnsibleView {
   }
 
   /**
-   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
-   * carries the GDRCopy install that AWS's EFA and NCCL guide adds for Libfabric (its tasks still
-   * run only on the EFA pools' hosts).
+   * What every node-level DaemonSet gpugen installs tolerates (the plan's one list): the GPU pools'
+   * taints.
+   */
+  public List<dev.gpugen.plan.Toleration> gpuNodeTolerations() {
+    return plan.gpuNodeTolerations();
+  }
+
+  /**
+   * Whether some pool's fabric is EFA: play 04 then installs the AWS EFA device plugin and carries
+   * the GDRCopy install that AWS's EFA and NCCL guide adds for Libfabric (its tasks still run only
+   * on the EFA pools' hosts).
    */
   public boolean efaPools() {
     return plan.efaPools();
@@ -771,11 +769,12 @@ public final class AnsibleView {
   }
 
   /**
-   * The Kubernetes labels of pool {@code p}'s nodes: the spec's, plus the device plugin's per-node
-   * config label where the pool's time-slicing differs from the cluster's.
+   * The Kubernetes labels of pool {@code p}'s nodes: the plan's (the spec's, and the instance type
+   * where no cloud provider sets it), plus the device plugin's per-node config label where the
+   * pool's time-slicing differs from the cluster's.
    */
   private Map<String, String> nodeLabels(PoolPlan pp) {
-    Map<String, String> labels = new TreeMap<>(pp.pool().labels());
+    Map<String, String> labels = new TreeMap<>(plan.nodeLabels(pp));
     GpuOperatorValues.poolConfigKey(plan, pp)
         .ifPresent(k -> labels.put(GpuOperatorValues.CONFIG_LABEL, k));
     return labels;
