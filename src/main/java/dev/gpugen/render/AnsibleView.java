@@ -611,6 +611,16 @@ public final class AnsibleView {
   }
 
   /**
+   * The DCGM image of play 05's validation Job where the GPU Operator runs the node's host engine:
+   * the engine's own release ({@link ClusterPlan#dcgmImage}), so client and engine match; "" for
+   * the role's default (GKE's driver, where the Job starts its own engine, or a release the table
+   * does not know).
+   */
+  public String gkeDcgmImage() {
+    return gkeGpuOperator() ? plan.dcgmImage().orElse("") : "";
+  }
+
+  /**
    * /etc/nccl.conf as gke-nccl.tf's ConfigMap holds it: one KEY=value line per setting, sorted by
    * key, as Terraform's {@code sort(keys(...))} orders them.
    */

@@ -210,14 +210,41 @@ public final class GpuOperatorValues {
   }
 
   private static Map<String, Object> toleration(String key, String operator, String value) {
+    return toleration(key, operator, value, "NoSchedule");
+  }
+
+  private static Map<String, Object> toleration(
+      String key, String operator, String value, String effect) {
     Map<String, Object> t = new TreeMap<>();
     t.put("key", key);
     t.put("operator", operator);
     if (value != null) {
       t.put("value", value);
     }
-    t.put("effect", "NoSchedule");
+    t.put("effect", effect);
     return t;
+  }
+
+  /**
+   * A toleration of each distinct taint of the GKE pools that the chart's own (nvidia.com/gpu,
+   * Exists, NoSchedule) does not cover, in spec order. The chart's defaults: NVIDIA/gpu-operator
+   * v25.10.1 deployments/gpu-operator/values.yaml ({@code daemonsets.tolerations}, {@code
+   * node-feature-discovery.worker.tolerations}).
+   */
+  static List<Map<String, Object>> gkePoolTolerations(ClusterPlan plan) {
+    java.util.LinkedHashSet<Map<String, Object>> out = new java.util.LinkedHashSet<>();
+    for (PoolPlan p : plan.pools()) {
+      for (ClusterSpec.Taint t : p.pool().taints()) {
+        if (t.key().equals("nvidia.com/gpu") && t.effect().equals("NoSchedule")) {
+          continue;
+        }
+        out.add(
+            t.value().isPresent()
+                ? toleration(t.key(), "Equal", t.value().get(), t.effect())
+                : toleration(t.key(), "Exists", null, t.effect()));
+      }
+    }
+    return List.copyOf(out);
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).
@@ -231,9 +258,33 @@ public final class GpuOperatorValues {
     values.put("driver", driver);
     Map<String, Object> toolkit = new TreeMap<>();
     toolkit.put("enabled", true);
-    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
+    // software.containerToolkit, as the chart's image tag (v1.18.1: the tags carry no OS suffix
+    // from 1.18.0 on, NVIDIA/gpu-operator deployments/gpu-operator/values.yaml at v25.10.0).
+    toolkit.put("version", "v" + sw.containerToolkit());
+    // GKE 1.33+ (containerd 2): the toolkit must read containerd's config from its file, not
+    // from `containerd config dump`, or it rewrites the CNI settings and new pods fail with
+    // `failed to find plugin "gke"`. Only toolkit 1.18.0 and later read this setting
+    // (gop-gke-toolkit-too-old); NVIDIA's "GPU Operator with Google GKE" guide.
     toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
     values.put("toolkit", toolkit);
+    // Every pool's taints, where the chart's tolerations do not cover them: the operand
+    // DaemonSets (driver, toolkit, device plugin, ...) and the NFD worker, which labels the GPU
+    // nodes they select, must run on every GPU pool whatever it is tainted with.
+    List<Map<String, Object>> extra = gkePoolTolerations(plan);
+    if (!extra.isEmpty()) {
+      Map<String, Object> gpu = toleration("nvidia.com/gpu", "Exists", null);
+      List<Map<String, Object>> daemonsets = new java.util.ArrayList<>(List.of(gpu));
+      daemonsets.addAll(extra);
+      values.put("daemonsets", Map.of("tolerations", daemonsets));
+      List<Map<String, Object>> worker =
+          new java.util.ArrayList<>(
+              List.of(
+                  toleration("node-role.kubernetes.io/master", "Equal", ""),
+                  toleration("node-role.kubernetes.io/control-plane", "Equal", ""),
+                  gpu));
+      worker.addAll(extra);
+      values.put("node-feature-discovery", Map.of("worker", Map.of("tolerations", worker)));
+    }
     // One DCGM host engine per node: the operator's standalone engine (DaemonSet and Service
     // nvidia-dcgm, port 5555, internalTrafficPolicy Local). The operator points its exporter at it
     // (DCGM_REMOTE_HOSTENGINE_INFO), and play 05's validation Job runs dcgmi diag against it

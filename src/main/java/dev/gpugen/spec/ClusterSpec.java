@@ -158,8 +158,8 @@ public record ClusterSpec(
    * GPU Operator's own Deployment), so those never land on GPU nodes (Spot ones are reclaimed, and
    * they keep a pool from scaling to zero).
    *
-   * @param enabled whether it is rendered; default: when every GPU pool is tainted, so that some
-   *     node accepts pods that tolerate no GPU taint
+   * @param enabled whether it is rendered; default: on GCP, and elsewhere when every GPU pool is
+   *     tainted, so that some node accepts pods that tolerate no GPU taint
    * @param instanceType the machine or instance type; default per provider
    * @param count its number of nodes
    */

@@ -1,7 +1,8 @@
 package dev.gpugen.spec;
 
 /**
- * The GKE release channel a cluster gpugen creates is enrolled in ({@code cloud.gke.releaseChannel};
+ * The GKE release channel a cluster gpugen creates is enrolled in ({@code
+ * cloud.gke.releaseChannel};
  * https://cloud.google.com/kubernetes-engine/docs/concepts/release-channels). Every channel keeps
  * node auto-upgrade on; gpugen holds the versions with a maintenance exclusion instead.
  */

@@ -281,6 +281,20 @@ class GkeAnsibleTest {
       assertEquals(
           "GPUGEN_DCGM_HOST", diag.path("env").path(1).path("name").asText(), job::toString);
       assertEquals("nvidia-dcgm.gpu-operator.svc", diag.path("env").path(1).path("value").asText());
+      // dcgmi of the engine's own release: GPU Operator v25.10.1 runs DCGM 4.4.2 (dcgm.version,
+      // NVIDIA/gpu-operator v25.10.1 deployments/gpu-operator/values.yaml).
+      assertEquals(
+          "nvcr.io/nvidia/cloud-native/dcgm:4.4.2-1-ubuntu22.04",
+          diag.path("image").asText(),
+          job::toString);
+      // NCCL reads /etc/nccl.conf in its container: the node's file, mounted read-only.
+      JsonNode mount = pod.path("containers").path(0).path("volumeMounts").path(0);
+      assertEquals("/etc/nccl.conf", mount.path("mountPath").asText(), job::toString);
+      assertTrue(mount.path("readOnly").asBoolean(), job::toString);
+      JsonNode volume = pod.path("volumes").path(0);
+      assertEquals(mount.path("name").asText(), volume.path("name").asText(), job::toString);
+      assertEquals("/etc/nccl.conf", volume.path("hostPath").path("path").asText());
+      assertEquals("File", volume.path("hostPath").path("type").asText());
       assertEquals(0, job.path("spec").path("backoffLimit").asInt(-1));
       assertTrue(job.path("spec").path("ttlSecondsAfterFinished").isInt(), job::toString);
       if (pool.equals("h100")) {

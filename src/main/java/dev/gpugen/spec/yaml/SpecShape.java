@@ -468,13 +468,11 @@ public final class SpecShape {
   static final Str GKE_VERSION =
       str(
           "^1\\.[0-9]{2}(\\.[0-9]{1,3}-gke\\.[0-9]{1,10})?$",
-          "a GKE version: a minor like \"1.35\" or an exact one like \"1.35.2-gke.1962000\"",
-          24);
+          "a GKE version: a minor like \"1.35\" or an exact one like \"1.35.2-gke.1962000\"", 24);
   static final Str DATE =
       str(
           "^20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
-          "a date like \"2027-03-31\"",
-          10);
+          "a date like \"2027-03-31\"", 10);
   static final Str GCP_RESERVATION =
       str(
           "^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/reservations/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
@@ -703,10 +701,13 @@ public final class SpecShape {
               CUDA,
               "CUDA toolkit version (cuda-toolkit-X-Y is installed, never the cuda meta-package)."),
           opt(
-              "containerToolkit",
-              SEMVER,
-              "1.17.8",
-              "NVIDIA Container Toolkit version (all its packages at this version)."),
+                  "containerToolkit",
+                  SEMVER,
+                  null,
+                  "NVIDIA Container Toolkit version (all its packages at this version; the GPU"
+                      + " Operator's toolkit on GKE). Default: 1.17.8; 1.18.1 on gcp, whose"
+                      + " containerd 2 needs 1.18.0 or later (gop-gke-toolkit-too-old).")
+              .resolvedBy((s, v) -> v != null ? v : gcp(s) ? "1.18.1" : "1.17.8"),
           opt(
               "kernelModules",
               new Enum(Keyword.spellings(KernelModules.class)),
@@ -717,10 +718,12 @@ public final class SpecShape {
               obj(
                   GpuOperator.class,
                   opt(
-                      "version",
-                      OPERATOR_VERSION,
-                      "v25.3.0",
-                      "NVIDIA GPU Operator Helm chart version."),
+                          "version",
+                          OPERATOR_VERSION,
+                          null,
+                          "NVIDIA GPU Operator Helm chart version. Default: v25.3.0; v25.10.1 on"
+                              + " gcp (the first release whose toolkit works on GKE 1.33+).")
+                      .resolvedBy((s, v) -> v != null ? v : gcp(s) ? "v25.10.1" : "v25.3.0"),
                   opt(
                       "dcgmExporter",
                       new Bool(),
@@ -1009,8 +1012,10 @@ public final class SpecShape {
                   "enabled",
                   new Bool(),
                   null,
-                  "Render it; default: when every GPU pool has a NoSchedule or NoExecute taint.")
-              .resolvedBy((s, enabled) -> enabled != null ? enabled : everyPoolTainted(s)),
+                  "Render it; default: on gcp, and elsewhere when every GPU pool has a NoSchedule or"
+                      + " NoExecute taint.")
+              .resolvedBy(
+                  (s, enabled) -> enabled != null ? enabled : gcp(s) || everyPoolTainted(s)),
           opt(
                   "instanceType",
                   INSTANCE_TYPE,
@@ -1552,6 +1557,10 @@ public final class SpecShape {
   }
 
   /** Whether every pool of the spec has a taint that keeps untolerating pods off its nodes. */
+  private static boolean gcp(Scope s) {
+    return s.rootText("cloud.provider").orElse("").equals(Provider.GCP.spelling());
+  }
+
   private static boolean everyPoolTainted(Scope s) {
     return s.rootList("pools").stream()
         .allMatch(
