@@ -643,6 +643,10 @@ public final class AnsibleView {
    *     pool time-slices (the device plugin refuses a request above one,
    *     failRequestsGreaterThanOne)
    * @param minNodes the autoscaling minimum, else the fixed node count
+   * @param multiNode the nodes play 05's all-reduce across nodes runs on, 0 for none ({@link
+   *     PoolPlan#multiNodeValidationNodes})
+   * @param allReduceName the name of that Job and of its headless Service
+   * @param minMultiNodeBusBandwidthGBps its threshold, "" for none (reported only)
    */
   public record GkePool(
       String nodePool,
@@ -654,7 +658,10 @@ public final class AnsibleView {
       int jobGpus,
       int minNodes,
       String jobName,
-      List<Toleration> tolerations) {}
+      List<Toleration> tolerations,
+      int multiNode,
+      String allReduceName,
+      String minMultiNodeBusBandwidthGBps) {}
 
   /** The GKE facts of every pool, in spec order; empty unless on GKE. */
   public List<GkePool> gkePools() {
@@ -689,9 +696,12 @@ public final class AnsibleView {
         replicas,
         pp.allocatableGpus(),
         replicas > 1 ? 1 : gpus,
-        p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
+        pp.minNodes(),
         "gpugen-validate-" + p.name(),
-        tolerations);
+        tolerations,
+        pp.multiNodeValidationNodes(),
+        "gpugen-allreduce-" + p.name(),
+        pp.minMultiNodeBusBandwidthGbps().map(AnsibleView::number).orElse(""));
   }
 
   /**
