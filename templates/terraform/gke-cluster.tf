@@ -27,7 +27,14 @@ resource "google_container_cluster" "this" {
     channel = var.gke_release_channel
   }
 
+  # The google provider takes exclusions only beside exactly one window (ExactlyOneOf
+  # daily_maintenance_window / recurring_window in resource_container_cluster.go): four hours from
+  # 03:00 UTC each day, when the control plane's patches may land.
   maintenance_policy {
+    daily_maintenance_window {
+      start_time = "03:00"
+    }
+
     maintenance_exclusion {
       exclusion_name = "gpugen-hold-minor-and-node-upgrades"
       start_time     = terraform_data.upgrade_hold_start[0].output

@@ -400,8 +400,15 @@ class GkeTerraformTest {
         "${var.gke_release_channel}",
         cluster.path("release_channel").get(0).path("channel").asText());
     assertEquals("${var.gke_version}", cluster.path("min_master_version").asText());
-    JsonNode exclusion =
-        cluster.path("maintenance_policy").get(0).path("maintenance_exclusion").get(0);
+    JsonNode policy = cluster.path("maintenance_policy").get(0);
+    // The provider refuses exclusions without exactly one window (ExactlyOneOf
+    // daily_maintenance_window / recurring_window, hashicorp/terraform-provider-google
+    // google/services/container/resource_container_cluster.go).
+    assertEquals(
+        1,
+        (policy.has("daily_maintenance_window") ? 1 : 0) + (policy.has("recurring_window") ? 1 : 0),
+        policy::toString);
+    JsonNode exclusion = policy.path("maintenance_exclusion").get(0);
     assertEquals(
         "NO_MINOR_OR_NODE_UPGRADES",
         exclusion.path("exclusion_options").get(0).path("scope").asText());
