@@ -1,7 +1,13 @@
 #
-# One GKE node pool per entry of var.pools, keyed by the pool's name. The accelerator type and
-# count are gpugen's table values for the machine type (terraform.tfvars.json), never derived from
-# its spelling.
+# One GKE node pool per entry of var.pools, keyed by the pool's name, and the system pool. The
+# accelerator type and count are gpugen's table values for the machine type
+# (terraform.tfvars.json), never derived from its spelling. Every pool keeps auto-upgrade on, as
+# GKE requires in a release channel; the cluster's maintenance exclusion holds node upgrades.
+
+locals {
+  # Dynamic Workload Scheduler's flex-start, alone or with queued provisioning.
+  flex_start_markets = ["flex-start", "flex-start-queued"]
+}
 
 resource "google_container_node_pool" "pools" {
   for_each = var.pools
@@ -17,15 +23,24 @@ resource "google_container_node_pool" "pools" {
   dynamic "autoscaling" {
     for_each = each.value.autoscaling == null ? [] : [each.value.autoscaling]
     content {
-      min_node_count = autoscaling.value.min
-      max_node_count = autoscaling.value.max
+      min_node_count  = autoscaling.value.min
+      max_node_count  = autoscaling.value.max
+      location_policy = contains(local.flex_start_markets, each.value.market) ? "ANY" : null
     }
   }
 
-  # The driver and CUDA stack are pinned: no node upgrade may replace them behind a job.
+  # Flex-start nodes are not repaired (GKE's flex-start and queued provisioning guides create
+  # their node pools with --no-enable-autorepair).
   management {
-    auto_repair  = true
-    auto_upgrade = false
+    auto_repair  = !contains(local.flex_start_markets, each.value.market)
+    auto_upgrade = true
+  }
+
+  dynamic "queued_provisioning" {
+    for_each = each.value.market == "flex-start-queued" ? [1] : []
+    content {
+      enabled = true
+    }
   }
 
   dynamic "placement_policy" {
@@ -36,12 +51,14 @@ resource "google_container_node_pool" "pools" {
   }
 
   node_config {
-    machine_type = each.value.machine_type
-    image_type   = var.node_image_type
-    disk_size_gb = each.value.disk_size_gb
-    spot         = each.value.market == "spot"
-    labels       = each.value.labels
-    oauth_scopes = ["https://www.googleapis.com/auth/cloud-platform"]
+    machine_type    = each.value.machine_type
+    image_type      = var.node_image_type
+    disk_size_gb    = each.value.disk_size_gb
+    spot            = each.value.market == "spot"
+    flex_start      = each.value.market == "flex-start"
+    labels          = each.value.labels
+    service_account = google_service_account.nodes.email
+    oauth_scopes    = ["https://www.googleapis.com/auth/cloud-platform"]
 
     metadata = {
       disable-legacy-endpoints = "true"
@@ -55,6 +72,16 @@ resource "google_container_node_pool" "pools" {
       var.environment == null ? {} : { gpugen-environment = var.environment },
     )
 
+    # A specific reservation (pools[].reservation), or none for flex-start, which GKE requires.
+    dynamic "reservation_affinity" {
+      for_each = each.value.reservation != null ? ["SPECIFIC_RESERVATION"] : (contains(local.flex_start_markets, each.value.market) ? ["NO_RESERVATION"] : [])
+      content {
+        consume_reservation_type = reservation_affinity.value
+        key                      = reservation_affinity.value == "SPECIFIC_RESERVATION" ? "compute.googleapis.com/reservation-name" : null
+        values                   = reservation_affinity.value == "SPECIFIC_RESERVATION" ? [each.value.reservation] : null
+      }
+    }
+
     guest_accelerator {
       type  = each.value.accelerator_type
       count = each.value.accelerator_count
@@ -66,7 +93,7 @@ resource "google_container_node_pool" "pools" {
       }
 
       # Time-slicing through GKE's device plugin (gpuDriver: gke); under the GPU Operator the
-      # operator's device plugin slices instead (gke-gpu-operator.tf).
+      # operator's device plugin slices instead (in-cluster/gke-gpu-operator.tf).
       dynamic "gpu_sharing_config" {
         for_each = each.value.time_sharing_clients == null ? [] : [each.value.time_sharing_clients]
         content {
@@ -93,4 +120,54 @@ resource "google_container_node_pool" "pools" {
       }
     }
   }
+
+  depends_on = [google_project_iam_member.nodes]
+}
+
+# The untainted CPU pool (systemPool): kube-system, controllers, the GPU Operator's Deployment
+# and whatever tolerates no GPU pool's taint, off the GPU nodes.
+resource "google_container_node_pool" "system" {
+  count = var.system_pool == null ? 0 : 1
+
+  project    = var.project
+  location   = var.zone
+  cluster    = local.gke_name
+  name       = "gpugen-system"
+  node_count = var.system_pool.node_count
+
+  management {
+    auto_repair  = true
+    auto_upgrade = true
+  }
+
+  node_config {
+    machine_type    = var.system_pool.machine_type
+    image_type      = "COS_CONTAINERD"
+    service_account = google_service_account.nodes.email
+    oauth_scopes    = ["https://www.googleapis.com/auth/cloud-platform"]
+    labels          = { gpugen-pool = "gpugen-system" }
+
+    metadata = {
+      disable-legacy-endpoints = "true"
+    }
+
+    resource_labels = merge(
+      {
+        gpugen-cluster = var.cluster_name
+        gpugen-pool    = "gpugen-system"
+      },
+      var.environment == null ? {} : { gpugen-environment = var.environment },
+    )
+
+    workload_metadata_config {
+      mode = "GKE_METADATA"
+    }
+
+    shielded_instance_config {
+      enable_secure_boot          = true
+      enable_integrity_monitoring = true
+    }
+  }
+
+  depends_on = [google_project_iam_member.nodes]
 }

@@ -1,14 +1,16 @@
 
 terraform {
-  required_version = ">= 1.5.0"
+  # removed and import blocks with for_each: Terraform 1.7.
+  required_version = ">= 1.7.0"
 
   required_providers {
-    # The schemas gpugen's tests check every name against: google 6 (cdktf provider-google 16),
-    # helm 3 (whose kubernetes connection is an argument, not a block) and kubernetes 2.
+    # The schema gpugen's tests check every name against: google 6 (cdktf provider-google 16).
     google = {
       source  = "hashicorp/google"
       version = "~> 6.0"
     }
+    # Not configured here: only so that a state from before the in-cluster/ root can be read while
+    # gke-removed.tf forgets its objects (helm 3: its kubernetes connection is an argument).
     helm = {
       source  = "hashicorp/helm"
       version = "~> 3.0"

@@ -9,3 +9,8 @@ output "node_pools" {
   description = "Node pool names by spec pool."
   value       = { for name, pool in google_container_node_pool.pools : name => pool.name }
 }
+
+output "node_service_account" {
+  description = "The nodes' service account."
+  value       = google_service_account.nodes.email
+}

@@ -380,8 +380,8 @@ variable "pools" {
   }
 
   validation {
-    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
-    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block", "flex-start", "flex-start-queued"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block, flex-start, flex-start-queued."
   }
 
   validation {

@@ -214,6 +214,10 @@ validation_scheduling_gate: [=ansible.validation.gateScheduling?c]
 # GKE checks (plays 03-05 against the cluster's Kubernetes API)
 gke_checks_context: [=unsafe(ansible.gkeContext)]
 gke_checks_gpu_operator: [=ansible.gkeGpuOperator?c]
+<#if ansible.gkeDcgmImage?has_content>
+# dcgmi of the DCGM release whose host engine the GPU Operator runs on every GPU node.
+gke_checks_dcgm_image: [=unsafe(ansible.gkeDcgmImage)]
+</#if>
 # /etc/nccl.conf as gke-nccl.tf's ConfigMap must hold it.
 gke_checks_nccl_conf: [=unsafe(ansible.ncclConf)]
 </#if>

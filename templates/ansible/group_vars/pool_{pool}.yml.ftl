@@ -125,6 +125,14 @@ gke_checks_allocatable_gpus: [=gke.allocatableGpus]
 gke_checks_job_gpus: [=gke.jobGpus]
 gke_checks_min_nodes: [=gke.minNodes]
 gke_checks_job_name: [=unsafe(gke.jobName)]
+# Play 05's all-reduce across the pool's nodes: on this many (0: none; one node, or shared GPUs).
+gke_checks_multi_node: [=gke.multiNode]
+gke_checks_allreduce_name: [=unsafe(gke.allReduceName)]
+<#if gke.minMultiNodeBusBandwidthGBps?has_content>
+validation_nccl_min_multi_node_bus_bandwidth_gbps: [=unsafe(gke.minMultiNodeBusBandwidthGBps)]
+<#else>
+validation_nccl_min_multi_node_bus_bandwidth_gbps: null
+</#if>
 <#if gke.tolerations?has_content>
 gke_checks_tolerations:
 <#list gke.tolerations as t>

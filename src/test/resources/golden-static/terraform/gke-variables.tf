@@ -49,9 +49,83 @@ variable "gke_cluster_name" {
 }
 
 variable "gke_create_cluster" {
-  description = "Create the cluster; false adds the node pools to an existing one."
+  description = "Create the cluster (with its own VPC); false adds the node pools to an existing one."
   type        = bool
   default     = true
+}
+
+variable "gke_release_channel" {
+  description = "The release channel of the cluster gpugen creates (node auto-upgrade stays on, as GKE requires in a channel)."
+  type        = string
+  default     = "REGULAR"
+
+  validation {
+    condition     = contains(["RAPID", "REGULAR", "STABLE", "EXTENDED"], var.gke_release_channel)
+    error_message = "The gke_release_channel must be RAPID, REGULAR, STABLE or EXTENDED."
+  }
+}
+
+variable "gke_version" {
+  description = "The cluster's minimum control plane version: a minor (1.35) or an exact version (1.35.2-gke.1962000); new node pools get the control plane's."
+  type        = string
+
+  validation {
+    condition     = can(regex("^1\\.[0-9]{2}(\\.[0-9]{1,3}-gke\\.[0-9]{1,10})?$", var.gke_version))
+    error_message = "The gke_version must look like 1.35 or 1.35.2-gke.1962000."
+  }
+}
+
+variable "gke_hold_upgrades_until" {
+  description = "The last day (UTC) of the maintenance exclusion that holds minor and node upgrades (NO_MINOR_OR_NODE_UPGRADES); at most the end of standard support of the cluster's minor version."
+  type        = string
+
+  validation {
+    condition     = can(regex("^20[0-9]{2}-[0-9]{2}-[0-9]{2}$", var.gke_hold_upgrades_until))
+    error_message = "The gke_hold_upgrades_until must be a date like 2027-04-11."
+  }
+}
+
+variable "gke_authorized_networks" {
+  description = "CIDRs that may reach the control plane's public endpoint."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.gke_authorized_networks : can(cidrnetmask(c))])
+    error_message = "Every gke_authorized_networks entry must be an IPv4 CIDR like 203.0.113.0/24."
+  }
+}
+
+variable "gke_private_endpoint" {
+  description = "The control plane's private endpoint only (reach it from inside the VPC)."
+  type        = bool
+  default     = false
+}
+
+variable "subnet_cidr" {
+  description = "The primary range of the node subnet of the VPC gpugen creates; GKE picks the pods' and services' secondary ranges."
+  type        = string
+
+  validation {
+    condition     = can(cidrnetmask(var.subnet_cidr))
+    error_message = "The subnet_cidr must be an IPv4 CIDR like 10.0.0.0/20."
+  }
+}
+
+variable "cloud_nat" {
+  description = "Cloud NAT for the private nodes' way out (network.internet nat): pulling images from nvcr.io and the driver container's downloads."
+  type        = bool
+  default     = true
+}
+
+variable "node_service_account_id" {
+  description = "The account id of the nodes' own service account (roles/container.defaultNodeServiceAccount only), instead of the Compute Engine default service account."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.node_service_account_id))
+    error_message = "The node_service_account_id must be 6-30 lower-case letters, digits and '-', starting with a letter."
+  }
 }
 
 variable "gpu_driver_version" {
@@ -69,39 +143,18 @@ variable "node_image_type" {
   type        = string
 }
 
-variable "gpu_operator_enabled" {
-  description = "Install the NVIDIA GPU Operator (with the driver)."
-  type        = bool
-}
+variable "system_pool" {
+  description = "The untainted CPU node pool for kube-system and controllers (systemPool); null for none."
+  type = object({
+    machine_type = string
+    node_count   = number
+  })
+  default = null
 
-variable "argocd_enabled" {
-  description = "ArgoCD (gitops.argocd) installs the GPU Operator chart and writes /etc/nccl.conf; Terraform keeps the namespace, the quota and the time-slicing ConfigMap."
-  type        = bool
-  default     = false
-}
-
-variable "gpu_operator_version" {
-  description = "GPU Operator chart version (with the v prefix); null with argocd_enabled."
-  type        = string
-  default     = null
-}
-
-variable "gpu_operator_values" {
-  description = "GPU Operator chart values; null with argocd_enabled."
-  type        = any
-  default     = null
-}
-
-variable "nccl_env" {
-  description = "NCCL settings written to /etc/nccl.conf on every GPU node."
-  type        = map(string)
-  default     = {}
-}
-
-variable "time_slicing_replicas" {
-  description = "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the pool's nodes carry nvidia.com/device-plugin.config=<pool>)."
-  type        = map(number)
-  default     = {}
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.node_count >= 1 && var.system_pool.node_count <= 100)
+    error_message = "The system_pool's node_count must be 1-100."
+  }
 }
 
 ################################################################################
@@ -120,6 +173,7 @@ variable "pools" {
       max = number
     }))
     market               = optional(string, "on-demand")
+    reservation          = optional(string)
     disk_size_gb         = optional(number, 200)
     compact_placement    = bool
     time_sharing_clients = optional(number)
@@ -157,8 +211,13 @@ variable "pools" {
   }
 
   validation {
-    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
-    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block", "flex-start", "flex-start-queued"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block, flex-start, flex-start-queued."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.reservation == null ? true : can(regex("^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/reservations/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$", pool.reservation))])
+    error_message = "Every pools entry's reservation must be a Compute Engine reservation name, or projects/PROJECT/reservations/NAME for one shared from another project."
   }
 
   validation {

@@ -166,6 +166,11 @@ final class Deploy {
       }
       steps.add(new Run("terraform", apply, Path.of(".")));
     }
+    if (plan.gke()) {
+      // The second root module, once the cluster exists: what runs on it (its providers read the
+      // cluster through a data source).
+      steps.addAll(terraformApply(tf.resolve(IN_CLUSTER), autoApprove));
+    }
     kubeconfig(plan, folder).ifPresent(steps::add);
     if (plan.aws()) {
       steps.add(new WaitForNodes());
@@ -251,9 +256,34 @@ final class Deploy {
             Path.of(".")));
   }
 
-  /** The steps of {@code gpugen down}: Terraform destroys what it created. */
+  /** GKE's second root module, under terraform/: what runs on the cluster. */
+  static final String IN_CLUSTER = "in-cluster";
+
+  private static List<Step> terraformApply(Path tf, boolean autoApprove) {
+    List<String> apply = new ArrayList<>(List.of("-chdir=" + tf, "apply", "-input=false"));
+    if (autoApprove) {
+      apply.add("-auto-approve");
+    }
+    return List.of(
+        new Run("terraform", List.of("-chdir=" + tf, "init", "-input=false"), Path.of(".")),
+        new Run("terraform", apply, Path.of(".")));
+  }
+
+  /**
+   * The steps of {@code gpugen down}: Terraform destroys what it created; on GKE what runs on the
+   * cluster first (terraform/in-cluster/, while the cluster still answers), then the cluster.
+   */
   static List<Step> down(Path folder, boolean autoApprove) {
     Path tf = folder.resolve("terraform");
+    List<Step> steps = new ArrayList<>();
+    if (java.nio.file.Files.isDirectory(tf.resolve(IN_CLUSTER))) {
+      steps.addAll(terraformDestroy(tf.resolve(IN_CLUSTER), autoApprove));
+    }
+    steps.addAll(terraformDestroy(tf, autoApprove));
+    return List.copyOf(steps);
+  }
+
+  private static List<Step> terraformDestroy(Path tf, boolean autoApprove) {
     List<String> destroy = new ArrayList<>(List.of("-chdir=" + tf, "destroy", "-input=false"));
     if (autoApprove) {
       destroy.add("-auto-approve");

@@ -20,7 +20,8 @@ public sealed interface CompatRow
         CloudRegion,
         EfaDevicePluginChart,
         CapacityBlockTypes,
-        Ec2VcpuQuota {
+        Ec2VcpuQuota,
+        GkeVersion {
 
   /** The row's key in {@code compat.yaml}, e.g. {@code p5.48xlarge} or {@code 12.8u1}. */
   String key();

@@ -43,6 +43,7 @@ public final class CompatTable {
   private final Map<String, AllReduceBandwidth> busbwByGpu = new LinkedHashMap<>();
   private final Map<String, LustreDeployment> lustreByType = new LinkedHashMap<>();
   private final Map<String, CloudRegion> regionByKey = new LinkedHashMap<>();
+  private final Map<String, GkeVersion> gkeVersionByMinor = new LinkedHashMap<>();
 
   /**
    * The sections the linter added: the lifecycle month, driver known issues, all-reduce bandwidth
@@ -54,6 +55,9 @@ public final class CompatTable {
    * @param efaDevicePlugin the pinned EFA device plugin chart and the types it schedules on
    * @param capacityBlocks the instance types EC2 Capacity Blocks for ML offer
    * @param vcpuQuotas the EC2 vCPU quotas GPU instances count against
+   * @param gkeVersions the GKE minor versions gpugen pins, with their end of standard support
+   * @param ctkRuntimeConfigSourceSince the first Container Toolkit whose installer reads
+   *     RUNTIME_CONFIG_SOURCE
    */
   record Extras(
       YearMonth lifecycleAsOf,
@@ -65,8 +69,12 @@ public final class CompatTable {
       List<String> efaOtherTypes,
       EfaDevicePluginChart efaDevicePlugin,
       CapacityBlockTypes capacityBlocks,
-      List<Ec2VcpuQuota> vcpuQuotas) {
+      List<Ec2VcpuQuota> vcpuQuotas,
+      List<GkeVersion> gkeVersions,
+      Version ctkRuntimeConfigSourceSince) {
     Extras {
+      gkeVersions = List.copyOf(gkeVersions);
+      Objects.requireNonNull(ctkRuntimeConfigSourceSince);
       Objects.requireNonNull(capacityBlocks);
       Objects.requireNonNull(efaDevicePlugin);
       vcpuQuotas = List.copyOf(vcpuQuotas);
@@ -104,6 +112,7 @@ public final class CompatTable {
     index(check, "allreduce_busbw", extras.allReduce(), AllReduceBandwidth::gpu, busbwByGpu);
     index(check, "fsx_lustre", extras.lustre(), LustreDeployment::type, lustreByType);
     index(check, "aws_regions/gcp_regions", extras.regions(), CloudRegion::key, regionByKey);
+    index(check, "gke_versions", extras.gkeVersions(), GkeVersion::minor, gkeVersionByMinor);
     Map<String, DriverKnownIssue> issues = new LinkedHashMap<>();
     index(check, "driver_known_issues", extras.driverKnownIssues(), DriverKnownIssue::id, issues);
 
@@ -462,6 +471,25 @@ public final class CompatTable {
     return ctkExactPackageMatchSince;
   }
 
+  /**
+   * The first Container Toolkit release whose installer (the toolkit container the GPU Operator
+   * runs) reads {@code RUNTIME_CONFIG_SOURCE} ({@code 1.18.0}): GKE 1.33+ needs it set to {@code
+   * file}.
+   */
+  public Version containerToolkitRuntimeConfigSourceSince() {
+    return extras.ctkRuntimeConfigSourceSince();
+  }
+
+  /** The GKE minor version {@code minor} (e.g. {@code 1.35}), if the table has it. */
+  public Optional<GkeVersion> gkeVersion(String minor) {
+    return Optional.ofNullable(gkeVersionByMinor.get(minor));
+  }
+
+  /** Every GKE minor version the table lists, in table order. */
+  public List<GkeVersion> gkeVersions() {
+    return List.copyOf(gkeVersionByMinor.values());
+  }
+
   // ---- Lint facts ----------------------------------------------------------------------------
 
   /**
@@ -523,6 +551,7 @@ public final class CompatTable {
     rows.add(extras.capacityBlocks());
     rows.addAll(lustreByType.values());
     rows.addAll(regionByKey.values());
+    rows.addAll(gkeVersionByMinor.values());
     return List.copyOf(rows);
   }
 

@@ -4,6 +4,7 @@ import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.failure.InvalidInput;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -55,6 +56,7 @@ final class CompatYaml {
           "gcp_accelerators",
           "gcp_machines",
           "gpu_operator_releases",
+          "gke_versions",
           "container_toolkit",
           "allreduce_busbw",
           "nccl",
@@ -156,8 +158,10 @@ final class CompatYaml {
     List<GcpMachineType> machines = rows(top, "gcp_machines", CompatYaml::gcpMachine);
     List<GpuOperatorRelease> operators =
         rows(top, "gpu_operator_releases", CompatYaml::gpuOperator);
+    List<GkeVersion> gkeVersions = rows(top, "gke_versions", CompatYaml::gkeVersion);
     Fields ctk = top.child("container_toolkit");
     Version exactMatchSince = ctk.version("exact_package_match_since");
+    Version runtimeConfigSourceSince = ctk.version("runtime_config_source_since");
     ctk.sources();
     List<ContainerToolkitRelease> ctkReleases =
         rows(ctk, "releases", CompatYaml::containerToolkitRelease);
@@ -194,7 +198,21 @@ final class CompatYaml {
             efaOtherTypes,
             efaDevicePlugin,
             capacityBlocks,
-            quotas));
+            quotas,
+            gkeVersions,
+            runtimeConfigSourceSince));
+  }
+
+  private static GkeVersion gkeVersion(Fields f) {
+    if (!GkeVersion.MINOR.matcher(f.key()).matches()) {
+      throw f.error("", "a GKE minor version like \"1.35\"");
+    }
+    String date = f.text("end_of_standard_support");
+    try {
+      return new GkeVersion(f.key(), LocalDate.parse(date), f.sources());
+    } catch (DateTimeParseException e) {
+      throw f.error("end_of_standard_support", "not a date like 2027-04-11: " + date);
+    }
   }
 
   private static DriverKnownIssue driverKnownIssue(Fields f) {
@@ -418,6 +436,7 @@ final class CompatYaml {
         alsoBranches,
         f.version("container_toolkit"),
         f.version("device_plugin"),
+        f.optText("dcgm"),
         f.optText("dcgm_exporter"),
         f.optVersion("nfd"),
         f.flag("cdi_default"),

@@ -16,6 +16,8 @@ import java.util.stream.Stream;
  *     "535.x")
  * @param containerToolkit the default NVIDIA Container Toolkit version
  * @param devicePlugin the default k8s-device-plugin (and GFD) version
+ * @param dcgm the tag of the standalone DCGM host engine image ({@code dcgm.version}, in {@value
+ *     #DCGM_IMAGE}), where known
  * @param dcgmExporter the default DCGM exporter image tag, e.g. {@code 4.4.1-4.6.0}, where known
  * @param nfd the default Node Feature Discovery version, where known
  * @param cdiDefault whether {@code cdi.enabled} defaults to true
@@ -29,12 +31,19 @@ public record GpuOperatorRelease(
     List<Integer> alsoBranches,
     Version containerToolkit,
     Version devicePlugin,
+    Optional<String> dcgm,
     Optional<String> dcgmExporter,
     Optional<Version> nfd,
     boolean cdiDefault,
     Optional<String> note,
     List<String> sources)
     implements CompatRow {
+  /**
+   * The chart's DCGM image without its tag: {@code dcgm.repository}/{@code dcgm.image} in
+   * deployments/gpu-operator/values.yaml of every release the table lists.
+   */
+  public static final String DCGM_IMAGE = "nvcr.io/nvidia/cloud-native/dcgm";
+
   public GpuOperatorRelease {
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(driver, "driver");
@@ -42,6 +51,7 @@ public record GpuOperatorRelease(
     alsoBranches = List.copyOf(alsoBranches);
     Objects.requireNonNull(containerToolkit, "containerToolkit");
     Objects.requireNonNull(devicePlugin, "devicePlugin");
+    Objects.requireNonNull(dcgm, "dcgm");
     Objects.requireNonNull(dcgmExporter, "dcgmExporter");
     Objects.requireNonNull(nfd, "nfd");
     Objects.requireNonNull(note, "note");
@@ -60,6 +70,11 @@ public record GpuOperatorRelease(
         .distinct()
         .sorted()
         .toList();
+  }
+
+  /** The DCGM host engine image the release runs ({@code dcgm.enabled}), where known. */
+  public Optional<String> dcgmImage() {
+    return dcgm.map(tag -> DCGM_IMAGE + ":" + tag);
   }
 
   @Override

@@ -40,10 +40,15 @@ import dev.gpugen.lint.rules.fsx.FsxCapacityInvalid;
 import dev.gpugen.lint.rules.fsx.FsxLustreNotCreated;
 import dev.gpugen.lint.rules.fsx.FsxThroughputInvalid;
 import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
+import dev.gpugen.lint.rules.gcp.GcpCapacityInvalid;
+import dev.gpugen.lint.rules.gcp.GcpDriverFromGke;
+import dev.gpugen.lint.rules.gcp.GcpEndpointOpen;
+import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
+import dev.gpugen.lint.rules.gop.GopGkeToolkitTooOld;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
@@ -136,6 +141,9 @@ public final class Rules {
           new AwsInstanceTypeUnknown(),
           new AwsArmInstanceUnsupported(),
           new GcpA3WithoutGpudirect(),
+          new GcpGkeVersionUnknown(),
+          new GcpCapacityInvalid(),
+          new GcpDriverFromGke(),
           // Kubernetes distribution and version
           new K8sNotConfigured(),
           new K8sDistributionProvider(),
@@ -148,6 +156,7 @@ public final class Rules {
           new K8sRdmaHostOnly(),
           new K8sSettingIgnored(),
           new EksPublicEndpointOpen(),
+          new GcpEndpointOpen(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),
@@ -165,6 +174,7 @@ public final class Rules {
           new CtkVulnerableVersion(),
           new CtkKnownIssue(),
           new GopDriverKnownIssue(),
+          new GopGkeToolkitTooOld(),
           // NCCL
           new NcclIbDisabledOnRdmaFabric(),
           new NcclNetSocketOnRdmaFabric(),

@@ -478,6 +478,79 @@ public record ClusterPlan(
     return spec.cloud().gke().map(ClusterSpec.Gke::operatorDriver).orElse(true);
   }
 
+  /**
+   * The GPU Operator release the spec names ({@code software.gpuOperator.version}), if the table
+   * has it.
+   */
+  public Optional<dev.gpugen.compat.GpuOperatorRelease> gpuOperatorRelease() {
+    return compat.gpuOperator(Version.parse(spec.software().gpuOperator().version()));
+  }
+
+  /**
+   * The DCGM image whose {@code dcgmi} play 05's GKE validation Job runs: the host engine image of
+   * the spec's GPU Operator release (its {@code dcgm.version}), so the client matches the engine
+   * the operator runs on every GPU node; empty for a release the table does not know (the role's
+   * default image then).
+   */
+  public Optional<String> dcgmImage() {
+    return gpuOperatorRelease().flatMap(dev.gpugen.compat.GpuOperatorRelease::dcgmImage);
+  }
+
+  /**
+   * The last day of the maintenance exclusion (scope {@code NO_MINOR_OR_NODE_UPGRADES}) that holds
+   * a GKE cluster gpugen creates at its version: {@code cloud.gke.holdUpgradesUntil}, else the end
+   * of standard support of {@code cloud.gke.version}'s minor from the table; empty when neither
+   * says (the linter refuses that spec: gcp-gke-version-unknown).
+   */
+  public Optional<String> gkeHoldUpgradesUntil() {
+    return spec.cloud()
+        .gke()
+        .flatMap(
+            g ->
+                g.holdUpgradesUntil()
+                    .or(
+                        () ->
+                            compat
+                                .gkeVersion(g.minorVersion())
+                                .map(v -> v.endOfStandardSupport().toString())));
+  }
+
+  /**
+   * Whether the Terraform renders the system pool ({@code systemPool}): on GKE, where it is
+   * enabled. (Not rendered for AWS yet: spec-setting-ignored says so.)
+   */
+  public boolean gkeSystemPool() {
+    return gke() && spec.systemPool().enabled();
+  }
+
+  /**
+   * The GPU Operator's pods on each GPU node of GKE, all at priority system-node-critical (the
+   * chart's {@code daemonsets.priorityClassName} and {@code
+   * node-feature-discovery.priorityClassName}): the operand DaemonSets gpugen's values enable
+   * (driver, container toolkit, device plugin, GPU feature discovery, the DCGM host engine, the
+   * operator validator, and the DCGM exporter and MIG manager where the spec enables them) and the
+   * NFD worker. NVIDIA/gpu-operator deployments/gpu-operator/values.yaml at the release: each is a
+   * DaemonSet on the nodes NFD labels nvidia.com/gpu.present.
+   */
+  public int gkeOperatorPodsPerGpuNode() {
+    ClusterSpec.GpuOperator op = spec.software().gpuOperator();
+    return 7 + (op.dcgmExporter() ? 1 : 0) + (op.migManager() ? 1 : 0);
+  }
+
+  /**
+   * The {@code pods} of the GPU Operator namespace's ResourceQuota on GKE, which admits its
+   * system-node-critical and system-cluster-critical pods outside kube-system: twice what the
+   * largest cluster runs (every pool at its maximum times {@link #gkeOperatorPodsPerGpuNode}, one
+   * NFD worker per system pool node, and the operator's three Deployments: the operator, NFD master
+   * and NFD garbage collector), so that roll-outs and nodes coming and going never hit it. A quota
+   * below that keeps the device plugin off the nodes beyond it, without a word.
+   */
+  public int gkeOperatorPodQuota() {
+    int gpuNodes = pools.stream().mapToInt(PoolPlan::maxNodes).sum();
+    int systemNodes = gkeSystemPool() ? spec.systemPool().count() : 0;
+    return 2 * (gpuNodes * gkeOperatorPodsPerGpuNode() + systemNodes + 3);
+  }
+
   private static Optional<Integer> boxed(java.util.OptionalInt i) {
     return i.isPresent() ? Optional.of(i.getAsInt()) : Optional.empty();
   }

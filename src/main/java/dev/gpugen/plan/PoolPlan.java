@@ -130,6 +130,28 @@ public record PoolPlan(
     return pool.capacityBlock();
   }
 
+  /** The most nodes the pool runs: its autoscaling maximum (GKE), else its count. */
+  public int maxNodes() {
+    return pool.autoscaling().map(ClusterSpec.Autoscaling::max).orElse(pool.count());
+  }
+
+  /**
+   * The nodes the pool always has: its autoscaling minimum (GKE), else its count. Play 05 on GKE
+   * waits for these and runs its multi-node all-reduce across them.
+   */
+  public int minNodes() {
+    return pool.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(pool.count());
+  }
+
+  /**
+   * The nodes play 05 on GKE runs one all-reduce across (one pod with all of a node's GPUs on
+   * each): the nodes the pool always has, when there are two or more and the pool gives pods whole
+   * GPUs; 0 for none (one node, or GPUs shared between pods, where a bandwidth means nothing).
+   */
+  public int multiNodeValidationNodes() {
+    return minNodes() >= 2 && timeSlicingReplicas == 1 ? minNodes() : 0;
+  }
+
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
   public int allocatableGpus() {
     return hardware.gpus() * timeSlicingReplicas;

@@ -596,6 +596,16 @@ public final class AnsibleView {
   }
 
   /**
+   * The DCGM image of play 05's validation Job where the GPU Operator runs the node's host engine:
+   * the engine's own release ({@link ClusterPlan#dcgmImage}), so client and engine match; "" for
+   * the role's default (GKE's driver, where the Job starts its own engine, or a release the table
+   * does not know).
+   */
+  public String gkeDcgmImage() {
+    return gkeGpuOperator() ? plan.dcgmImage().orElse("") : "";
+  }
+
+  /**
    * /etc/nccl.conf as gke-nccl.tf's ConfigMap holds it: one KEY=value line per setting, sorted by
    * key, as Terraform's {@code sort(keys(...))} orders them.
    */
@@ -618,6 +628,10 @@ public final class AnsibleView {
    *     pool time-slices (the device plugin refuses a request above one,
    *     failRequestsGreaterThanOne)
    * @param minNodes the autoscaling minimum, else the fixed node count
+   * @param multiNode the nodes play 05's all-reduce across nodes runs on, 0 for none ({@link
+   *     PoolPlan#multiNodeValidationNodes})
+   * @param allReduceName the name of that Job and of its headless Service
+   * @param minMultiNodeBusBandwidthGBps its threshold, "" for none (reported only)
    */
   public record GkePool(
       String nodePool,
@@ -629,7 +643,10 @@ public final class AnsibleView {
       int jobGpus,
       int minNodes,
       String jobName,
-      List<Toleration> tolerations) {}
+      List<Toleration> tolerations,
+      int multiNode,
+      String allReduceName,
+      String minMultiNodeBusBandwidthGBps) {}
 
   /** The GKE facts of every pool, in spec order; empty unless on GKE. */
   public List<GkePool> gkePools() {
@@ -664,9 +681,12 @@ public final class AnsibleView {
         replicas,
         pp.allocatableGpus(),
         replicas > 1 ? 1 : gpus,
-        p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(p.count()),
+        pp.minNodes(),
         "gpugen-validate-" + p.name(),
-        tolerations);
+        tolerations,
+        pp.multiNodeValidationNodes(),
+        "gpugen-allreduce-" + p.name(),
+        pp.minMultiNodeBusBandwidthGbps().map(AnsibleView::number).orElse(""));
   }
 
   /**

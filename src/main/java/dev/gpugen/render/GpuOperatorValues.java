@@ -273,7 +273,13 @@ public final class GpuOperatorValues {
     values.put("driver", driver);
     Map<String, Object> toolkit = new TreeMap<>();
     toolkit.put("enabled", true);
-    // GKE 1.33+ known issue: the toolkit must read the containerd config from its file.
+    // software.containerToolkit, as the chart's image tag (v1.18.1: the tags carry no OS suffix
+    // from 1.18.0 on, NVIDIA/gpu-operator deployments/gpu-operator/values.yaml at v25.10.0).
+    toolkit.put("version", "v" + sw.containerToolkit());
+    // GKE 1.33+ (containerd 2): the toolkit must read containerd's config from its file, not
+    // from `containerd config dump`, or it rewrites the CNI settings and new pods fail with
+    // `failed to find plugin "gke"`. Only toolkit 1.18.0 and later read this setting
+    // (gop-gke-toolkit-too-old); NVIDIA's "GPU Operator with Google GKE" guide.
     toolkit.put("env", List.of(Map.of("name", "RUNTIME_CONFIG_SOURCE", "value", "file")));
     values.put("toolkit", toolkit);
     // One DCGM host engine per node: the operator's standalone engine (DaemonSet and Service

@@ -92,18 +92,32 @@ final class RenderPlan {
     }
   }
 
+  /**
+   * Terraform for GKE: two root modules. terraform/ creates the network, the nodes' service
+   * account, the cluster and its node pools; terraform/in-cluster/, applied after it, what runs on
+   * the cluster (the GPU Operator, the NCCL settings), through kubernetes and helm providers
+   * configured from a data source of the cluster that exists by then.
+   */
   private static void terraformGke(Builder b, ClusterPlan plan) {
     for (String f :
         List.of(
             ".gitignore",
             "gke-cluster.tf",
-            "gke-gpu-operator.tf",
+            "gke-iam.tf",
             "gke-moved.tf",
-            "gke-nccl.tf",
+            "gke-network.tf",
             "gke-node-pools.tf",
             "gke-outputs.tf",
+            "gke-removed.tf",
             "gke-variables.tf",
             "gke-versions.tf",
+            "in-cluster/gke-gpu-operator.tf",
+            "in-cluster/gke-imports.tf",
+            "in-cluster/gke-nccl.tf",
+            "in-cluster/gke-providers.tf",
+            "in-cluster/gke-variables.tf",
+            "in-cluster/gke-versions.tf",
+            "in-cluster/terraform.tfvars.json",
             "terraform.tfvars.json")) {
       b.file("terraform/" + f);
     }

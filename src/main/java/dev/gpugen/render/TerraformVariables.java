@@ -10,7 +10,9 @@ import dev.gpugen.render.TfShape.Attr;
 import dev.gpugen.render.TfShape.Check;
 import dev.gpugen.render.TfVar.Section;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.Placement;
+import dev.gpugen.spec.ReleaseChannel;
 import dev.gpugen.spec.yaml.Shape;
 import dev.gpugen.spec.yaml.Shape.Field;
 import dev.gpugen.spec.yaml.Shape.Obj;
@@ -879,8 +881,9 @@ final class TerraformVariables {
   }
 
   /**
-   * Terraform for GKE: the cluster's variables, then the pools. The accelerator type and count of
-   * each pool come from gpugen's table, never from the machine type's spelling.
+   * Terraform for GKE, the root module (terraform/): the network, the nodes' service account, the
+   * cluster and its node pools. The accelerator type and count of each pool come from gpugen's
+   * table, never from the machine type's spelling.
    */
   private static List<Section> gke() {
     List<TfVar> cluster =
@@ -901,20 +904,90 @@ final class TerraformVariables {
                     "The environment must be 1-31 lower-case letters, digits and '-', starting"
                         + " with a letter.")
                 .set(p -> p.spec().metadata().environment().orElse(null)),
-            TfVar.of("project", "string", "The GCP project.")
-                .set(p -> p.spec().cloud().project().orElse(null)),
-            TfVar.of("region", "string", "The GCP region.")
-                .set(p -> p.spec().cloud().region().orElse(null)),
-            TfVar.of("zone", "string", "The zone of the cluster and of every node.")
-                .set(p -> p.spec().cloud().availabilityZone().orElse(null)),
-            TfVar.of("gke_cluster_name", "string", "The GKE cluster's name.")
-                .set(p -> p.spec().cloud().gke().map(ClusterSpec.Gke::cluster).orElse(null)),
+            gkeProject(),
+            gkeRegion(),
+            gkeZone(),
+            gkeClusterName(),
             TfVar.of(
                     "gke_create_cluster",
                     "bool",
-                    "Create the cluster; false adds the node pools to an existing one.")
+                    "Create the cluster (with its own VPC); false adds the node pools to an"
+                        + " existing one.")
                 .defaultTo(true)
                 .set(p -> p.spec().cloud().gke().map(ClusterSpec.Gke::create).orElse(true)),
+            TfVar.of(
+                    "gke_release_channel",
+                    "string",
+                    "The release channel of the cluster gpugen creates (node auto-upgrade stays on,"
+                        + " as GKE requires in a channel).")
+                .defaultTo(ReleaseChannel.REGULAR.api())
+                .validation(
+                    "contains([\"RAPID\", \"REGULAR\", \"STABLE\", \"EXTENDED\"], {var})",
+                    "The gke_release_channel must be RAPID, REGULAR, STABLE or EXTENDED.")
+                .set(p -> p.spec().cloud().gke().orElseThrow().releaseChannel().api()),
+            TfVar.of(
+                    "gke_version",
+                    "string",
+                    "The cluster's minimum control plane version: a minor (1.35) or an exact"
+                        + " version (1.35.2-gke.1962000); new node pools get the control plane's.")
+                .validation(
+                    "can(regex(\"^1\\\\.[0-9]{2}(\\\\.[0-9]{1,3}-gke\\\\.[0-9]{1,10})?$\","
+                        + " {var}))",
+                    "The gke_version must look like 1.35 or 1.35.2-gke.1962000.")
+                .set(p -> p.spec().cloud().gke().orElseThrow().version()),
+            TfVar.of(
+                    "gke_hold_upgrades_until",
+                    "string",
+                    "The last day (UTC) of the maintenance exclusion that holds minor and node"
+                        + " upgrades (NO_MINOR_OR_NODE_UPGRADES); at most the end of standard"
+                        + " support of the cluster's minor version.")
+                .validation(
+                    "can(regex(\"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$\", {var}))",
+                    "The gke_hold_upgrades_until must be a date like 2027-04-11.")
+                .set(p -> p.gkeHoldUpgradesUntil().orElse(null)),
+            TfVar.of(
+                    "gke_authorized_networks",
+                    "list(string)",
+                    "CIDRs that may reach the control plane's public endpoint.")
+                .defaultTo(List.of())
+                .validation(
+                    "alltrue([for c in {var} : can(cidrnetmask(c))])",
+                    "Every gke_authorized_networks entry must be an IPv4 CIDR like"
+                        + " 203.0.113.0/24.")
+                .set(p -> p.spec().cloud().gke().orElseThrow().authorizedNetworks()),
+            TfVar.of(
+                    "gke_private_endpoint",
+                    "bool",
+                    "The control plane's private endpoint only (reach it from inside the VPC).")
+                .defaultTo(false)
+                .set(p -> p.spec().cloud().gke().orElseThrow().privateEndpoint()),
+            TfVar.of(
+                    "subnet_cidr",
+                    "string",
+                    "The primary range of the node subnet of the VPC gpugen creates; GKE picks the"
+                        + " pods' and services' secondary ranges.")
+                .validation(
+                    "can(cidrnetmask({var}))",
+                    "The subnet_cidr must be an IPv4 CIDR like 10.0.0.0/20.")
+                .set(p -> p.spec().network().subnetCidr().orElse(null)),
+            TfVar.of(
+                    "cloud_nat",
+                    "bool",
+                    "Cloud NAT for the private nodes' way out (network.internet nat): pulling"
+                        + " images from nvcr.io and the driver container's downloads.")
+                .defaultTo(true)
+                .set(p -> p.spec().network().internet() == Internet.NAT),
+            TfVar.of(
+                    "node_service_account_id",
+                    "string",
+                    "The account id of the nodes' own service account (roles/container."
+                        + "defaultNodeServiceAccount only), instead of the Compute Engine default"
+                        + " service account.")
+                .validation(
+                    "can(regex(\"^[a-z][a-z0-9-]{4,28}[a-z0-9]$\", {var}))",
+                    "The node_service_account_id must be 6-30 lower-case letters, digits and '-',"
+                        + " starting with a letter.")
+                .set(TerraformVariables::nodeServiceAccountId),
             // GKE installs no driver where the operator does; its own device plugin is then
             // disabled by the node label below (GPU Operator on GKE).
             TfVar.of(
@@ -932,6 +1005,27 @@ final class TerraformVariables {
                     "Node image: UBUNTU_CONTAINERD for the operator-installed driver,"
                         + " COS_CONTAINERD for GKE's.")
                 .set(p -> p.gkeOperatorDriver() ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD"),
+            TfVar.of(
+                    "system_pool",
+                    "object({\n    machine_type = string\n    node_count   = number\n  })",
+                    "The untainted CPU node pool for kube-system and controllers (systemPool); null"
+                        + " for none.")
+                .defaultTo(null)
+                .validation(
+                    "{var} == null ? true : ({var}.node_count >= 1 && {var}.node_count <= 100)",
+                    "The system_pool's node_count must be 1-100.")
+                .setIf(ClusterPlan::gkeSystemPool, TerraformVariables::systemPoolValue));
+    return List.of(new Section("Cluster", cluster), new Section("Pools", List.of(gkePools())));
+  }
+
+  /**
+   * Terraform for GKE, the second root module (terraform/in-cluster/): what runs on the cluster,
+   * applied once the cluster exists, through providers configured from a data source of it.
+   */
+  private static List<Section> gkeInCluster() {
+    List<TfVar> cluster = List.of(gkeProject(), gkeRegion(), gkeZone(), gkeClusterName());
+    List<TfVar> onIt =
+        List.of(
             TfVar.of(
                     "gpu_operator_enabled",
                     "bool",
@@ -961,6 +1055,16 @@ final class TerraformVariables {
                 .defaultTo(null)
                 .setIf(p -> p.spec().gitops().isEmpty(), GpuOperatorValues::of),
             TfVar.of(
+                    "gpu_operator_pod_quota",
+                    "number",
+                    "Pods of the GPU Operator's namespace at system-node-critical or"
+                        + " system-cluster-critical priority (its ResourceQuota): twice what every"
+                        + " pool at its maximum runs.")
+                .validation(
+                    "{var} >= 1 && floor({var}) == {var}",
+                    "The gpu_operator_pod_quota must be a whole number of pods.")
+                .set(ClusterPlan::gkeOperatorPodQuota),
+            TfVar.of(
                     "nccl_env",
                     "map(string)",
                     "NCCL settings written to /etc/nccl.conf on every GPU node.")
@@ -974,8 +1078,53 @@ final class TerraformVariables {
                     "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the"
                         + " pool's nodes carry nvidia.com/device-plugin.config=<pool>).")
                 .defaultTo(Map.of())
-                .set(GpuOperatorValues::gkeTimeSlicing));
-    return List.of(new Section("Cluster", cluster), new Section("Pools", List.of(gkePools())));
+                .set(GpuOperatorValues::gkeTimeSlicing),
+            // Never set by gpugen: a person sets it once when upgrading a render whose cluster
+            // root still held these objects (docs/gke.md).
+            TfVar.of(
+                    "adopt_existing",
+                    "bool",
+                    "Import the objects a render from before this layout created from the cluster's"
+                        + " own Terraform (set it once, on the first apply after upgrading).")
+                .defaultTo(false));
+    return List.of(new Section("Cluster", cluster), new Section("On the cluster", onIt));
+  }
+
+  private static TfVar gkeProject() {
+    return TfVar.of("project", "string", "The GCP project.")
+        .set(p -> p.spec().cloud().project().orElse(null));
+  }
+
+  private static TfVar gkeRegion() {
+    return TfVar.of("region", "string", "The GCP region.")
+        .set(p -> p.spec().cloud().region().orElse(null));
+  }
+
+  private static TfVar gkeZone() {
+    return TfVar.of("zone", "string", "The zone of the cluster and of every node.")
+        .set(p -> p.spec().cloud().availabilityZone().orElse(null));
+  }
+
+  private static TfVar gkeClusterName() {
+    return TfVar.of("gke_cluster_name", "string", "The GKE cluster's name.")
+        .set(p -> p.spec().cloud().gke().map(ClusterSpec.Gke::cluster).orElse(null));
+  }
+
+  /**
+   * The nodes' service account id: the cluster's name cut to 24 characters (without a trailing '-')
+   * and {@code -nodes}; IAM allows 6-30 lower-case letters, digits and '-'.
+   */
+  static String nodeServiceAccountId(ClusterPlan plan) {
+    String cluster = plan.spec().cloud().gke().orElseThrow().cluster();
+    String head = cluster.substring(0, Math.min(24, cluster.length())).replaceAll("-+$", "");
+    return head + "-nodes";
+  }
+
+  private static Map<String, Object> systemPoolValue(ClusterPlan plan) {
+    Map<String, Object> v = new TreeMap<>();
+    v.put("machine_type", plan.spec().systemPool().instanceType().orElseThrow());
+    v.put("node_count", plan.spec().systemPool().count());
+    return v;
   }
 
   /** GKE: one node pool per entry, keyed by the pool's name. */
@@ -994,6 +1143,7 @@ final class TerraformVariables {
             TfShape.attr("node_count", poolKey("count")),
             TfShape.attr("autoscaling", poolKey("autoscaling")),
             TfShape.attr("market", poolKey("market")),
+            TfShape.attr("reservation", poolKey("reservation")),
             TfShape.attr("disk_size_gb", key(poolKey("rootVolume"), "sizeGiB")),
             TfShape.attr("compact_placement", "bool", true),
             TfShape.attr("time_sharing_clients", "number", false)
@@ -1050,12 +1200,19 @@ final class TerraformVariables {
           .ifPresent(
               a -> v.put("autoscaling", new TreeMap<>(Map.of("min", a.min(), "max", a.max()))));
       v.put("market", p.market().spelling());
+      p.reservation().ifPresent(r -> v.put("reservation", r));
       v.put("disk_size_gb", p.rootVolume().sizeGiB());
       // Compact placement: one spread-free group for multi-node training, as the EC2 cluster
-      // placement group; GKE offers it for the accelerator-optimized families.
+      // placement group; GKE offers it for the accelerator-optimized families. Not for a pool
+      // that consumes a reservation (its VMs are placed as the reservation was made) or that
+      // Dynamic Workload Scheduler provisions (it obtains the capacity where it finds it).
       v.put(
           "compact_placement",
-          plan.spec().network().placement() == Placement.CLUSTER && m.isPresent() && p.count() > 1);
+          plan.spec().network().placement() == Placement.CLUSTER
+              && m.isPresent()
+              && pp.maxNodes() > 1
+              && p.reservation().isEmpty()
+              && !p.market().flexStart());
       if (!operator && replicas > 1) {
         v.put("time_sharing_clients", replicas);
       }
@@ -1123,13 +1280,33 @@ final class TerraformVariables {
         GKE);
   }
 
+  /** in-cluster/gke-variables.tf: every input of GKE's in-cluster root module. */
+  static String gkeInClusterFile() {
+    return file(
+        """
+        #
+        # Every value a user may change without re-rendering; gpugen writes the spec's values into
+        # terraform.tfvars.json (override them in a file of your own, e.g. override.auto.tfvars).
+        """,
+        GKE_IN_CLUSTER);
+  }
+
+  /** terraform.tfvars.json of the in-cluster root module (GKE), sorted by name. */
+  static Map<String, Object> inClusterValues(TerraformView view) {
+    return values(view, GKE_IN_CLUSTER);
+  }
+
   /**
    * terraform.tfvars.json of a render, sorted by name: the value of each variable gpugen sets, null
    * where the spec leaves it unset.
    */
   static Map<String, Object> values(TerraformView view) {
+    return values(view, view.plan().gke() ? GKE : AWS);
+  }
+
+  private static Map<String, Object> values(TerraformView view, List<Section> sections) {
     Map<String, Object> v = new TreeMap<>();
-    for (Section s : view.plan().gke() ? GKE : AWS) {
+    for (Section s : sections) {
       for (TfVar t : s.variables()) {
         t.value(view).ifPresent(x -> v.put(t.name(), x.json()));
       }
@@ -1143,4 +1320,7 @@ final class TerraformVariables {
 
   /** Terraform for GKE, in sections: gke-variables.tf. */
   static final List<Section> GKE = gke();
+
+  /** Terraform for GKE's in-cluster root module, in sections: in-cluster/gke-variables.tf. */
+  static final List<Section> GKE_IN_CLUSTER = gkeInCluster();
 }

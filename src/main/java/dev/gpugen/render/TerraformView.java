@@ -165,6 +165,11 @@ public final class TerraformView {
     return TerraformVariables.values(this);
   }
 
+  /** Every value of the in-cluster root module's terraform.tfvars.json (GKE), sorted by name. */
+  public Map<String, Object> inClusterTfvars() {
+    return TerraformVariables.inClusterValues(this);
+  }
+
   /** The plan this view reads. */
   ClusterPlan plan() {
     return plan;

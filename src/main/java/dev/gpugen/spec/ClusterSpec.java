@@ -35,6 +35,7 @@ public record ClusterSpec(
     Mirrors mirrors,
     Storage storage,
     List<Pool> pools,
+    SystemPool systemPool,
     Software software,
     Kernel kernel,
     Nccl nccl,
@@ -55,6 +56,7 @@ public record ClusterSpec(
     Objects.requireNonNull(mirrors);
     Objects.requireNonNull(storage);
     pools = List.copyOf(pools);
+    Objects.requireNonNull(systemPool);
     Objects.requireNonNull(software);
     Objects.requireNonNull(kernel);
     Objects.requireNonNull(nccl);
@@ -122,14 +124,48 @@ public record ClusterSpec(
    * @param create whether Terraform creates the cluster
    * @param gpuDriver operator (GKE's install disabled, the GPU Operator installs the driver) or gke
    */
-  public record Gke(String cluster, boolean create, GpuDriver gpuDriver) {
+  public record Gke(
+      String cluster,
+      boolean create,
+      GpuDriver gpuDriver,
+      ReleaseChannel releaseChannel,
+      String version,
+      Optional<String> holdUpgradesUntil,
+      List<String> authorizedNetworks,
+      boolean privateEndpoint) {
     public Gke {
       Objects.requireNonNull(cluster);
       Objects.requireNonNull(gpuDriver);
+      Objects.requireNonNull(releaseChannel);
+      Objects.requireNonNull(version);
+      Objects.requireNonNull(holdUpgradesUntil);
+      authorizedNetworks = List.copyOf(authorizedNetworks);
     }
 
     public boolean operatorDriver() {
       return gpuDriver == GpuDriver.OPERATOR;
+    }
+
+    /** The minor version of {@link #version}: {@code 1.35} of {@code 1.35.2-gke.1962000}. */
+    public String minorVersion() {
+      String[] parts = version.split("[.]");
+      return parts[0] + "." + parts[1];
+    }
+  }
+
+  /**
+   * A small untainted CPU node pool for what is not a GPU workload (kube-system, controllers, the
+   * GPU Operator's own Deployment), so those never land on GPU nodes (Spot ones are reclaimed, and
+   * they keep a pool from scaling to zero).
+   *
+   * @param enabled whether it is rendered; default: on GCP, and elsewhere when every GPU pool is
+   *     tainted, so that some node accepts pods that tolerate no GPU taint
+   * @param instanceType the machine or instance type; default per provider
+   * @param count its number of nodes
+   */
+  public record SystemPool(boolean enabled, Optional<String> instanceType, int count) {
+    public SystemPool {
+      Objects.requireNonNull(instanceType);
     }
   }
 
@@ -267,6 +303,8 @@ public record ClusterSpec(
    * @param market the purchase option: on-demand, spot or capacity-block
    * @param capacityReservationId the Capacity Reservation the nodes launch into: a Capacity
    *     Block's, or a targeted On-Demand Capacity Reservation's
+   * @param reservation the Compute Engine reservation a GKE pool's nodes consume (a name, or
+   *     projects/PROJECT/reservations/NAME for one shared from another project)
    * @param localNvme what to make of the instance-store NVMe volumes; empty leaves them alone
    * @param gpu the GPUs of a static pool's hosts
    * @param hosts a static pool's hosts
@@ -283,6 +321,7 @@ public record ClusterSpec(
       int count,
       Market market,
       Optional<String> capacityReservationId,
+      Optional<String> reservation,
       RootVolume rootVolume,
       Optional<LocalNvme> localNvme,
       SortedMap<String, String> labels,
@@ -305,6 +344,7 @@ public record ClusterSpec(
       Objects.requireNonNull(instanceType);
       Objects.requireNonNull(market);
       Objects.requireNonNull(capacityReservationId);
+      Objects.requireNonNull(reservation);
       Objects.requireNonNull(rootVolume);
       Objects.requireNonNull(localNvme);
       labels = Maps.sorted(labels);

@@ -49,7 +49,7 @@ class FirstHourMessagesTest {
   }
 
   private static final String GCP =
-      "  provider: gcp\n  project: my-project\n  gke: {cluster: c}\n  region: %s\n%s";
+      "  provider: gcp\n  project: my-project\n  gke: {cluster: c, authorizedNetworks: [203.0.113.0/24]}\n  region: %s\n%s";
 
   @Test
   void aRegionOfTheOtherProviderIsReportedAtTheRegionWithTheNearestOne() throws Exception {

@@ -379,7 +379,11 @@ class UpDownCommandTest {
         calls().toString());
   }
 
-  /** GKE: the gcloud checks first, then the kubeconfig plays 03-05 read, named by KUBECONFIG. */
+  /**
+   * GKE: the gcloud checks first, the cluster's root module, then the in-cluster one (the GPU
+   * Operator, NCCL settings) once the cluster exists, then the kubeconfig plays 03-05 read, named
+   * by KUBECONFIG.
+   */
   @Test
   void aGkeClusterGetsItsKubeconfigFromGcloudAndThePlaybookReadsIt() throws Exception {
     Files.copy(Path.of("examples/gcp-gke/cluster.yaml"), spec, StandardCopyOption.REPLACE_EXISTING);
@@ -396,6 +400,8 @@ class UpDownCommandTest {
             "ansible-galaxy|" + ansible + "|collection install -r requirements.yml",
             "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
             "terraform|" + cwd + "|-chdir=" + tf + " apply -input=false -auto-approve",
+            "terraform|" + cwd + "|-chdir=" + tf + "/in-cluster init -input=false",
+            "terraform|" + cwd + "|-chdir=" + tf + "/in-cluster apply -input=false -auto-approve",
             "gcloud|"
                 + cwd
                 + "|container clusters get-credentials gke-finetune --zone us-central1-a"
@@ -673,6 +679,29 @@ class UpDownCommandTest {
     assertEquals(5, failed.exit(), failed.toString());
     assertEquals(
         List.of(
+            "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
+            "terraform|" + cwd + "|-chdir=" + tf + " destroy -input=false -auto-approve"),
+        calls());
+  }
+
+  /** GKE: what runs on the cluster goes first, while the cluster still answers. */
+  @Test
+  void downOnGkeDestroysTheInClusterRootBeforeTheCluster() throws Exception {
+    Files.createDirectories(out.resolve("terraform/in-cluster"));
+    String tf = out.resolve("terraform").toString();
+    String cwd = Path.of("").toAbsolutePath().toString();
+    Run down =
+        run(
+            new DownCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            spec.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve");
+    assertEquals(0, down.exit(), down.toString());
+    assertEquals(
+        List.of(
+            "terraform|" + cwd + "|-chdir=" + tf + "/in-cluster init -input=false",
+            "terraform|" + cwd + "|-chdir=" + tf + "/in-cluster destroy -input=false -auto-approve",
             "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
             "terraform|" + cwd + "|-chdir=" + tf + " destroy -input=false -auto-approve"),
         calls());

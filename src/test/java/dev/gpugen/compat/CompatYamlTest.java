@@ -39,8 +39,11 @@ class CompatYamlTest {
         a3-highgpu-8g: {accelerator: nvidia-h100-80gb, count: 8, source: *RN}
       gpu_operator_releases:
         v25.10.0: {driver: "580.95.05", container_toolkit: "1.18.0", device_plugin: "0.18.0", cdi_default: true, source: *RN}
+      gke_versions:
+        "1.35": {end_of_standard_support: "2027-04-11", source: *RN}
       container_toolkit:
         exact_package_match_since: "1.18.0"
+        runtime_config_source_since: "1.18.0"
         source: *RN
         releases:
           "1.17.4": {fixes_cves: [CVE-2025-23359], source: *RN}

@@ -88,6 +88,46 @@ class LinterTest {
     assertEquals(Severity.ERROR, ds.get(0).severity());
   }
 
+  /**
+   * With gpuDriver gke no GPU Operator runs: software.containerToolkit and gpuOperator do nothing
+   * (spec-setting-ignored), software.driver is GKE's choice (gcp-driver-from-gke), and a pool's own
+   * software.driver never reaches its nodes under the one operator either.
+   */
+  @Test
+  void gkesOwnDriverNamesEverySoftwareSettingItIgnores() throws Exception {
+    String golden = Files.readString(Path.of("src/test/resources/golden/gcp-gke/spec.yaml"));
+    String yaml =
+        golden
+            .replace("gpuDriver: operator", "gpuDriver: gke")
+            .replace(
+                "    labels: {workload-type: batch}\n",
+                "    labels: {workload-type: batch}\n    software: {driver: \"580.105.08\"}\n");
+    Gpugen.Checked c = check(yaml, Optional.empty(), Set.of());
+    List<String> ignored =
+        of(c, "spec-setting-ignored").stream().map(d -> d.path().toString()).toList();
+    assertTrue(ignored.contains("software.containerToolkit"), ignored.toString());
+    assertTrue(ignored.contains("software.gpuOperator"), ignored.toString());
+    assertTrue(ignored.contains("pools[1].software.driver"), ignored.toString());
+    List<Diagnostic> driver = of(c, "gcp-driver-from-gke");
+    assertEquals(1, driver.size(), c.diagnostics().toString());
+    assertEquals("software.driver", driver.get(0).path().toString());
+    assertEquals(List.of(), of(check(golden, Optional.empty(), Set.of()), "gcp-driver-from-gke"));
+  }
+
+  /** A GKE cluster gpugen creates with no authorized network and a public endpoint is refused. */
+  @Test
+  void aGkeEndpointWithoutAuthorizedNetworksIsRefused() throws Exception {
+    String golden = Files.readString(Path.of("src/test/resources/golden/gcp-gke/spec.yaml"));
+    String open = golden.replace("    authorizedNetworks: [203.0.113.0/24]\n", "");
+    List<Diagnostic> ds = of(check(open, Optional.empty(), Set.of()), "gcp-endpoint-open");
+    assertEquals(1, ds.size(), ds.toString());
+    assertEquals("cloud.gke", ds.get(0).path().toString());
+    String closed =
+        open.replace(
+            "    gpuDriver: operator\n", "    gpuDriver: operator\n    privateEndpoint: true\n");
+    assertEquals(List.of(), of(check(closed, Optional.empty(), Set.of()), "gcp-endpoint-open"));
+  }
+
   @Test
   void poolsSharingTheClusterValueGetOneFinding() {
     String yaml =

@@ -91,7 +91,7 @@ class GkeAnsibleTest {
                     "effect: NoSchedule}]\n    validation: " + THRESHOLD + "\n")
                 .replace(
                     "{workload-type: batch}\n",
-                    "{workload-type: batch}\n    validation: " + THRESHOLD + "\n"));
+                    "{workload-type: batch}\n    validation: " + MULTI_NODE_THRESHOLD + "\n"));
     Cli cli = Cli.run("render", spec.toString(), "-o", rendered.resolve("out").toString());
     assertEquals(0, cli.exit(), cli.toString());
     dir = rendered.resolve("out/ansible");
@@ -104,6 +104,10 @@ class GkeAnsibleTest {
   }
 
   private static final String THRESHOLD = "{ncclAllReduce: {minBusBandwidthGBps: 350}}";
+
+  /** a100-spot, two nodes: also a threshold for its all-reduce across them. */
+  private static final String MULTI_NODE_THRESHOLD =
+      "{ncclAllReduce: {minBusBandwidthGBps: 350, minMultiNodeBusBandwidthGBps: 40}}";
 
   @BeforeEach
   void healthyCluster() throws Exception {
@@ -149,7 +153,12 @@ class GkeAnsibleTest {
     JsonNode vars = list.path("_meta").path("hostvars");
     assertEquals(
         8, vars.path("gke_nodepool_a100_spot").path("gke_checks_allocatable_gpus").asInt());
-    assertEquals(2, vars.path("gke_nodepool_h100").path("gke_checks_min_nodes").asInt());
+    assertEquals(1, vars.path("gke_nodepool_h100").path("gke_checks_min_nodes").asInt());
+    assertEquals(2, vars.path("gke_nodepool_a100_spot").path("gke_checks_min_nodes").asInt());
+    // The all-reduce across nodes: on a100-spot's two, none on one node or on shared GPUs.
+    assertEquals(2, vars.path("gke_nodepool_a100_spot").path("gke_checks_multi_node").asInt());
+    assertEquals(0, vars.path("gke_nodepool_h100").path("gke_checks_multi_node").asInt());
+    assertEquals(0, vars.path("gke_nodepool_l4_infer").path("gke_checks_multi_node").asInt());
     assertEquals("local", vars.path("gke_cluster").path("ansible_connection").asText());
     // Group pool_h100 holds exactly the host that stands for the pool.
     assertEquals("gke_nodepool_h100", list.path("pool_h100").path("hosts").path(0).asText());
@@ -162,7 +171,7 @@ class GkeAnsibleTest {
    */
   @Test
   void theChecksLookWhereTheTerraformPutsThings() throws Exception {
-    Path tf = dir.resolveSibling("terraform");
+    Path tf = dir.resolveSibling("terraform").resolve("in-cluster");
     JsonNode nccl = hcl(tf.resolve("gke-nccl.tf")).path("resource");
     JsonNode cm = nccl.path("kubernetes_config_map_v1").path("nccl").path(0);
     JsonNode ds = nccl.path("kubernetes_daemon_set_v1").path("nccl_conf").path(0);
@@ -253,9 +262,15 @@ class GkeAnsibleTest {
         r.output());
 
     // One Job per pool, pinned to it, asking for all of a node's GPUs (one replica where the pool
-    // time-slices), tolerating its taints.
-    assertEquals(3, kube.createdJobs.size(), kube.createdJobs::toString);
+    // time-slices), tolerating its taints; and the all-reduce across a100-spot's two nodes (the
+    // one pool of two or more nodes with whole GPUs).
+    assertEquals(4, kube.createdJobs.size(), kube.createdJobs::toString);
+    List<JsonNode> indexed = new ArrayList<>();
     for (JsonNode job : kube.createdJobs) {
+      if (job.path("spec").path("completionMode").asText().equals("Indexed")) {
+        indexed.add(job);
+        continue;
+      }
       JsonNode pod = job.path("spec").path("template").path("spec");
       String pool = pod.path("nodeSelector").path("cloud.google.com/gke-nodepool").asText();
       assertEquals("gpugen-validate-" + pool, job.path("metadata").path("name").asText());
@@ -281,6 +296,20 @@ class GkeAnsibleTest {
       assertEquals(
           "GPUGEN_DCGM_HOST", diag.path("env").path(1).path("name").asText(), job::toString);
       assertEquals("nvidia-dcgm.gpu-operator.svc", diag.path("env").path(1).path("value").asText());
+      // dcgmi of the engine's own release: GPU Operator v25.10.1 runs DCGM 4.4.2 (dcgm.version,
+      // NVIDIA/gpu-operator v25.10.1 deployments/gpu-operator/values.yaml).
+      assertEquals(
+          "nvcr.io/nvidia/cloud-native/dcgm:4.4.2-1-ubuntu22.04",
+          diag.path("image").asText(),
+          job::toString);
+      // NCCL reads /etc/nccl.conf in its container: the node's file, mounted read-only.
+      JsonNode mount = pod.path("containers").path(0).path("volumeMounts").path(0);
+      assertEquals("/etc/nccl.conf", mount.path("mountPath").asText(), job::toString);
+      assertTrue(mount.path("readOnly").asBoolean(), job::toString);
+      JsonNode volume = pod.path("volumes").path(0);
+      assertEquals(mount.path("name").asText(), volume.path("name").asText(), job::toString);
+      assertEquals("/etc/nccl.conf", volume.path("hostPath").path("path").asText());
+      assertEquals("File", volume.path("hostPath").path("type").asText());
       assertEquals(0, job.path("spec").path("backoffLimit").asInt(-1));
       assertTrue(job.path("spec").path("ttlSecondsAfterFinished").isInt(), job::toString);
       if (pool.equals("h100")) {
@@ -294,8 +323,30 @@ class GkeAnsibleTest {
         assertEquals(0, pod.path("tolerations").size(), job::toString);
       }
     }
+    assertEquals(1, indexed.size(), indexed::toString);
+    JsonNode allReduce = indexed.get(0);
+    JsonNode spec = allReduce.path("spec");
+    assertEquals("gpugen-allreduce-a100-spot", allReduce.path("metadata").path("name").asText());
+    assertEquals(2, spec.path("completions").asInt());
+    assertEquals(2, spec.path("parallelism").asInt());
+    JsonNode pod = spec.path("template").path("spec");
+    assertEquals("gpugen-allreduce-a100-spot", pod.path("subdomain").asText());
+    assertEquals(
+        "a100-spot", pod.path("nodeSelector").path("cloud.google.com/gke-nodepool").asText());
+    JsonNode container = pod.path("containers").path(0);
+    assertEquals("8", container.path("resources").path("limits").path("nvidia.com/gpu").asText());
+    assertEquals(
+        "/etc/nccl.conf", container.path("volumeMounts").path(0).path("mountPath").asText());
+    assertTrue(
+        container.path("command").path(2).asText().contains("torchrun"), container::toString);
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains("node pool a100-spot: all-reduce across 2 nodes, busbw 42.00 GB/s"),
+        r.output());
     assertTrue(kube.all("Job").isEmpty(), "the Jobs are deleted afterwards");
     assertTrue(kube.all("Pod").isEmpty(), "and their pods with them");
+    assertTrue(kube.all("Service").isEmpty(), "and the all-reduce's Service");
     // Discovery, then the calls: the client really spoke the API.
     assertTrue(
         kube.requests.contains("GET /apis/nvidia.com/v1/clusterpolicies"), kube.requests::toString);
@@ -382,6 +433,29 @@ class GkeAnsibleTest {
     assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_h100").get("failed"));
     assertEquals(0, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
     assertTrue(kube.all("Job").isEmpty(), "a failed validation deletes its Job too");
+  }
+
+  /**
+   * The all-reduce across a pool's nodes is held to the pool's multi-node threshold, and the
+   * failure carries the figure; the Job and its Service are deleted all the same.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void anAllReduceAcrossNodesBelowItsThresholdFailsPlay05WithTheFigure() throws Exception {
+    kube.multiNodeBandwidth.put("a100-spot", "12.50");
+    RealTools.Result r = play("05-validation.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                "node pool a100-spot: all-reduce across 2 nodes measured 12.50 GB/s busbw"
+                    + " (torchrun exit 0), expected busbw >= 40 GB/s at 8G B"),
+        r.output());
+    assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
+    assertEquals(0, RealTools.recap(r.output(), "gke_nodepool_h100").get("failed"));
+    assertTrue(kube.all("Job").isEmpty(), kube.all("Job")::toString);
+    assertTrue(kube.all("Service").isEmpty(), kube.all("Service")::toString);
   }
 
   @Test

@@ -58,6 +58,7 @@ final class KubernetesStandIn implements AutoCloseable {
           new Kind("", "v1", "namespaces", "Namespace", false),
           new Kind("", "v1", "configmaps", "ConfigMap", true),
           new Kind("", "v1", "pods", "Pod", true),
+          new Kind("", "v1", "services", "Service", true),
           new Kind("apps", "v1", "deployments", "Deployment", true),
           new Kind("apps", "v1", "daemonsets", "DaemonSet", true),
           new Kind("batch", "v1", "jobs", "Job", true),
@@ -108,6 +109,12 @@ final class KubernetesStandIn implements AutoCloseable {
    */
   final Map<String, java.util.function.Consumer<ObjectNode>> afterNextRead =
       new ConcurrentHashMap<>();
+
+  /**
+   * The bus bandwidth (GB/s) rank 0 of a pool's all-reduce across nodes reports (an Indexed Job,
+   * play 05's multinode.yml), per node pool.
+   */
+  final Map<String, String> multiNodeBandwidth = new ConcurrentHashMap<>();
 
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
@@ -679,6 +686,14 @@ final class KubernetesStandIn implements AutoCloseable {
           k.plural() + " \"" + meta.path("name").asText() + "\" already exists");
       return;
     }
+    if (k.plural().equals("jobs")
+        && object.path("spec").path("completionMode").asText().equals("Indexed")) {
+      createdJobs.add(object.deepCopy());
+      indexedJob(object, namespace);
+      put(object);
+      send(ex, 201, visible(object));
+      return;
+    }
     if (k.plural().equals("jobs")) {
       createdJobs.add(object.deepCopy());
       String uid = UUID.randomUUID().toString();
@@ -728,6 +743,75 @@ final class KubernetesStandIn implements AutoCloseable {
     }
     put(object);
     send(ex, 201, visible(object));
+  }
+
+  /**
+   * An Indexed Job (batch/v1 completionMode Indexed): one Succeeded pod per completion index,
+   * labelled batch.kubernetes.io/job-completion-index as the Job controller labels them. The pods
+   * find rank 0 only through a headless Service (clusterIP None) named after the pods' subdomain
+   * whose selector picks the Job's pods (its job-name label), as cluster DNS gives pod names only
+   * then; without it, every rank's torchrun fails its rendezvous. Rank 0 logs the bus bandwidth of
+   * {@link #multiNodeBandwidth}.
+   */
+  private void indexedJob(ObjectNode job, String namespace) {
+    ObjectNode meta = obj(job, "metadata");
+    String name = meta.path("name").asText();
+    String uid = UUID.randomUUID().toString();
+    meta.put("uid", uid);
+    obj(obj(obj(job, "spec"), "selector"), "matchLabels").put("controller-uid", uid);
+    JsonNode podSpec = job.path("spec").path("template").path("spec");
+    String pool = podSpec.path("nodeSelector").path("cloud.google.com/gke-nodepool").asText();
+    int completions = job.path("spec").path("completions").asInt(0);
+    if (completions < 1 || job.path("spec").path("parallelism").asInt(1) != completions) {
+      throw new IllegalArgumentException(
+          "an all-reduce Job needs completions = parallelism >= 1: " + job.path("spec"));
+    }
+    JsonNode service =
+        objects
+            .getOrDefault("services", Map.of())
+            .get(namespace + "/" + podSpec.path("subdomain").asText());
+    boolean dns =
+        service != null
+            && service.path("spec").path("clusterIP").asText().equals("None")
+            && service.path("spec").path("selector").path("job-name").asText().equals(name);
+    int gpus = gpusSeen.getOrDefault(pool, 8);
+    for (int i = 0; i < completions; i++) {
+      ObjectNode pod = JSON.createObjectNode();
+      pod.put("kind", "Pod");
+      ObjectNode podMeta = pod.putObject("metadata");
+      podMeta.put(
+          "name", name + "-" + i + "-" + String.format("%05d", podSuffix.incrementAndGet()));
+      podMeta.put("namespace", namespace);
+      podMeta
+          .putObject("labels")
+          .put("controller-uid", uid)
+          .put("job-name", name)
+          .put("batch.kubernetes.io/job-completion-index", Integer.toString(i));
+      pod.putObject("status").put("phase", "Succeeded");
+      String log;
+      if (!dns) {
+        log =
+            "torch.distributed.DistNetworkError: failed to resolve "
+                + name
+                + "-0\ngpugen: torchrun exit 1\n";
+      } else if (i == 0) {
+        log =
+            "gpugen: multi-node busbw "
+                + multiNodeBandwidth.getOrDefault(pool, "42.00")
+                + " GB/s at 8589934592 B over "
+                + completions * gpus
+                + " ranks\ngpugen: torchrun exit 0\n";
+      } else {
+        log = "gpugen: torchrun exit 0\n";
+      }
+      pod.putObject("gpugenLogs").put("allreduce", log);
+      put(pod);
+    }
+    ObjectNode status = job.putObject("status");
+    status.put("succeeded", completions);
+    ObjectNode complete = status.putArray("conditions").addObject();
+    complete.put("type", "Complete");
+    complete.put("status", "True");
   }
 
   /**

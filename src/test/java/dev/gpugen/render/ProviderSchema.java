@@ -60,19 +60,22 @@ final class ProviderSchema {
 
   /**
    * hashicorp/google, hashicorp/helm and hashicorp/kubernetes together (resource type names do not
-   * overlap: each starts with its provider's name). Their provider blocks are not in the files, so
-   * only their names are checked.
+   * overlap: each starts with its provider's name), and Terraform's built-in terraform_data. Their
+   * provider blocks are not in the files, so only their names are checked.
    */
   static ProviderSchema gke() {
     try {
       ObjectMapper m = new ObjectMapper();
       ObjectNode resources = m.createObjectNode();
       ObjectNode data = m.createObjectNode();
-      for (String p : List.of("google", "google_supplement", "helm", "kubernetes")) {
+      for (String p :
+          List.of("google", "google_supplement", "helm", "kubernetes", "terraform_builtin")) {
         String file =
             p.endsWith("_supplement")
                 ? p.replace("_supplement", "_provider_schema_supplement.json")
-                : p + "_provider_schema.json";
+                : p.equals("terraform_builtin")
+                    ? "terraform_builtin_schema.json"
+                    : p + "_provider_schema.json";
         JsonNode schema = m.readTree(DIR.resolve(file).toFile());
         schema.get("resource").properties().forEach(e -> resources.set(e.getKey(), e.getValue()));
         schema.get("data").properties().forEach(e -> data.set(e.getKey(), e.getValue()));
@@ -82,7 +85,7 @@ final class ProviderSchema {
           data,
           null,
           "hashicorp/google, helm or kubernetes",
-          Set.of("google", "helm", "kubernetes"));
+          Set.of("google", "helm", "kubernetes", "terraform"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -120,11 +120,31 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
 
   /** terraform.tfvars.json, parsed. */
   JsonNode tfvars() {
+    return tfvars("");
+  }
+
+  /** The terraform.tfvars.json of root module {@code root} ("" or a folder such as in-cluster). */
+  JsonNode tfvars(String root) {
     try {
-      return JSON.readTree(terraform.get("terraform.tfvars.json"));
+      return JSON.readTree(
+          terraform.get((root.isEmpty() ? "" : root + "/") + "terraform.tfvars.json"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The root modules of the render: "" and each folder with a terraform.tfvars.json of its own
+   * (GKE's in-cluster), each applied on its own; every other folder is a child module.
+   */
+  java.util.List<String> roots() {
+    java.util.TreeSet<String> out = new java.util.TreeSet<>(java.util.List.of(""));
+    for (String name : terraform.keySet()) {
+      if (name.endsWith("/terraform.tfvars.json")) {
+        out.add(name.substring(0, name.lastIndexOf('/')));
+      }
+    }
+    return java.util.List.copyOf(out);
   }
 
   /** Every .tf file parsed by HashiCorp's parser (file name to body); parsed once per text. */

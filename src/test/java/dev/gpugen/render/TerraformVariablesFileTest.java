@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * variables.tf and gke-variables.tf are static files (the same for every spec), written from the
- * one list of variables in {@link TerraformVariables}; this keeps them in step. After changing a
- * variable, rewrite them with {@code -Dgpugen.updateGolden=true}.
+ * variables.tf, gke-variables.tf and in-cluster/gke-variables.tf are static files (the same for
+ * every spec), written from the one list of variables in {@link TerraformVariables}; this keeps
+ * them in step. After changing a variable, rewrite them with {@code -Dgpugen.updateGolden=true}.
  */
 class TerraformVariablesFileTest {
   @Test
@@ -19,5 +19,12 @@ class TerraformVariablesFileTest {
   void gkeVariablesTfIsTheGkeList() {
     Golden.assertFile(
         Path.of("templates/terraform/gke-variables.tf"), TerraformVariables.gkeFile());
+  }
+
+  @Test
+  void theInClusterVariablesTfIsItsList() {
+    Golden.assertFile(
+        Path.of("templates/terraform/in-cluster/gke-variables.tf"),
+        TerraformVariables.gkeInClusterFile());
   }
 }

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * On HashiCorp's parse of every rendered Terraform tree (AWS, pull mode, GKE): every variable
- * declared is set by terraform.tfvars.json or has a default, and is read by some block other than
- * its own declaration (a variable only its own validation reads does nothing);
- * terraform.tfvars.json sets only declared variables.
+ * On HashiCorp's parse of every rendered Terraform tree (AWS, pull mode, GKE and its in-cluster
+ * root module): every variable declared is set by terraform.tfvars.json or has a default, and is
+ * read by some block other than its own declaration (a variable only its own validation reads does
+ * nothing); terraform.tfvars.json sets only declared variables.
  */
 @RealToolsTest
 class TerraformVariablesTest {
@@ -38,10 +38,16 @@ class TerraformVariablesTest {
   @TestFactory
   Stream<DynamicTest> everyVariableIsSetOrDefaultedAndReadBySomeBlock() throws IOException {
     return all()
-        .map(
+        .flatMap(
             r ->
-                DynamicTest.dynamicTest(
-                    r.label(), () -> assertEquals(List.of(), problems(r.parsed(""), r.tfvars()))));
+                r.roots().stream()
+                    .map(
+                        root ->
+                            DynamicTest.dynamicTest(
+                                (r.label() + " " + root).trim(),
+                                () ->
+                                    assertEquals(
+                                        List.of(), problems(r.parsed(root), r.tfvars(root))))));
   }
 
   /**
@@ -55,7 +61,7 @@ class TerraformVariablesTest {
         .flatMap(
             r ->
                 r.modules().stream()
-                    .filter(m -> !m.isEmpty())
+                    .filter(m -> !r.roots().contains(m))
                     .map(
                         m ->
                             DynamicTest.dynamicTest(

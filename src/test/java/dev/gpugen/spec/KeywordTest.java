@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 class KeywordTest {
   @Test
   void marketIsBoundFromItsSpellingAndOnlyThose() {
-    assertEquals(List.of("on-demand", "spot", "capacity-block"), Keyword.spellings(Market.class));
+    assertEquals(
+        List.of("on-demand", "spot", "capacity-block", "flex-start", "flex-start-queued"),
+        Keyword.spellings(Market.class));
     assertEquals(Market.SPOT, Keyword.of(Market.class, "spot"));
     assertThrows(IllegalArgumentException.class, () -> Keyword.of(Market.class, "SPOT"));
     ClusterSpec s =

@@ -31,6 +31,7 @@ import dev.gpugen.spec.ClusterSpec.S3Backend;
 import dev.gpugen.spec.ClusterSpec.Software;
 import dev.gpugen.spec.ClusterSpec.StaticGpu;
 import dev.gpugen.spec.ClusterSpec.Storage;
+import dev.gpugen.spec.ClusterSpec.SystemPool;
 import dev.gpugen.spec.ClusterSpec.Taint;
 import dev.gpugen.spec.ClusterSpec.Terraform;
 import dev.gpugen.spec.ClusterSpec.Tuning;
@@ -50,6 +51,7 @@ import dev.gpugen.spec.Market;
 import dev.gpugen.spec.Placement;
 import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.PullSource;
+import dev.gpugen.spec.ReleaseChannel;
 import dev.gpugen.spec.yaml.Shape.Bool;
 import dev.gpugen.spec.yaml.Shape.Derived;
 import dev.gpugen.spec.yaml.Shape.Enum;
@@ -437,6 +439,20 @@ public final class SpecShape {
       str("^[A-Za-z][A-Za-z0-9-]{0,31}$", "a GPU model like h100, a100-80gb or l4", 32);
   static final Str GCP_PROJECT =
       str("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", "a GCP project id like my-project-123", 30);
+  static final Str GKE_VERSION =
+      str(
+          "^1\\.[0-9]{2}(\\.[0-9]{1,3}-gke\\.[0-9]{1,10})?$",
+          "a GKE version: a minor like \"1.35\" or an exact one like \"1.35.2-gke.1962000\"", 24);
+  static final Str DATE =
+      str(
+          "^20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
+          "a date like \"2027-03-31\"", 10);
+  static final Str GCP_RESERVATION =
+      str(
+          "^(projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/reservations/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$",
+          "a Compute Engine reservation name, or projects/PROJECT/reservations/NAME for one"
+              + " shared from another project",
+          128);
   static final Str GKE_CLUSTER =
       str(
           "^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$",
@@ -659,10 +675,13 @@ public final class SpecShape {
               CUDA,
               "CUDA toolkit version (cuda-toolkit-X-Y is installed, never the cuda meta-package)."),
           opt(
-              "containerToolkit",
-              SEMVER,
-              "1.17.8",
-              "NVIDIA Container Toolkit version (all its packages at this version)."),
+                  "containerToolkit",
+                  SEMVER,
+                  null,
+                  "NVIDIA Container Toolkit version (all its packages at this version; the GPU"
+                      + " Operator's toolkit on GKE). Default: 1.17.8; 1.18.1 on gcp, whose"
+                      + " containerd 2 needs 1.18.0 or later (gop-gke-toolkit-too-old).")
+              .resolvedBy((s, v) -> v != null ? v : gcp(s) ? "1.18.1" : "1.17.8"),
           opt(
               "kernelModules",
               new Enum(Keyword.spellings(KernelModules.class)),
@@ -673,10 +692,12 @@ public final class SpecShape {
               obj(
                   GpuOperator.class,
                   opt(
-                      "version",
-                      OPERATOR_VERSION,
-                      "v25.3.0",
-                      "NVIDIA GPU Operator Helm chart version."),
+                          "version",
+                          OPERATOR_VERSION,
+                          null,
+                          "NVIDIA GPU Operator Helm chart version. Default: v25.3.0; v25.10.1 on"
+                              + " gcp (the first release whose toolkit works on GKE 1.33+).")
+                      .resolvedBy((s, v) -> v != null ? v : gcp(s) ? "v25.10.1" : "v25.3.0"),
                   opt(
                       "dcgmExporter",
                       new Bool(),
@@ -916,12 +937,17 @@ public final class SpecShape {
                   "market",
                   new Enum(Keyword.spellings(Market.class)),
                   Market.ON_DEMAND.spelling(),
-                  "Purchase option: on-demand, spot, or capacity-block (an EC2 Capacity Block for ML; needs capacityReservationId)."),
+                  "Purchase option: on-demand, spot, capacity-block (aws: an EC2 Capacity Block for ML; needs capacityReservationId), flex-start or flex-start-queued (gcp: Dynamic Workload Scheduler's flex-start, alone or with queued provisioning; needs autoscaling)."),
               opt(
                   "capacityReservationId",
                   CAPACITY_RESERVATION_ID,
                   null,
                   "The Capacity Reservation the nodes launch into (aws): the Capacity Block's with market capacity-block, or a targeted On-Demand Capacity Reservation with market on-demand."),
+              opt(
+                  "reservation",
+                  GCP_RESERVATION,
+                  null,
+                  "The Compute Engine reservation the nodes consume (gcp): its name, or projects/PROJECT/reservations/NAME for a shared one; the pool then uses that reservation only."),
               opt("rootVolume", ROOT_VOLUME, null, "Root disk."),
               opt(
                   "localNvme",
@@ -952,6 +978,36 @@ public final class SpecShape {
               opt("rdma", RDMA, null, "InfiniBand/RoCE: what each host's HCAs must show."),
               opt("tuning", TUNING, null, "Optional host tuning, each setting only where written."))
           .into(Pool.class);
+
+  /** The GKE version gpugen pins a cluster it creates to, and checked the GKE render against. */
+  public static final String GKE_DEFAULT_VERSION = "1.35";
+
+  static final Obj SYSTEM_POOL =
+      obj(
+          SystemPool.class,
+          opt(
+                  "enabled",
+                  new Bool(),
+                  null,
+                  "Render it; default: on gcp, and elsewhere when every GPU pool has a NoSchedule or"
+                      + " NoExecute taint.")
+              .resolvedBy(
+                  (s, enabled) -> enabled != null ? enabled : gcp(s) || everyPoolTainted(s)),
+          opt(
+                  "instanceType",
+                  INSTANCE_TYPE,
+                  null,
+                  "Its machine or instance type (default: e2-standard-4 on gcp, m6i.xlarge on aws).")
+              .resolvedBy(
+                  (s, type) ->
+                      type != null
+                          ? type
+                          : switch (s.rootText("cloud.provider").orElse("")) {
+                            case "gcp" -> "e2-standard-4";
+                            case "aws" -> "m6i.xlarge";
+                            default -> null;
+                          }),
+          opt("count", new Int(1, 100), 1L, "Its number of nodes."));
 
   static final Obj KUBERNETES =
       obj(
@@ -1212,7 +1268,32 @@ public final class SpecShape {
                                       "gpuDriver",
                                       new Enum(Keyword.spellings(GpuDriver.class)),
                                       GpuDriver.OPERATOR.spelling(),
-                                      "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator.")),
+                                      "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator."),
+                                  opt(
+                                      "releaseChannel",
+                                      new Enum(Keyword.spellings(ReleaseChannel.class)),
+                                      ReleaseChannel.REGULAR.spelling(),
+                                      "The release channel of a cluster gpugen creates; node auto-upgrade stays on, as GKE requires in a channel, and a maintenance exclusion holds minor and node upgrades."),
+                                  opt(
+                                      "version",
+                                      GKE_VERSION,
+                                      GKE_DEFAULT_VERSION,
+                                      "The GKE version of a cluster gpugen creates (its minimum control plane version; new node pools get the control plane's)."),
+                                  opt(
+                                      "holdUpgradesUntil",
+                                      DATE,
+                                      null,
+                                      "The last day of the maintenance exclusion that holds minor and node upgrades (scope NO_MINOR_OR_NODE_UPGRADES); default: the end of standard support of version's minor, from gpugen's table."),
+                                  opt(
+                                      "authorizedNetworks",
+                                      new ListOf(CIDR, 0, 50),
+                                      null,
+                                      "CIDRs that may reach the control plane's public endpoint (master authorized networks); required unless privateEndpoint."),
+                                  opt(
+                                      "privateEndpoint",
+                                      new Bool(),
+                                      false,
+                                      "Only the control plane's private endpoint: reach it from inside the VPC (Terraform, gcloud and the plays then run there).")),
                               null,
                               "GKE settings (gcp)."),
                           opt(
@@ -1258,6 +1339,11 @@ public final class SpecShape {
                       null,
                       "Shared storage."),
                   req("pools", new ListOf(POOL, 1, 64), "Node pools."),
+                  opt(
+                      "systemPool",
+                      SYSTEM_POOL,
+                      null,
+                      "A small untainted CPU node pool for kube-system, controllers and the GPU Operator's Deployment (gcp)."),
                   req("software", SOFTWARE, "Cluster-wide GPU software versions."),
                   opt(
                       "kernel",
@@ -1468,6 +1554,21 @@ public final class SpecShape {
     String[] parts = cidr.split("/");
     int bits = Integer.parseInt(parts[1]);
     return parts[0] + "/" + Math.max(bits, 20);
+  }
+
+  /** Whether every pool of the spec has a taint that keeps untolerating pods off its nodes. */
+  private static boolean gcp(Scope s) {
+    return s.rootText("cloud.provider").orElse("").equals(Provider.GCP.spelling());
+  }
+
+  private static boolean everyPoolTainted(Scope s) {
+    return s.rootList("pools").stream()
+        .allMatch(
+            p ->
+                Scope.asMap(p).get("taints") instanceof List<?> taints
+                    && taints.stream()
+                        .map(t -> Scope.asMap(t).get("effect"))
+                        .anyMatch(e -> "NoSchedule".equals(e) || "NoExecute".equals(e)));
   }
 
   private static String instanceType(Object pool) {

@@ -177,6 +177,7 @@ public final class StarterSpec {
               + "\n"
               + "    create: true               # false adds the node pool to an existing zonal cluster\n"
               + "    gpuDriver: operator        # GKE's driver install off, the GPU Operator installs software.driver\n"
+              + "    authorizedNetworks: [203.0.113.0/24]   # who may reach the API: your office, VPN or CI\n"
               + "network:\n"
               + "  placement: cluster             # compact placement for multi-node pools\n";
       pool =
@@ -215,6 +216,11 @@ public final class StarterSpec {
       // GKE's node image and the node pools' Terraform own the kernel: no play applies these.
       int kernel = rest.indexOf("kernel:\n");
       rest = rest.substring(0, kernel) + rest.substring(rest.indexOf("nccl:\n"));
+      // GKE's containerd 2 needs the toolkit that reads RUNTIME_CONFIG_SOURCE (1.18.0+), which
+      // GPU Operator v25.10.1 ships (gop-gke-toolkit-too-old).
+      rest =
+          rest.replace("containerToolkit: \"1.17.8\"", "containerToolkit: \"1.18.1\"")
+              .replace("gpuOperator: {version: v25.3.0,", "gpuOperator: {version: v25.10.1,");
     }
     return head + middle + pool + labels + rest;
   }

@@ -7,7 +7,10 @@ import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import java.util.Map;
 
-/** A multi-node A3 High / A3 Mega pool on GKE without GPUDirect-TCPX(O): NCCL falls back to TCP. */
+/**
+ * A multi-node A3 High / A3 Mega pool on GKE: gpugen does not render GPUDirect-TCPX(O), without
+ * which NCCL between its nodes falls back to TCP, so it refuses the pool.
+ */
 public final class GcpA3WithoutGpudirect extends PoolRule {
   // The GPUDirect stack each A3 accelerator needs for inter-node NCCL (GKE-TCPX).
   private static final Map<String, String> GPUDIRECT =
@@ -16,15 +19,22 @@ public final class GcpA3WithoutGpudirect extends PoolRule {
   public GcpA3WithoutGpudirect() {
     super(
         "gcp-a3-without-gpudirect",
-        Severity.WARNING,
-        "multi-node A3 High/Mega pool without GPUDirect-TCPX/TCPXO",
-        "A3 High (a3-highgpu-8g) needs GPUDirect-TCPX and A3 Mega (a3-megagpu-8g) GPUDirect-TCPXO"
-            + " (extra GPU NICs, the tcpx/tcpxo daemon and NCCL plugin, and the environment of"
-            + " nccl-env-profile.sh) for inter-node NCCL; without them NCCL falls back to TCP on"
-            + " eth0, about 4 GB/s instead of ~340 GB/s bus bandwidth. gpugen does not render those"
-            + " components yet: install them (Google's nccl-tcpx/tcpxo installer DaemonSets) or keep"
-            + " the job on one node."
-            + " Source: https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx");
+        Severity.ERROR,
+        "multi-node A3 High/Mega pool, which needs GPUDirect-TCPX/TCPXO gpugen does not render",
+        "A3 High (a3-highgpu-8g) reaches its bandwidth between nodes through GPUDirect-TCPX and"
+            + " A3 Mega (a3-megagpu-8g) through GPUDirect-TCPXO: four (High) or eight (Mega) extra"
+            + " GPU NICs, each in a VPC and subnet of its own attached with GKE multi-networking"
+            + " (Network and GKENetworkParamSet objects), the NCCL plugin installer DaemonSet, the"
+            + " NRI device injector (TCPXO), and per workload pod the tcpx/tcpxo daemon as a"
+            + " sidecar, the NCCL plugin's environment (nccl-env-profile.sh) and the interface"
+            + " annotations. Without them NCCL between nodes falls back to TCP on eth0: about 4"
+            + " GB/s instead of about 340 GB/s of all-reduce bus bandwidth. gpugen does not"
+            + " render them, and a multi-node pool that silently runs at a hundredth of its"
+            + " bandwidth is worse than none, so it refuses an A3 High or Mega pool that can have"
+            + " more than one node. Keep the pool at one node (count: 1, or autoscaling max: 1),"
+            + " or build the pool with Google's guide or Cluster Toolkit's A3 blueprints. Sources:"
+            + " https://cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx ,"
+            + " https://github.com/GoogleCloudPlatform/container-engine-accelerators/tree/master/gpudirect-tcpxo");
   }
 
   @Override
@@ -44,13 +54,14 @@ public final class GcpA3WithoutGpudirect extends PoolRule {
                 findings.report(
                     p.path("instanceType"),
                     p.describe()
-                        + " runs up to "
+                        + " can run "
                         + nodes
-                        + " nodes without "
+                        + " nodes, and gpugen does not render "
                         + GPUDIRECT.get(m.accelerator())
-                        + ": inter-node NCCL falls back to TCP (~4 GB/s)",
-                    "install "
+                        + ": NCCL between them would fall back to TCP (about 4 GB/s)",
+                    "keep the pool at one node (count: 1, or autoscaling max: 1), or set it up"
+                        + " with Google's "
                         + GPUDIRECT.get(m.accelerator())
-                        + " (GKE's installer DaemonSet and NCCL plugin) or keep jobs on one node"));
+                        + " guide outside gpugen"));
   }
 }

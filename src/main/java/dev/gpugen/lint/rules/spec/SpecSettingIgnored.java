@@ -25,7 +25,18 @@ public final class SpecSettingIgnored extends Rule {
             + " (GKE: compact placement); static hosts are placed already. A pool's tuning,"
             + " bootstrapInterface and rdma are host settings of the node plays, which GKE does not"
             + " get. A pool's capacityReservationId, market capacity-block and localNvme are EC2"
-            + " settings (a Capacity Reservation, a Capacity Block, instance-store volumes)."
+            + " settings (a Capacity Reservation, a Capacity Block, instance-store volumes);"
+            + " a pool's reservation and markets flex-start and flex-start-queued are GKE's."
+            + " On GKE one GPU Operator serves the cluster: a pool's own software.driver,"
+            + " containerToolkit, kernelModules or gpuOperator would not reach its nodes; with"
+            + " gpuDriver gke there is no GPU Operator at all, and software.containerToolkit,"
+            + " kernelModules and gpuOperator do nothing (GKE's node image and device plugin"
+            + " stand in for them; software.driver: gcp-driver-from-gke). GCP networks have no"
+            + " address range of their own (network.vpcCidr): the node subnet is"
+            + " network.subnetCidr, in a VPC gpugen creates with the cluster (network.vpcId and"
+            + " subnetId name AWS VPCs). The version, release channel, upgrade hold and endpoint"
+            + " settings of cloud.gke apply to a cluster gpugen creates, not to an existing one"
+            + " (create: false). systemPool is rendered for GKE only so far."
             + " Sources:"
             + " https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html ,"
@@ -46,6 +57,7 @@ public final class SpecSettingIgnored extends Rule {
           SpecPath.of("kernel", "blacklistNouveau"),
           "kernel.blacklistNouveau does nothing on GKE: GKE's node image loads the driver",
           "remove it");
+      gke(plan, findings);
       // Host settings of a pool: GKE gets no node plays.
       for (int i = 0; i < plan.pools().size(); i++) {
         for (String key : new String[] {"tuning", "bootstrapInterface", "rdma"}) {
@@ -101,12 +113,111 @@ public final class SpecSettingIgnored extends Rule {
         }
       }
     }
+    if (provider != Provider.GCP) {
+      for (int i = 0; i < plan.spec().pools().size(); i++) {
+        ClusterSpec.Pool pool = plan.spec().pools().get(i);
+        if (pool.market().flexStart()) {
+          findings.report(
+              SpecPath.of("pools", i, "market"),
+              "market "
+                  + pool.market()
+                  + " does nothing on "
+                  + name(provider)
+                  + ": it is GKE's Dynamic Workload Scheduler",
+              "use market: on-demand");
+        }
+        ignored(
+            findings,
+            SpecPath.of("pools", i, "reservation"),
+            "pools["
+                + i
+                + "].reservation does nothing on "
+                + (provider == Provider.AWS ? "AWS" : "static hosts")
+                + ": it names a Compute Engine reservation (GKE)",
+            provider == Provider.AWS ? "use capacityReservationId" : "remove it");
+      }
+      for (String key : new String[] {"enabled", "instanceType", "count"}) {
+        ignored(
+            findings,
+            SpecPath.of("systemPool", key),
+            "systemPool."
+                + key
+                + " does nothing on "
+                + (provider == Provider.AWS ? "AWS" : "static hosts")
+                + ": gpugen renders the system pool for GKE only so far",
+            "remove it");
+      }
+    }
     if (provider == Provider.STATIC) {
       ignored(
           findings,
           SpecPath.of("network", "placement"),
           "network.placement does nothing for static hosts: it creates EC2 placement groups",
           "remove it");
+    }
+  }
+
+  /** GKE settings that do nothing for this cluster: see the rule's documentation. */
+  private static void gke(ClusterPlan plan, Findings findings) {
+    ClusterSpec.Gke gke = plan.spec().cloud().gke().orElse(null);
+    if (gke == null) {
+      return;
+    }
+    if (!gke.operatorDriver()) {
+      for (String key : new String[] {"containerToolkit", "kernelModules", "gpuOperator"}) {
+        ignored(
+            findings,
+            SpecPath.of("software", key),
+            "software."
+                + key
+                + " does nothing with gpuDriver gke: GKE's node image and device plugin run the"
+                + " GPUs, no GPU Operator",
+            "remove it, or use gpuDriver: operator");
+      }
+    }
+    for (int i = 0; i < plan.pools().size(); i++) {
+      for (String key :
+          new String[] {"driver", "containerToolkit", "kernelModules", "gpuOperator"}) {
+        ignored(
+            findings,
+            SpecPath.of("pools", i, "software", key),
+            "pools["
+                + i
+                + "].software."
+                + key
+                + " does nothing on GKE: one GPU Operator installs the cluster-wide software."
+                + key
+                + " on every pool",
+            "remove it, and set software." + key + " for the cluster");
+      }
+    }
+    for (String key : new String[] {"vpcCidr", "vpcId", "subnetId"}) {
+      ignored(
+          findings,
+          SpecPath.of("network", key),
+          "network."
+              + key
+              + " does nothing on GKE: gpugen creates the cluster's own VPC, whose node subnet is"
+              + " network.subnetCidr",
+          "remove it");
+    }
+    if (!gke.create()) {
+      for (String key :
+          new String[] {
+            "releaseChannel",
+            "version",
+            "holdUpgradesUntil",
+            "authorizedNetworks",
+            "privateEndpoint"
+          }) {
+        ignored(
+            findings,
+            SpecPath.of("cloud", "gke", key),
+            "cloud.gke."
+                + key
+                + " does nothing with create: false: the existing cluster keeps its own settings",
+            "remove it, and set it on the cluster (docs/gke.md shows the gcloud commands)");
+      }
     }
   }
 
