@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='16b13b2e68fc4bcb40c584b40ec8875150ee37849b3fa83d76e8057114a7fe0f'
-bundle_sha256='a0691af8b857e4cc4eddc74001adb4863b394239524d850a21a8c781ac2165f6'
+bundle_sha256='4abd4d604c4dec7f2590974678732ab32ef5b21f194fdee550244151ef6e602b'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

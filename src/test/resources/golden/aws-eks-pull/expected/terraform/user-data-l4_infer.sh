@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='c94cd5767e80cfa936730419b28b012db5eda02c5e27df585aeac731e10e3815'
-bundle_sha256='7b00ea57fd596628da52d83e3b9c5f243a6409457b82e48cf1d627317efa2539'
+bundle_sha256='042ee39d1c27c6a21f9eb09ef4045fa60334a8789ded926bee928649823698ad'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='24d1558aeea4ce095548acb894f167fb5597eb888f8eff4689fc35e7b5943fb7'
-bundle_sha256='6ee730339562dbbd2c6bd9a4c2e01bd12185493ce261811d85c8809e69c200e6'
+bundle_sha256='447e3a9a90ef26698be26b49dfc1b38f61db24c63ce4db5a233ea240cacf3d1b'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
