@@ -68,6 +68,30 @@ class ClusterPlanTest {
     assertEquals("open", pool.kernelModules());
   }
 
+  /**
+   * GPUDirect RDMA is required in the multi-node log where aws-ofi-nccl requires it (its platform
+   * table's gdr_required: p5.48xlarge, g7e.12xlarge; not g7e.8xlarge, nor g6.48xlarge), only on
+   * EFA.
+   */
+  @Test
+  void gpuDirectRdmaIsRequiredOnEfaWhereAwsOfiNcclRequiresIt() {
+    for (var e :
+        java.util.Map.of(
+                "p5.48xlarge", true,
+                "g7e.12xlarge", true,
+                "g7e.48xlarge", true,
+                "g7e.8xlarge", false,
+                "g6.48xlarge", false)
+            .entrySet()) {
+      String yaml = SPEC.replace("instanceType: p5.48xlarge", "instanceType: " + e.getKey());
+      assertEquals(e.getValue(), plan(yaml).pool("gpu-a").gpuDirectRdmaRequired(), e.getKey());
+    }
+    assertEquals(
+        false,
+        plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a").gpuDirectRdmaRequired(),
+        "p5.48xlarge without EFA: NCCL's sockets, no GPUDirect RDMA");
+  }
+
   @Test
   void ncclConfIsSortedNameValueLines() {
     assertEquals("NCCL_DEBUG=WARN\nNCCL_SOCKET_IFNAME=^lo,docker\n", plan(SPEC).ncclConf());

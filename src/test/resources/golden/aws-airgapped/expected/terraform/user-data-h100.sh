@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='16b13b2e68fc4bcb40c584b40ec8875150ee37849b3fa83d76e8057114a7fe0f'
-bundle_sha256='4abd4d604c4dec7f2590974678732ab32ef5b21f194fdee550244151ef6e602b'
+bundle_sha256='33581bbaef308938c7c053623e2c0a81ed71590fa5d73af353bd0cff73714336'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

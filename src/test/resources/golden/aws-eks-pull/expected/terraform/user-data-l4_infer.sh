@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='c94cd5767e80cfa936730419b28b012db5eda02c5e27df585aeac731e10e3815'
-bundle_sha256='042ee39d1c27c6a21f9eb09ef4045fa60334a8789ded926bee928649823698ad'
+bundle_sha256='588888e538cbeabdfda2ad2e650e49e611b522f8abcddb2eb0b8922ea8b16398'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

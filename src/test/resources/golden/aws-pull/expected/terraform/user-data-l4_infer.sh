@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='24d1558aeea4ce095548acb894f167fb5597eb888f8eff4689fc35e7b5943fb7'
-bundle_sha256='447e3a9a90ef26698be26b49dfc1b38f61db24c63ce4db5a233ea240cacf3d1b'
+bundle_sha256='87417248b8dc8521957438f1e1a756effb2b37ea37f9cf8e6b8b22c0b5129a7f'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
