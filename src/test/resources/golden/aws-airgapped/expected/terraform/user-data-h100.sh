@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='16b13b2e68fc4bcb40c584b40ec8875150ee37849b3fa83d76e8057114a7fe0f'
-bundle_sha256='9a4197246232e2195d599f8ea3fc05149525afb7202b38eec94bc71e014421ea'
+bundle_sha256='c2b3b853e43d60c7756d4ea168e85651cb69019ae0f5ea93dacaf32bd76d535c'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='c94cd5767e80cfa936730419b28b012db5eda02c5e27df585aeac731e10e3815'
-bundle_sha256='21b96fb62e176082b9767ac7f63304cab4ec35c3f44bbe3c425257e343398eeb'
+bundle_sha256='ac612c1b3c0d99659c70cfbe36a17dc0e0ff018f5e23efdde0ec6e9602dd26cf'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
