@@ -52,10 +52,20 @@ class DocaOfedInstallTest {
                 Map.of(
                     "usr/src/ofa_kernel/default/Module.symvers",
                     "stand-in\n",
-                    // DOCA's init script and the unit that runs it at boot; the stand-in script
-                    // logs its calls beside modprobe's.
+                    // DOCA's init script (with its LSB header, which update-rc.d reads when
+                    // systemctl enables the unit of the same name) and the unit that runs it at
+                    // boot; the stand-in script logs its calls beside modprobe's.
                     "etc/init.d/openibd",
-                    "#!/bin/sh\necho \"openibd $*\" >> /var/log/gpugen-test-modules.log\n",
+                    "#!/bin/sh\n"
+                        + "### BEGIN INIT INFO\n"
+                        + "# Provides:       openibd\n"
+                        + "# Required-Start: $local_fs\n"
+                        + "# Required-Stop:\n"
+                        + "# Default-Start:  2 3 4 5\n"
+                        + "# Default-Stop:   0 1 6\n"
+                        + "# Description:    Activates/Deactivates the RDMA stack\n"
+                        + "### END INIT INFO\n"
+                        + "echo \"openibd $*\" >> /var/log/gpugen-test-modules.log\n",
                     "lib/systemd/system/openibd.service",
                     "[Unit]\nDescription=openibd\n[Service]\nType=oneshot\n"
                         + "ExecStart=/etc/init.d/openibd start\nRemainAfterExit=yes\n"
