@@ -1,8 +1,9 @@
 #
-# kubernetes.distribution kubeadm on AWS: the control-plane instances gpugen creates for play 02b
-# (kubeadm init on the first, kubeadm join --control-plane on the others), in the nodes' VPC,
-# subnet and security group, from the nodes' image. With more than one, an internal Network Load
-# Balancer on the API server port is the control-plane endpoint
+# kubernetes.distribution kubeadm on AWS (control_plane_count 1 or 3; 0, the default, for any
+# other distribution): the control-plane instances gpugen creates for play 02b (kubeadm init on
+# the first, kubeadm join --control-plane on the others), in the nodes' VPC, subnet and security
+# group, from the nodes' image. With more than one, an internal Network Load Balancer on the API
+# server port is the control-plane endpoint
 # (https://kubernetes.io/docs/setup/production-environment/tools/kubeadm/high-availability/).
 
 locals {
@@ -19,6 +20,8 @@ locals {
 # Spread: each control-plane instance on distinct hardware, so one host failure takes one etcd
 # member (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/placement-strategies.html#placement-groups-spread).
 resource "aws_placement_group" "control_plane" {
+  count = var.control_plane_count > 0 ? 1 : 0
+
   name     = "${local.name}-control-plane"
   strategy = "spread"
 }
@@ -30,7 +33,7 @@ resource "aws_instance" "control_plane" {
   instance_type          = var.control_plane_instance_type
   key_name               = var.ssh_key_name
   iam_instance_profile   = aws_iam_instance_profile.nodes.name
-  placement_group        = aws_placement_group.control_plane.name
+  placement_group        = aws_placement_group.control_plane[0].name
   subnet_id              = local.subnet_id
   vpc_security_group_ids = [aws_security_group.nodes.id]
   ebs_optimized          = true
@@ -65,6 +68,11 @@ resource "aws_instance" "control_plane" {
     # A newer Ubuntu AMI must not replace an etcd member; replace one on purpose:
     # terraform apply -replace='aws_instance.control_plane[INDEX]'.
     ignore_changes = [ami]
+
+    precondition {
+      condition     = var.control_plane_instance_type != null
+      error_message = "A kubeadm control plane (control_plane_count ${var.control_plane_count}) needs control_plane_instance_type."
+    }
   }
 }
 
@@ -133,7 +141,7 @@ resource "aws_vpc_security_group_ingress_rule" "nodes_from_kube_api_lb" {
 
 # One control-plane instance: the controller reaches its API server directly.
 resource "aws_vpc_security_group_ingress_rule" "nodes_kube_api_from_controller" {
-  for_each = local.kube_api_lb ? toset([]) : toset(var.kube_api_ingress_cidrs)
+  for_each = var.control_plane_count == 1 ? toset(var.kube_api_ingress_cidrs) : toset([])
 
   security_group_id = aws_security_group.nodes.id
   cidr_ipv4         = each.value
@@ -216,6 +224,12 @@ output "control_plane_private_ips" {
 }
 
 output "kube_api_endpoint" {
-  description = "The kubeadm control-plane endpoint (HOST:PORT) the nodes and the kubeconfig use."
-  value       = local.kube_api_lb ? "${aws_lb.kube_api[0].dns_name}:${local.kube_api_port}" : "${aws_instance.control_plane[0].private_ip}:${local.kube_api_port}"
+  description = "The kubeadm control-plane endpoint (HOST:PORT) the nodes and the kubeconfig use; null without kubeadm."
+  value       = var.control_plane_count == 0 ? null : local.kube_api_lb ? "${aws_lb.kube_api[0].dns_name}:${local.kube_api_port}" : "${aws_instance.control_plane[0].private_ip}:${local.kube_api_port}"
+}
+
+# The address of the layout before control_plane_count 0 meant no control plane.
+moved {
+  from = aws_placement_group.control_plane
+  to   = aws_placement_group.control_plane[0]
 }

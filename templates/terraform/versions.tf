@@ -1,6 +1,6 @@
 
 terraform {
-  # check blocks (the version gate's warnings) need Terraform 1.5.
+  # check blocks need Terraform 1.5.
   required_version = ">= 1.5.0"
 
   required_providers {

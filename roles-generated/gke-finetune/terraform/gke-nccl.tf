@@ -3,13 +3,16 @@
 # /etc/nccl.conf on every GPU node: a ConfigMap with the spec's NCCL environment, and a DaemonSet
 # whose init container copies it onto the host through a hostPath mount of /etc (written beside,
 # then renamed, so NCCL never reads half a file). The checksum annotation rolls the DaemonSet when
-# the settings change.
+# the settings change. With gitops.argocd (argocd_enabled) ArgoCD owns both
+# (argocd/manifests/nccl-config/) and Terraform creates neither.
 
 locals {
   nccl_conf = join("", [for k in sort(keys(var.nccl_env)) : "${k}=${var.nccl_env[k]}\n"])
 }
 
 resource "kubernetes_config_map_v1" "nccl" {
+  count = var.argocd_enabled ? 0 : 1
+
   metadata {
     name      = "gpugen-nccl-conf"
     namespace = "kube-system"
@@ -21,6 +24,8 @@ resource "kubernetes_config_map_v1" "nccl" {
 }
 
 resource "kubernetes_daemon_set_v1" "nccl_conf" {
+  count = var.argocd_enabled ? 0 : 1
+
   metadata {
     name      = "gpugen-nccl-conf"
     namespace = "kube-system"
@@ -109,7 +114,7 @@ resource "kubernetes_daemon_set_v1" "nccl_conf" {
         volume {
           name = "config"
           config_map {
-            name = kubernetes_config_map_v1.nccl.metadata[0].name
+            name = kubernetes_config_map_v1.nccl[0].metadata[0].name
           }
         }
 
@@ -123,4 +128,15 @@ resource "kubernetes_daemon_set_v1" "nccl_conf" {
       }
     }
   }
+}
+
+# The addresses of the layout before argocd_enabled: each resource gained count.
+moved {
+  from = kubernetes_config_map_v1.nccl
+  to   = kubernetes_config_map_v1.nccl[0]
+}
+
+moved {
+  from = kubernetes_daemon_set_v1.nccl_conf
+  to   = kubernetes_daemon_set_v1.nccl_conf[0]
 }

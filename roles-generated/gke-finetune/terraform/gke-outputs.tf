@@ -7,9 +7,5 @@ output "gke_cluster_name" {
 
 output "node_pools" {
   description = "Node pool names by spec pool."
-  value = {
-    "a100" = google_container_node_pool.a100.name
-    "h100" = google_container_node_pool.h100.name
-    "l4"   = google_container_node_pool.l4.name
-  }
+  value       = { for name, pool in google_container_node_pool.pools : name => pool.name }
 }

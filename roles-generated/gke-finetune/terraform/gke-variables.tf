@@ -3,6 +3,10 @@
 # Every value a user may change without re-rendering; gpugen writes the spec's values into
 # terraform.tfvars.json (override them in a file of your own, e.g. override.auto.tfvars).
 
+################################################################################
+# Cluster
+################################################################################
+
 variable "cluster_name" {
   description = "Cluster name (the gpugen-cluster label)."
   type        = string
@@ -70,14 +74,22 @@ variable "gpu_operator_enabled" {
   type        = bool
 }
 
+variable "argocd_enabled" {
+  description = "ArgoCD (gitops.argocd) installs the GPU Operator chart and writes /etc/nccl.conf; Terraform keeps the namespace, the quota and the time-slicing ConfigMap."
+  type        = bool
+  default     = false
+}
+
 variable "gpu_operator_version" {
-  description = "GPU Operator chart version (with the v prefix)."
+  description = "GPU Operator chart version (with the v prefix); null with argocd_enabled."
   type        = string
+  default     = null
 }
 
 variable "gpu_operator_values" {
-  description = "GPU Operator chart values."
+  description = "GPU Operator chart values; null with argocd_enabled."
   type        = any
+  default     = null
 }
 
 variable "nccl_env" {
@@ -92,221 +104,80 @@ variable "time_slicing_replicas" {
   default     = {}
 }
 
-variable "a100_machine_type" {
-  description = "Machine type of pool a100."
-  type        = string
-}
+################################################################################
+# Pools
+################################################################################
 
-variable "a100_accelerator_type" {
-  description = "Accelerator type of pool a100 (gpugen's table for the machine type)."
-  type        = string
-}
-
-variable "a100_accelerator_count" {
-  description = "Accelerators per node of pool a100 (gpugen's table)."
-  type        = number
-}
-
-variable "a100_count" {
-  description = "Nodes of pool a100 without autoscaling."
-  type        = number
-  default     = 0
-}
-
-variable "a100_autoscaling_min" {
-  description = "Fewest nodes of pool a100; null without autoscaling."
-  type        = number
-  default     = null
-}
-
-variable "a100_autoscaling_max" {
-  description = "Most nodes of pool a100; null without autoscaling."
-  type        = number
-  default     = null
-}
-
-variable "a100_spot" {
-  description = "Spot VMs for pool a100."
-  type        = bool
-  default     = false
-}
-
-variable "a100_disk_size_gb" {
-  description = "Boot disk size of pool a100 in GB."
-  type        = number
-  default     = 200
-}
-
-variable "a100_compact_placement" {
-  description = "Compact placement for pool a100."
-  type        = bool
-  default     = false
-}
-
-variable "a100_time_sharing_clients" {
-  description = "GKE GPU time-sharing clients per GPU of pool a100 (GKE's device plugin); null: no sharing."
-  type        = number
-  default     = null
-}
-
-variable "a100_labels" {
-  description = "Kubernetes node labels of pool a100."
-  type        = map(string)
-  default     = {}
-}
-
-variable "a100_taints" {
-  description = "Kubernetes node taints of pool a100 (GKE effect names)."
-  type = list(object({
-    key    = string
-    value  = string
-    effect = string
+variable "pools" {
+  description = "The GPU node pools, by name: one google_container_node_pool each (gke-node-pools.tf). gpugen's plan writes every entry."
+  type = map(object({
+    machine_type      = string
+    accelerator_type  = string
+    accelerator_count = number
+    node_count        = optional(number, 1)
+    autoscaling = optional(object({
+      min = number
+      max = number
+    }))
+    market               = optional(string, "on-demand")
+    disk_size_gb         = optional(number, 200)
+    compact_placement    = bool
+    time_sharing_clients = optional(number)
+    labels               = optional(map(string), {})
+    taints = optional(list(object({
+      key    = string
+      value  = string
+      effect = string
+    })), [])
   }))
-  default = []
-}
 
-variable "h100_machine_type" {
-  description = "Machine type of pool h100."
-  type        = string
-}
+  validation {
+    condition     = alltrue([for name in keys(var.pools) : can(regex("^[a-z][a-z0-9-]{0,30}$", name)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", name))])
+    error_message = "Every pools key must be a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter; not con, nul, aux...)."
+  }
 
-variable "h100_accelerator_type" {
-  description = "Accelerator type of pool h100 (gpugen's table for the machine type)."
-  type        = string
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : can(regex("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", pool.machine_type)) && length(pool.machine_type) <= 64])
+    error_message = "Every pools entry's machine_type must be an instance or machine type like p5.48xlarge."
+  }
 
-variable "h100_accelerator_count" {
-  description = "Accelerators per node of pool h100 (gpugen's table)."
-  type        = number
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.node_count >= 0 && pool.node_count <= 10000 && floor(pool.node_count) == pool.node_count])
+    error_message = "Every pools entry's node_count must be an integer from 0 to 10000."
+  }
 
-variable "h100_count" {
-  description = "Nodes of pool h100 without autoscaling."
-  type        = number
-  default     = 0
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.autoscaling == null ? true : (pool.autoscaling.min >= 0 && pool.autoscaling.min <= 1000 && floor(pool.autoscaling.min) == pool.autoscaling.min)])
+    error_message = "Every pools entry's autoscaling.min must be an integer from 0 to 1000."
+  }
 
-variable "h100_autoscaling_min" {
-  description = "Fewest nodes of pool h100; null without autoscaling."
-  type        = number
-  default     = null
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.autoscaling == null ? true : (pool.autoscaling.max >= 1 && pool.autoscaling.max <= 1000 && floor(pool.autoscaling.max) == pool.autoscaling.max)])
+    error_message = "Every pools entry's autoscaling.max must be an integer from 1 to 1000."
+  }
 
-variable "h100_autoscaling_max" {
-  description = "Most nodes of pool h100; null without autoscaling."
-  type        = number
-  default     = null
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
+  }
 
-variable "h100_spot" {
-  description = "Spot VMs for pool h100."
-  type        = bool
-  default     = false
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.disk_size_gb >= 30 && pool.disk_size_gb <= 16384 && floor(pool.disk_size_gb) == pool.disk_size_gb])
+    error_message = "Every pools entry's disk_size_gb must be an integer from 30 to 16384."
+  }
 
-variable "h100_disk_size_gb" {
-  description = "Boot disk size of pool h100 in GB."
-  type        = number
-  default     = 200
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.time_sharing_clients == null ? true : (pool.time_sharing_clients >= 1 && pool.time_sharing_clients <= 64 && floor(pool.time_sharing_clients) == pool.time_sharing_clients)])
+    error_message = "Every pools entry's time_sharing_clients must be null or an integer from 1 to 64."
+  }
 
-variable "h100_compact_placement" {
-  description = "Compact placement for pool h100."
-  type        = bool
-  default     = false
-}
+  validation {
+    condition     = alltrue([for name, pool in var.pools : length(pool.labels) <= 64 && alltrue([for k, v in pool.labels : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", k)) && length(k) <= 316 && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", v))])])
+    error_message = "Every pools entry's labels must be a map of at most 64 entries from a Kubernetes label key like workload-type or nvidia.com/gpu to a Kubernetes label value (up to 63 letters, digits, '-', '_', '.')."
+  }
 
-variable "h100_time_sharing_clients" {
-  description = "GKE GPU time-sharing clients per GPU of pool h100 (GKE's device plugin); null: no sharing."
-  type        = number
-  default     = null
-}
-
-variable "h100_labels" {
-  description = "Kubernetes node labels of pool h100."
-  type        = map(string)
-  default     = {}
-}
-
-variable "h100_taints" {
-  description = "Kubernetes node taints of pool h100 (GKE effect names)."
-  type = list(object({
-    key    = string
-    value  = string
-    effect = string
-  }))
-  default = []
-}
-
-variable "l4_machine_type" {
-  description = "Machine type of pool l4."
-  type        = string
-}
-
-variable "l4_accelerator_type" {
-  description = "Accelerator type of pool l4 (gpugen's table for the machine type)."
-  type        = string
-}
-
-variable "l4_accelerator_count" {
-  description = "Accelerators per node of pool l4 (gpugen's table)."
-  type        = number
-}
-
-variable "l4_count" {
-  description = "Nodes of pool l4 without autoscaling."
-  type        = number
-  default     = 0
-}
-
-variable "l4_autoscaling_min" {
-  description = "Fewest nodes of pool l4; null without autoscaling."
-  type        = number
-  default     = null
-}
-
-variable "l4_autoscaling_max" {
-  description = "Most nodes of pool l4; null without autoscaling."
-  type        = number
-  default     = null
-}
-
-variable "l4_spot" {
-  description = "Spot VMs for pool l4."
-  type        = bool
-  default     = false
-}
-
-variable "l4_disk_size_gb" {
-  description = "Boot disk size of pool l4 in GB."
-  type        = number
-  default     = 200
-}
-
-variable "l4_compact_placement" {
-  description = "Compact placement for pool l4."
-  type        = bool
-  default     = false
-}
-
-variable "l4_time_sharing_clients" {
-  description = "GKE GPU time-sharing clients per GPU of pool l4 (GKE's device plugin); null: no sharing."
-  type        = number
-  default     = null
-}
-
-variable "l4_labels" {
-  description = "Kubernetes node labels of pool l4."
-  type        = map(string)
-  default     = {}
-}
-
-variable "l4_taints" {
-  description = "Kubernetes node taints of pool l4 (GKE effect names)."
-  type = list(object({
-    key    = string
-    value  = string
-    effect = string
-  }))
-  default = []
+  validation {
+    condition     = alltrue([for name, pool in var.pools : alltrue([for t in pool.taints : (can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", t.key)) && length(t.key) <= 316) && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", t.value)) && contains(["NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE"], t.effect)])])
+    error_message = "Every pools entry's taints must be taints with a Kubernetes label key and value and a GKE effect (NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE)."
+  }
 }

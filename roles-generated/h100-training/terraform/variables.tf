@@ -30,6 +30,16 @@ variable "environment" {
   }
 }
 
+variable "qualified_name" {
+  description = "Start of every resource name: cluster_name, plus -environment when there is one (gpugen's plan writes it)."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{0,70}$", var.qualified_name))
+    error_message = "The qualified_name must be 1-71 lower-case letters, digits and '-', starting with a letter."
+  }
+}
+
 variable "region" {
   description = "AWS region of every resource, e.g. us-east-1."
   type        = string
@@ -326,130 +336,337 @@ variable "checkpoint_noncurrent_version_days" {
 }
 
 ################################################################################
-# Pool h100
+# Pools
 ################################################################################
 
-variable "h100_count" {
-  description = "Number of nodes in pool h100."
+variable "pools" {
+  description = "The pools of GPU nodes, by name: one modules/pool call each (pools.tf). gpugen's plan writes every entry; node_labels and node_taints are EKS's, user_data_file pull mode's."
+  type = map(object({
+    instance_type               = string
+    market                      = optional(string, "on-demand")
+    capacity_reservation_id     = optional(string)
+    nodes                       = map(string)
+    placement_group             = optional(string)
+    launch_template_name_prefix = string
+    network_interfaces = list(object({
+      network_card_index = number
+      interface_type     = optional(string)
+    }))
+    root_volume = optional(object({
+      type       = optional(string, "gp3")
+      size_gib   = optional(number, 200)
+      iops       = optional(number)
+      throughput = optional(number)
+      encrypted  = optional(bool, true)
+    }), {})
+    node_labels = optional(map(string), {})
+    node_taints = optional(list(object({
+      key    = string
+      value  = optional(string)
+      effect = string
+    })), [])
+    user_data_file = optional(string)
+  }))
+
+  validation {
+    condition     = alltrue([for name in keys(var.pools) : can(regex("^[a-z][a-z0-9-]{0,30}$", name)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", name))])
+    error_message = "Every pools key must be a name of lower-case letters, digits and '-' (1-31 chars, starting with a letter; not con, nul, aux...)."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : can(regex("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", pool.instance_type)) && length(pool.instance_type) <= 64])
+    error_message = "Every pools entry's instance_type must be an instance or machine type like p5.48xlarge."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : contains(["on-demand", "spot", "capacity-block"], pool.market)])
+    error_message = "Every pools entry's market must be one of on-demand, spot, capacity-block."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.market == "capacity-block" ? pool.capacity_reservation_id != null : (pool.market != "spot" || pool.capacity_reservation_id == null)])
+    error_message = "Every pools entry's market must be on-demand, capacity-block with a capacity_reservation_id (the Capacity Block's), or spot without one (Spot Instances run in no Capacity Reservation)."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.capacity_reservation_id == null ? true : can(regex("^cr-[0-9a-f]{17}$", pool.capacity_reservation_id))])
+    error_message = "Every pools entry's capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits, like cr-0123456789abcdef0."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : length(pool.nodes) <= 10000])
+    error_message = "Every pools entry's nodes must be a map of at most 10000 nodes."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : alltrue([for key, tag in pool.nodes : can(regex("^(0|[1-9][0-9]{0,4})$", key)) && length(tag) >= 1 && length(tag) <= 255])])
+    error_message = "Every pools entry's nodes must be node keys \"0\", \"1\", ... to Name tags of 1-255 characters."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.placement_group == null ? true : (length(pool.placement_group) >= 1 && length(pool.placement_group) <= 255)])
+    error_message = "Every pools entry's placement_group must be null or a placement group name of 1-255 characters."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : can(regex("^[a-zA-Z0-9()./_-]{1,102}$", pool.launch_template_name_prefix))])
+    error_message = "Every pools entry's launch_template_name_prefix must be 1-102 letters, digits and ( ) . / _ -."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : length(pool.network_interfaces) >= 1 && alltrue([for i, n in pool.network_interfaces : n.network_card_index == i])])
+    error_message = "Every pools entry's network_interfaces must be one interface per network card, in card order from 0."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : alltrue([for i, n in pool.network_interfaces : i == 0 ? (n.interface_type == null || n.interface_type == "efa") : n.interface_type == "efa-only"])])
+    error_message = "Every pools entry's network_interfaces must be the primary interface on card 0 (interface_type efa, or null for ENA alone) and an efa-only interface on every other card."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : contains(["gp3", "gp2", "io1", "io2"], pool.root_volume.type)])
+    error_message = "Every pools entry's root_volume.type must be one of gp3, gp2, io1, io2."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.root_volume.size_gib >= 30 && pool.root_volume.size_gib <= 16384 && floor(pool.root_volume.size_gib) == pool.root_volume.size_gib])
+    error_message = "Every pools entry's root_volume.size_gib must be an integer from 30 to 16384."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.root_volume.iops == null ? true : (pool.root_volume.iops >= 3000 && pool.root_volume.iops <= 256000 && floor(pool.root_volume.iops) == pool.root_volume.iops)])
+    error_message = "Every pools entry's root_volume.iops must be an integer from 3000 to 256000."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.root_volume.throughput == null ? true : (pool.root_volume.throughput >= 125 && pool.root_volume.throughput <= 2000 && floor(pool.root_volume.throughput) == pool.root_volume.throughput)])
+    error_message = "Every pools entry's root_volume.throughput must be an integer from 125 to 2000."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : length(pool.node_labels) <= 64 && alltrue([for k, v in pool.node_labels : can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", k)) && length(k) <= 316 && can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", v))])])
+    error_message = "Every pools entry's node_labels must be a map of at most 64 entries from a Kubernetes label key like workload-type or nvidia.com/gpu to a Kubernetes label value (up to 63 letters, digits, '-', '_', '.')."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : alltrue([for k, v in pool.node_labels : !can(regex("(^|[.])(kubernetes[.]io|k8s[.]io)/", k)) || can(regex("^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|([a-z0-9.-]*[.])?node-restriction[.]kubernetes[.]io)/", k))])])
+    error_message = "Every pools entry's node_labels must be labels kubelet may set: none in the kubernetes.io or k8s.io namespaces but kubelet.kubernetes.io/, node.kubernetes.io/ and node-restriction.kubernetes.io/."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : length(pool.node_taints) <= 32 && alltrue([for i in pool.node_taints : (can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", i.key)) && length(i.key) <= 316) && (i.value == null ? true : can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", i.value))) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], i.effect)])])
+    error_message = "Every pools entry's node_taints must be a list of at most 32 objects with key a Kubernetes label key like workload-type or nvidia.com/gpu, value a Kubernetes label value (up to 63 letters, digits, '-', '_', '.'), effect one of NoSchedule, PreferNoSchedule, NoExecute."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.user_data_file == null ? true : can(regex("^user-data-[a-z0-9_]+[.]sh$", pool.user_data_file))])
+    error_message = "Every pools entry's user_data_file must be null or a file beside the .tf files, like user-data-h100.sh."
+  }
+}
+
+################################################################################
+# kubeadm control plane (kubeadm.tf)
+################################################################################
+
+variable "control_plane_count" {
+  description = "How many kubeadm control-plane instances (kubernetes.controlPlane.count): 1, or 3 (stacked etcd, an odd count) behind an internal Network Load Balancer; 0 for none (another distribution)."
   type        = number
   default     = 0
 
   validation {
-    condition     = var.h100_count >= 0 && var.h100_count <= 10000 && floor(var.h100_count) == var.h100_count
-    error_message = "The h100_count must be a whole number from 0 to 10000."
+    condition     = contains([0, 1, 3], var.control_plane_count)
+    error_message = "The control_plane_count must be 0, 1 or 3."
   }
 }
 
-variable "h100_instance_type" {
-  description = "EC2 instance type of pool h100."
-  type        = string
-
-  validation {
-    condition     = can(regex("^[a-z][a-z0-9-]*\\.[a-z0-9]+$", var.h100_instance_type))
-    error_message = "The h100_instance_type must be an EC2 instance type like p5.48xlarge."
-  }
-}
-
-variable "h100_spot" {
-  description = "Run the nodes of pool h100 as Spot instances (one-time requests, terminated on interruption)."
-  type        = bool
-  default     = false
-}
-
-variable "h100_capacity_block" {
-  description = "Run the nodes of pool h100 in an EC2 Capacity Block for ML (market type capacity-block, in the block named by h100_capacity_reservation_id). EC2 terminates them when the block ends."
-  type        = bool
-  default     = false
-}
-
-variable "h100_capacity_reservation_id" {
-  description = "The Capacity Reservation the nodes of pool h100 launch into: a Capacity Block's, or a targeted On-Demand Capacity Reservation's; null for none."
+variable "control_plane_instance_type" {
+  description = "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane.instanceType); x86_64, as the nodes' image. null without one."
   type        = string
   default     = null
 
   validation {
-    condition     = var.h100_capacity_reservation_id == null || can(regex("^cr-[0-9a-f]{17}$", var.h100_capacity_reservation_id))
-    error_message = "The h100_capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits."
+    condition     = var.control_plane_instance_type == null ? true : can(regex("^[a-z][a-z0-9-]*\\.[a-z0-9]+$", var.control_plane_instance_type))
+    error_message = "The control_plane_instance_type must be an EC2 instance type like m7i.xlarge."
   }
 }
 
-variable "h100_root_volume_encrypted" {
-  description = "Encrypt the root disks of pool h100 (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses false (sec-unencrypted-storage) unless that rule is skipped on purpose."
+variable "control_plane_root_volume_size_gib" {
+  description = "Root volume (gp3, encrypted) of each control-plane instance, in GiB: etcd's data, the container images and the logs."
+  type        = number
+  default     = 50
+
+  validation {
+    condition     = var.control_plane_root_volume_size_gib >= 20 && var.control_plane_root_volume_size_gib <= 16384 && floor(var.control_plane_root_volume_size_gib) == var.control_plane_root_volume_size_gib
+    error_message = "The control_plane_root_volume_size_gib must be a whole number from 20 to 16384."
+  }
+}
+
+variable "kube_api_ingress_cidrs" {
+  description = "IPv4 CIDRs that may reach the Kubernetes API server on TCP 6443 besides the nodes: the Ansible controller, whose Helm and API calls (the CNI, plays 03-05) go there. gpugen sets network.sshIngressCidrs, where the controller connects from; empty when the controller runs inside the node security group."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.kube_api_ingress_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
+    error_message = "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
+  }
+}
+
+################################################################################
+# EKS (eks.tf)
+################################################################################
+
+variable "eks_enabled" {
+  description = "Create an EKS control plane the nodes join at boot (kubernetes.distribution eks)."
+  type        = bool
+  default     = false
+}
+
+variable "kubernetes_version" {
+  description = "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS node image and the add-on versions. null without EKS."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.kubernetes_version == null ? true : can(regex("^1\\.[0-9]{2}$", var.kubernetes_version))
+    error_message = "The kubernetes_version must be a Kubernetes minor like 1.33."
+  }
+}
+
+variable "eks_endpoint_public_access" {
+  description = "Whether the API server also has a public endpoint (kubernetes.endpointAccess public-and-private); the private endpoint is always on."
+  type        = bool
+  default     = false
+}
+
+variable "eks_public_access_cidrs" {
+  description = "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.eks_public_access_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
+    error_message = "Every eks_public_access_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
+  }
+}
+
+variable "eks_admin_arns" {
+  description = "IAM role or user ARNs given cluster-admin through EKS access entries (kubernetes.admins)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for a in var.eks_admin_arns : can(regex("^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$", a))])
+    error_message = "Every eks_admin_arns entry must be an IAM role or user ARN, like arn:aws:iam::123456789012:role/platform-admin."
+  }
+}
+
+variable "eks_creator_admin" {
+  description = "Give the identity that creates the cluster (the one running terraform apply) cluster-admin, as EKS does by default. Changing it replaces the cluster."
   type        = bool
   default     = true
 }
 
-variable "h100_root_volume_type" {
-  description = "EBS volume type of the root disks of pool h100."
+variable "eks_addon_versions" {
+  description = "Exact versions of the core add-ons (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an add-on not named gets EKS's default version for kubernetes_version."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.eks_addon_versions : contains(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"], k) && can(regex("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$", v))])
+    error_message = "The eks_addon_versions keys must be coredns, eks-pod-identity-agent, kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."
+  }
+}
+
+variable "eks_log_retention_days" {
+  description = "Days CloudWatch keeps the control plane's logs (api, audit, authenticator, controllerManager, scheduler)."
+  type        = number
+  default     = 90
+
+  validation {
+    condition     = contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653], var.eks_log_retention_days)
+    error_message = "The eks_log_retention_days must be a CloudWatch Logs retention period (1, 3, 5, 7, 14, 30, 60, 90, ... 3653)."
+  }
+}
+
+variable "eks_service_cidr" {
+  description = "Range the cluster's Services get addresses from; it must not overlap the VPC or networks the nodes reach. null: 172.20.0.0/16 for a VPC in 10.0.0.0/8 (and an existing VPC), else 10.100.0.0/16."
   type        = string
-  default     = "gp3"
-
-  validation {
-    condition     = contains(["gp3", "gp2", "io1", "io2"], var.h100_root_volume_type)
-    error_message = "The h100_root_volume_type must be gp3, gp2, io1 or io2."
-  }
-}
-
-variable "h100_root_volume_size_gib" {
-  description = "Root disk size of pool h100 in GiB."
-  type        = number
-  default     = 200
-
-  validation {
-    condition     = var.h100_root_volume_size_gib >= 30 && var.h100_root_volume_size_gib <= 16384 && floor(var.h100_root_volume_size_gib) == var.h100_root_volume_size_gib
-    error_message = "The h100_root_volume_size_gib must be a whole number from 30 to 16384."
-  }
-}
-
-variable "h100_root_volume_iops" {
-  description = "Provisioned IOPS of the root disks of pool h100 (gp3, io1, io2); null for the volume type's default."
-  type        = number
   default     = null
 
   validation {
-    condition     = var.h100_root_volume_iops == null ? true : var.h100_root_volume_iops >= 3000 && var.h100_root_volume_iops <= 256000
-    error_message = "The h100_root_volume_iops must be from 3000 to 256000."
+    condition     = var.eks_service_cidr == null ? true : can(cidrnetmask(var.eks_service_cidr)) && try(cidrsubnet(var.eks_service_cidr, 0, 0) == var.eks_service_cidr, false) && try(tonumber(split("/", var.eks_service_cidr)[1]) >= 12 && tonumber(split("/", var.eks_service_cidr)[1]) <= 24, false)
+    error_message = "The eks_service_cidr must be an IPv4 network address with a prefix from /12 to /24, like 172.20.0.0/16."
   }
 }
 
-variable "h100_root_volume_throughput" {
-  description = "Throughput of the gp3 root disks of pool h100 in MiB/s; null for the default (125)."
-  type        = number
+variable "eks_subnet_cidr" {
+  description = "CIDR of the second control-plane subnet gpugen creates in another zone (EKS needs two); null for the second-to-last /28 of vpc_cidr."
+  type        = string
   default     = null
 
   validation {
-    condition     = var.h100_root_volume_throughput == null ? true : var.h100_root_volume_throughput >= 125 && var.h100_root_volume_throughput <= 2000
-    error_message = "The h100_root_volume_throughput must be from 125 to 2000."
+    condition     = var.eks_subnet_cidr == null ? true : can(cidrnetmask(var.eks_subnet_cidr)) && try(cidrsubnet(var.eks_subnet_cidr, 0, 0) == var.eks_subnet_cidr, false)
+    error_message = "The eks_subnet_cidr must be an IPv4 network address with a prefix, like 10.42.255.224/28."
   }
 }
 
-variable "h100_driver_version" {
-  description = "NVIDIA driver version of pool h100, checked by the version gate (compatibility.tf) against the GPU and the CUDA version."
+variable "eks_subnet_zone" {
+  description = "Availability zone of that second subnet; null for the first other zone of the region."
   type        = string
+  default     = null
 
   validation {
-    condition     = can(regex("^[0-9]{3}(\\.[0-9]{1,3}){1,2}$", var.h100_driver_version))
-    error_message = "The h100_driver_version must look like 580.95.05."
+    condition     = var.eks_subnet_zone == null ? true : can(regex("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$", var.eks_subnet_zone))
+    error_message = "The eks_subnet_zone must look like us-east-1b."
   }
 }
 
-variable "h100_cuda_version" {
-  description = "CUDA toolkit version (major.minor) of pool h100, checked by the version gate."
-  type        = string
+variable "eks_subnet_ids" {
+  description = "With an existing VPC: more subnets for the control plane, at least one in another zone than subnet_id."
+  type        = list(string)
+  default     = []
 
   validation {
-    condition     = can(regex("^[0-9]{2}\\.[0-9]{1,2}$", var.h100_cuda_version))
-    error_message = "The h100_cuda_version must look like 12.8."
+    condition     = alltrue([for s in var.eks_subnet_ids : can(regex("^subnet-[0-9a-f]{8,17}$", s))])
+    error_message = "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."
   }
 }
 
-variable "h100_fabric" {
-  description = "Interconnect between the nodes of pool h100: efa (one EFA interface per network card) or tcp (the primary ENA interface only)."
+################################################################################
+# Pull mode (pull.tf)
+################################################################################
+
+variable "pull_source" {
+  description = "Pull mode: where nodes fetch the bundle, s3 (the checkpoint bucket, uploaded here) or git; null without pull mode."
   type        = string
-  default     = "tcp"
+  default     = null
 
   validation {
-    condition     = contains(["efa", "tcp"], var.h100_fabric)
-    error_message = "On AWS the h100_fabric must be efa or tcp."
+    condition     = var.pull_source == null ? true : contains(["s3", "git"], var.pull_source)
+    error_message = "pull_source must be s3, git or null."
   }
+}
+
+variable "pull_bundle_prefix" {
+  description = "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's SHA-256."
+  type        = string
+  default     = null
+}
+
+variable "pull_bundle_files" {
+  description = "The bundle's files, relative to the ansible/ folder: exactly the files the user data's digest lists, so Terraform uploads nothing else (no fact cache, kubeconfig or report a push run left there)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for f in var.pull_bundle_files : can(regex("^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$", f)) && !strcontains(f, "..")])
+    error_message = "Every pull_bundle_files entry must be a relative path inside the ansible/ folder."
+  }
+}
+
+variable "pull_reports_prefix" {
+  description = "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile)."
+  type        = string
+  default     = null
 }

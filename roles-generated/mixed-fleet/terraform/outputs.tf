@@ -28,49 +28,25 @@ output "ami_id" {
   value       = local.ami_id
 }
 
-output "a100_instance_ids" {
-  description = "Instance ids of pool a100, by index."
-  value       = aws_instance.a100[*].id
+output "instance_ids" {
+  description = "Instance ids by pool, then by node key."
+  value       = { for name, pool in module.pool : name => pool.instance_ids }
 }
 
-output "a100_private_ips" {
-  description = "Private IPv4 addresses of pool a100, by index."
-  value       = aws_instance.a100[*].private_ip
+output "private_ips" {
+  description = "Private IPv4 addresses by pool, then by node key."
+  value       = { for name, pool in module.pool : name => pool.private_ips }
 }
 
-output "a100_placement_group" {
-  description = "Placement group of pool a100; null with placement_strategy none."
-  value       = one(aws_placement_group.a100[*].name)
-}
+output "placement_groups" {
+  description = "Placement group by pool; null with placement_strategy none."
+  value       = { for name, pool in module.pool : name => pool.placement_group }
 
-output "h100_instance_ids" {
-  description = "Instance ids of pool h100, by index."
-  value       = aws_instance.h100[*].id
-}
-
-output "h100_private_ips" {
-  description = "Private IPv4 addresses of pool h100, by index."
-  value       = aws_instance.h100[*].private_ip
-}
-
-output "h100_placement_group" {
-  description = "Placement group of pool h100; null with placement_strategy none."
-  value       = one(aws_placement_group.h100[*].name)
-}
-
-output "l4_instance_ids" {
-  description = "Instance ids of pool l4, by index."
-  value       = aws_instance.l4[*].id
-}
-
-output "l4_private_ips" {
-  description = "Private IPv4 addresses of pool l4, by index."
-  value       = aws_instance.l4[*].private_ip
-}
-
-output "l4_placement_group" {
-  description = "Placement group of pool l4; null with placement_strategy none."
-  value       = one(aws_placement_group.l4[*].name)
+  # Only pools with a group count: a pool launched into a Capacity Reservation has none.
+  precondition {
+    condition     = var.placement_strategy != "spread" || alltrue([for p in values(var.pools) : p.placement_group == null || length(p.nodes) <= 7])
+    error_message = "A spread placement group holds at most 7 running instances per availability zone; pools ${join(", ", [for name, p in var.pools : name if p.placement_group != null && length(p.nodes) > 7])} ask for more."
+  }
 }
 
 output "lustre_dns_name" {

@@ -9,9 +9,9 @@ provider "aws" {
 }
 
 locals {
-  # Resource names: the cluster, plus its environment when it has one, so that dev and prod of
-  # one cluster can share an account and region.
-  name = var.environment == null ? var.cluster_name : "${var.cluster_name}-${var.environment}"
+  # Resource names start with the cluster's name, plus its environment when it has one, so that
+  # dev and prod of one cluster can share an account and region (gpugen's plan writes it).
+  name = var.qualified_name
 
   # On every resource (default_tags) and, with Name and gpugen:pool, on every node: the tag
   # scheme is the contract with `gpugen inventory`.

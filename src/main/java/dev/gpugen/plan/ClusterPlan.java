@@ -88,6 +88,8 @@ public record ClusterPlan(
                   ? Optional.empty()
                   : Optional.of(qualifiedName + "-" + p.name()),
               Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
+              qualifiedName + "-" + p.name() + "-",
+              provider == Provider.AWS ? PoolPlan.nodes(spec.metadata().name(), p) : List.of(),
               ports,
               gbps,
               p.validation()

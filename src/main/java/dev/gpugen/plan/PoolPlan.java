@@ -3,6 +3,7 @@ package dev.gpugen.plan;
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,12 +17,16 @@ import java.util.Optional;
  *     proprietary}: the spec's choice, or for {@code auto} what the GPU requires, else the driver
  *     branch's default
  * @param group the Ansible group of its hosts, {@code pool_NAME} with '-' as '_'
- * @param tfPrefix the prefix of its Terraform variables and the label of its resources
+ * @param tfPrefix the pool's name with '-' as '_', for file names (user-data-PREFIX.sh) and the
+ *     Terraform addresses of the layout before pools were keyed by name
  * @param placementGroup the placement group Terraform creates for it; empty with placement none and
  *     for a pool launched into a Capacity Reservation (a Capacity Block's instances are placed in
  *     an EC2 UltraCluster by EC2:
  *     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html)
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
+ * @param launchTemplateNamePrefix the start of its launch template's name (AWS adds a unique
+ *     suffix): {@code CLUSTER[-ENV]-POOL-}
+ * @param nodes its EC2 instances (AWS), each under a stable key; empty on other providers
  * @param hcaPorts InfiniBand/RoCE: the HCA ports each host must have Active, the spec's or the
  *     GPU's reference system's; empty elsewhere or when neither says
  * @param linkGbps InfiniBand/RoCE: the rate of each of those ports, likewise
@@ -39,6 +44,8 @@ public record PoolPlan(
     String tfPrefix,
     Optional<String> placementGroup,
     int timeSlicingReplicas,
+    String launchTemplateNamePrefix,
+    List<Node> nodes,
     Optional<Integer> hcaPorts,
     Optional<Integer> linkGbps,
     Optional<Double> minMultiNodeBusBandwidthGbps,
@@ -76,6 +83,19 @@ public record PoolPlan(
    */
   public Optional<Double> fabricGBps() {
     return hcaPorts.flatMap(n -> linkGbps.map(g -> n * g / 8.0));
+  }
+
+  /**
+   * One EC2 instance of a pool.
+   *
+   * @param key its stable key within the pool: {@code "0"}, {@code "1"}, ... in launch order, so
+   *     removing one node later leaves the others' keys (and instances) alone
+   * @param name its Name tag, {@code CLUSTER-POOL-KEY} (the inventory's first hostname choice)
+   */
+  public record Node(String key, String name) {}
+
+  public PoolPlan {
+    nodes = List.copyOf(nodes);
   }
 
   public String name() {
@@ -126,8 +146,23 @@ public record PoolPlan(
         .orElse(List.of(new AwsInstanceType.NetworkInterface(0, "interface")));
   }
 
+  /** The EFA interfaces each node gets (vpc.amazonaws.com/efa it advertises); 0 on TCP pools. */
+  public int efaInterfaces() {
+    return (int) networkInterfaces().stream().filter(n -> !n.type().equals("interface")).count();
+  }
+
   /** Pool names become Ansible group and Terraform identifiers, where '-' is not allowed. */
   static String identifier(String name) {
     return name.replace('-', '_');
+  }
+
+  /** The nodes of an AWS pool: keys "0" to "count - 1", Name tags CLUSTER-POOL-KEY. */
+  static List<Node> nodes(String cluster, ClusterSpec.Pool pool) {
+    List<Node> out = new ArrayList<>();
+    for (int i = 0; i < pool.count(); i++) {
+      String key = Integer.toString(i);
+      out.add(new Node(key, cluster + "-" + pool.name() + "-" + key));
+    }
+    return out;
   }
 }

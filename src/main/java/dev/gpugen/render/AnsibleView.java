@@ -10,7 +10,6 @@ import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.ClusterSpec.Software;
-import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Market;
 import dev.gpugen.spec.Provider;
 import java.util.ArrayList;
@@ -409,11 +408,11 @@ public final class AnsibleView {
   }
 
   /**
-   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces gpugen
-   * attaches when the fabric is EFA, else 0 (not checked).
+   * The vpc.amazonaws.com/efa count a pool's nodes must advertise: the EFA interfaces the plan
+   * attaches to each node, 0 on TCP pools (not checked).
    */
   public int schedulerEfaInterfaces(PoolVars pool) {
-    return plan.pool(pool.name()).pool().fabric() == Fabric.EFA ? pool.facts().efaInterfaces() : 0;
+    return plan.pool(pool.name()).efaInterfaces();
   }
 
   /**

@@ -58,17 +58,27 @@ final class RenderPlan {
     return b.out;
   }
 
+  /**
+   * Terraform for AWS: the same .tf files for every spec (a feature a spec does not use is off by
+   * its variables), the spec's values in terraform.tfvars.json, and the moved blocks of its pools.
+   */
   private static void terraformAws(Builder b, ClusterPlan plan) {
     for (String f :
         List.of(
             ".gitignore",
-            "compatibility.tf",
+            "eks.tf",
             "iam.tf",
-            "instances.tf",
+            "kubeadm.tf",
+            "modules/pool/main.tf",
+            "modules/pool/outputs.tf",
+            "modules/pool/variables.tf",
+            "modules/pool/versions.tf",
+            "moved.tf",
             "network.tf",
             "outputs.tf",
-            "placement.tf",
+            "pools.tf",
             "providers.tf",
+            "pull.tf",
             "ssm.tf",
             "storage.tf",
             "terraform.tfvars.json",
@@ -76,16 +86,8 @@ final class RenderPlan {
             "versions.tf")) {
       b.file("terraform/" + f);
     }
-    if (new TerraformView(plan).eks()) {
-      b.file("terraform/eks.tf");
-    }
-    if (new AnsibleView(plan).kubeadm()) {
-      // kubeadm: the control-plane instances (and with several, their load balancer).
-      b.file("terraform/kubeadm.tf");
-    }
     backend(b, plan);
     if (plan.pullMode()) {
-      b.file("terraform/pull.tf");
       b.perPool("terraform/user-data-{pool}.sh");
     }
   }
@@ -96,6 +98,8 @@ final class RenderPlan {
             ".gitignore",
             "gke-cluster.tf",
             "gke-gpu-operator.tf",
+            "gke-moved.tf",
+            "gke-nccl.tf",
             "gke-node-pools.tf",
             "gke-outputs.tf",
             "gke-variables.tf",
@@ -104,10 +108,6 @@ final class RenderPlan {
       b.file("terraform/" + f);
     }
     backend(b, plan);
-    // With GitOps, ArgoCD owns the NCCL ConfigMap and DaemonSet (argocd/manifests/nccl-config/).
-    if (plan.spec().gitops().isEmpty()) {
-      b.file("terraform/gke-nccl.tf");
-    }
   }
 
   private static void backend(Builder b, ClusterPlan plan) {

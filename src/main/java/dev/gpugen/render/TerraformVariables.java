@@ -1,13 +1,22 @@
 package dev.gpugen.render;
 
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.plan.ValidationState;
+import dev.gpugen.render.TfShape.Attr;
+import dev.gpugen.render.TfShape.Check;
 import dev.gpugen.render.TfVar.Section;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Placement;
+import dev.gpugen.spec.yaml.Shape;
+import dev.gpugen.spec.yaml.Shape.Field;
+import dev.gpugen.spec.yaml.Shape.Obj;
+import dev.gpugen.spec.yaml.Shape.Str;
+import dev.gpugen.spec.yaml.SpecShape;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,10 +24,15 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Every Terraform input variable of a render, each declared and valued in one place: variables.tf
- * (gke-variables.tf on GKE, pull.tf for pull mode) and terraform.tfvars.json are both written from
- * these lists. A variable with no {@link TfVar#set value} is left to its default, or to a value the
- * user sets in a file of their own.
+ * Every Terraform input variable, each declared and valued in one place. The declarations are the
+ * same for every spec: variables.tf and gke-variables.tf are these lists written once (static files
+ * under templates/, checked against this class by {@code TerraformVariablesFileTest}); the values
+ * of a spec, computed from its plan, are terraform.tfvars.json. A variable gpugen gives no value
+ * for a plan is left to its default, or to a value the user sets in a file of their own.
+ *
+ * <p>The pools are one variable, {@code pools}: a map from pool name to an object whose attributes
+ * are typed and checked from the grammar's shapes ({@link TfShape}) where the spec has the key, and
+ * by hand where the plan derives the value (node keys, names, network interfaces).
  */
 final class TerraformVariables {
   private TerraformVariables() {}
@@ -32,12 +46,7 @@ final class TerraformVariables {
             try(tonumber(split("/", {var})[1]) >= 16 && tonumber(split("/", {var})[1]) <= 28, false),
           ])""";
 
-  /** Terraform for AWS: the cluster, network and storage sections, then one section per pool. */
-  static List<Section> aws(ClusterPlan plan) {
-    ClusterSpec spec = plan.spec();
-    ClusterSpec.Cloud c = spec.cloud();
-    ClusterSpec.Network n = spec.network();
-    Optional<ClusterSpec.Lustre> lustre = spec.storage().lustre();
+  private static List<Section> aws() {
     List<Section> out = new ArrayList<>();
     out.add(
         new Section(
@@ -51,7 +60,7 @@ final class TerraformVariables {
                         "can(regex(\"^[a-z][a-z0-9-]{0,38}$\", {var}))",
                         "The cluster_name must be 1-39 lower-case letters, digits and '-', starting"
                             + " with a letter.")
-                    .set(spec.metadata().name()),
+                    .set(p -> p.spec().metadata().name()),
                 TfVar.of(
                         "environment",
                         "string",
@@ -62,12 +71,22 @@ final class TerraformVariables {
                         "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]{0,30}$\", {var}))",
                         "The environment must be 1-31 lower-case letters, digits and '-', starting"
                             + " with a letter.")
-                    .set(spec.metadata().environment().orElse(null)),
+                    .set(p -> p.spec().metadata().environment().orElse(null)),
+                TfVar.of(
+                        "qualified_name",
+                        "string",
+                        "Start of every resource name: cluster_name, plus -environment when there"
+                            + " is one (gpugen's plan writes it).")
+                    .validation(
+                        "can(regex(\"^[a-z][a-z0-9-]{0,70}$\", {var}))",
+                        "The qualified_name must be 1-71 lower-case letters, digits and '-', starting"
+                            + " with a letter.")
+                    .set(ClusterPlan::qualifiedName),
                 TfVar.of("region", "string", "AWS region of every resource, e.g. us-east-1.")
                     .validation(
                         "can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$\", {var}))",
                         "The region must look like us-east-1.")
-                    .set(c.region().orElse(null)),
+                    .set(p -> p.spec().cloud().region().orElse(null)),
                 TfVar.of(
                         "availability_zone",
                         "string",
@@ -76,7 +95,7 @@ final class TerraformVariables {
                     .validation(
                         "can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$\", {var}))",
                         "The availability_zone must look like us-east-1a.")
-                    .set(c.availabilityZone().orElse(null)),
+                    .set(p -> p.spec().cloud().availabilityZone().orElse(null)),
                 TfVar.of(
                         "ssh_key_name",
                         "string",
@@ -88,7 +107,7 @@ final class TerraformVariables {
                             + " can(regex(\"^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$\", {var}))",
                         "The ssh_key_name must be an EC2 key pair name (letters, digits, '.', '_',"
                             + " '-').")
-                    .set(c.sshKeyName().orElse(null)),
+                    .set(p -> p.spec().cloud().sshKeyName().orElse(null)),
                 TfVar.of(
                         "image",
                         "string",
@@ -99,7 +118,7 @@ final class TerraformVariables {
                         "can(regex(\"^(ubuntu-22\\\\.04|ubuntu-24\\\\.04|ami-[0-9a-f]{8,17})$\","
                             + " {var}))",
                         "The image must be ubuntu-22.04, ubuntu-24.04 or an ami-... id.")
-                    .set(c.image()),
+                    .set(p -> p.spec().cloud().image()),
                 TfVar.of(
                         "metadata_http_tokens",
                         "string",
@@ -111,7 +130,7 @@ final class TerraformVariables {
                     .validation(
                         "contains([\"required\", \"optional\"], {var})",
                         "The metadata_http_tokens must be required or optional.")
-                    .set(c.imds().httpTokens()),
+                    .set(p -> p.spec().cloud().imds().httpTokens()),
                 TfVar.of(
                         "metadata_hop_limit",
                         "number",
@@ -123,7 +142,7 @@ final class TerraformVariables {
                     .validation(
                         "{var} >= 1 && {var} <= 64 && floor({var}) == {var}",
                         "The metadata_hop_limit must be a whole number from 1 to 64.")
-                    .set(c.imds().hopLimit()),
+                    .set(p -> p.spec().cloud().imds().hopLimit()),
                 TfVar.of(
                         "kms_key_id",
                         "string",
@@ -160,7 +179,7 @@ final class TerraformVariables {
                         IPV4_NETWORK_16_TO_28,
                         "The vpc_cidr must be an IPv4 network address with a prefix from /16 to"
                             + " /28, like 10.42.0.0/16.")
-                    .set(n.vpcCidr().orElse(null)),
+                    .set(p -> p.spec().network().vpcCidr().orElse(null)),
                 TfVar.of(
                         "subnet_cidr",
                         "string",
@@ -171,7 +190,7 @@ final class TerraformVariables {
                         IPV4_NETWORK_16_TO_28,
                         "The subnet_cidr must be an IPv4 network address with a prefix from /16 to"
                             + " /28, like 10.42.0.0/20.")
-                    .set(n.subnetCidr().orElse(null)),
+                    .set(p -> p.spec().network().subnetCidr().orElse(null)),
                 TfVar.of(
                         "vpc_id",
                         "string",
@@ -181,7 +200,7 @@ final class TerraformVariables {
                     .validation(
                         "{var} == null ? true : can(regex(\"^vpc-[0-9a-f]{8,17}$\", {var}))",
                         "The vpc_id must look like vpc-0abc12345def67890.")
-                    .set(n.vpcId().orElse(null)),
+                    .set(p -> p.spec().network().vpcId().orElse(null)),
                 TfVar.of(
                         "subnet_id",
                         "string",
@@ -191,7 +210,7 @@ final class TerraformVariables {
                     .validation(
                         "{var} == null ? true : can(regex(\"^subnet-[0-9a-f]{8,17}$\", {var}))",
                         "The subnet_id must look like subnet-0abc12345def67890.")
-                    .set(n.subnetId().orElse(null)),
+                    .set(p -> p.spec().network().subnetId().orElse(null)),
                 TfVar.of(
                         "ssh_ingress_cidrs",
                         "list(string)",
@@ -203,7 +222,7 @@ final class TerraformVariables {
                             + " == c, false)])",
                         "Every ssh_ingress_cidrs entry must be an IPv4 network address with a"
                             + " prefix, like 203.0.113.0/24.")
-                    .set(n.sshIngressCidrs()),
+                    .set(p -> p.spec().network().sshIngressCidrs()),
                 TfVar.of(
                         "enable_nat_gateway",
                         "bool",
@@ -211,7 +230,7 @@ final class TerraformVariables {
                             + " (package repositories, NGC, SSM): a NAT gateway in a small public"
                             + " subnet. The nodes never get public addresses.")
                     .defaultTo(false)
-                    .set(n.natGateway()),
+                    .set(p -> p.spec().network().natGateway()),
                 TfVar.of(
                         "public_subnet_cidr",
                         "string",
@@ -236,7 +255,7 @@ final class TerraformVariables {
                             + " \"eks-auth\", \"sts\"], s)])",
                         "The vpc_interface_endpoints may list ssm, ssmmessages, ec2messages, ec2,"
                             + " ecr.api, ecr.dkr, eks, eks-auth and sts.")
-                    .set(plan.vpcInterfaceEndpoints()),
+                    .set(p -> p.vpcInterfaceEndpoints()),
                 TfVar.of(
                         "ssm_bucket_prefix",
                         "string",
@@ -248,7 +267,7 @@ final class TerraformVariables {
                         "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{0,36}$\", {var}))",
                         "The ssm_bucket_prefix must be up to 37 characters of a-z, 0-9, '.' and"
                             + " '-'.")
-                    .set(plan.ssmBucketPrefix().orElse(null)),
+                    .set(p -> p.ssmBucketPrefix().orElse(null)),
                 TfVar.of(
                         "allow_web_egress",
                         "bool",
@@ -265,7 +284,7 @@ final class TerraformVariables {
                     .validation(
                         "contains([\"cluster\", \"partition\", \"spread\", \"none\"], {var})",
                         "The placement_strategy must be cluster, partition, spread or none.")
-                    .set(n.placement()))));
+                    .set(p -> p.spec().network().placement()))));
     out.add(
         new Section(
             "Storage",
@@ -275,7 +294,7 @@ final class TerraformVariables {
                         "bool",
                         "Create an FSx for Lustre file system in the node subnet.")
                     .defaultTo(false)
-                    .set(lustre.isPresent()),
+                    .set(p -> p.spec().storage().lustre().isPresent()),
                 lustre(
                     TfVar.of(
                             "lustre_capacity_gib",
@@ -286,7 +305,6 @@ final class TerraformVariables {
                         .validation(
                             "{var} >= 1200 && floor({var}) == {var}",
                             "The lustre_capacity_gib must be a whole number of at least 1200."),
-                    lustre,
                     ClusterSpec.Lustre::capacityGiB),
                 lustre(
                     TfVar.of("lustre_deployment_type", "string", "FSx for Lustre deployment type.")
@@ -296,7 +314,6 @@ final class TerraformVariables {
                                 + " \"PERSISTENT_2\"], {var})",
                             "The lustre_deployment_type must be SCRATCH_1, SCRATCH_2, PERSISTENT_1"
                                 + " or PERSISTENT_2."),
-                    lustre,
                     ClusterSpec.Lustre::deploymentType),
                 lustre(
                     TfVar.of(
@@ -310,7 +327,6 @@ final class TerraformVariables {
                                 + " {var})",
                             "The lustre_per_unit_storage_throughput must be 50, 100, 200"
                                 + " (PERSISTENT_1) or 125, 250, 500, 1000 (PERSISTENT_2)."),
-                    lustre,
                     l -> l.perUnitStorageThroughput().orElse(null)),
                 lustre(
                     TfVar.of(
@@ -323,7 +339,6 @@ final class TerraformVariables {
                             "can(regex(\"^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$\","
                                 + " {var}))",
                             "The lustre_mount_point must be an absolute path like /fsx."),
-                    lustre,
                     ClusterSpec.Lustre::mountPoint),
                 TfVar.of(
                         "checkpoint_bucket",
@@ -336,7 +351,7 @@ final class TerraformVariables {
                             + " {var})) && !strcontains({var}, \"..\")",
                         "The checkpoint_bucket must be an S3 bucket name: 3-63 characters of a-z,"
                             + " 0-9, '.' and '-'.")
-                    .set(spec.storage().checkpointBucket().orElse(null)),
+                    .set(p -> p.spec().storage().checkpointBucket().orElse(null)),
                 TfVar.of(
                         "checkpoint_write_access",
                         "bool",
@@ -352,39 +367,242 @@ final class TerraformVariables {
                         "{var} >= 1 && floor({var}) == {var}",
                         "The checkpoint_noncurrent_version_days must be a whole number of at least"
                             + " 1."))));
-    spec.kubernetes()
-        .filter(ClusterSpec.Kubernetes::kubeadm)
-        .ifPresent(k -> out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm(k, n))));
+    out.add(new Section("Pools", List.of(awsPools())));
+    out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm()));
+    out.add(new Section("EKS (eks.tf)", eks()));
+    out.add(new Section("Pull mode (pull.tf)", pull()));
+    return List.copyOf(out);
+  }
+
+  /** A Lustre setting: written only when the spec has a file system, else left to its default. */
+  private static TfVar lustre(TfVar v, Function<ClusterSpec.Lustre, Object> value) {
+    return v.setIf(
+        p -> p.spec().storage().lustre().isPresent(),
+        p -> value.apply(p.spec().storage().lustre().get()));
+  }
+
+  private static boolean kubeadm(ClusterPlan p) {
+    return p.spec().kubernetes().filter(ClusterSpec.Kubernetes::kubeadm).isPresent();
+  }
+
+  private static boolean eks(ClusterPlan p) {
+    return p.spec().kubernetes().filter(ClusterSpec.Kubernetes::eks).isPresent();
+  }
+
+  private static ClusterSpec.Kubernetes kubernetes(ClusterPlan p) {
+    return p.spec().kubernetes().orElseThrow();
+  }
+
+  /** A pool attribute from the grammar's key {@code key} of a pool. */
+  private static Field poolKey(String key) {
+    return SpecShape.pool().field(key).orElseThrow();
+  }
+
+  /** A key of a mapping of the grammar. */
+  private static Field key(Field mapping, String key) {
+    return ((Obj) mapping.shape()).field(key).orElseThrow();
+  }
+
+  /**
+   * The {@code pools} variable: its object type from the attributes, one validation block per check
+   * of each attribute (and of the pool names), each over every pool.
+   */
+  private static TfVar pools(String description, List<Attr> attrs) {
+    String type = "map(" + TfShape.object(attrs).replace("\n", "\n  ") + ")";
+    TfVar v = TfVar.of("pools", type, description);
+    Str name = (Str) poolKey("name").shape();
+    v =
+        v.validation(
+            "alltrue([for name in keys({var}) : "
+                + TfShape.string(name).replace("{x}", "name")
+                + "])",
+            "Every pools key must be " + name.describe() + ".");
+    for (Attr a : attrs) {
+      for (Check c : a.checks()) {
+        String attr = "pool." + a.name();
+        v =
+            v.validation(
+                "alltrue([for name, pool in {var} : "
+                    + c.condition().replace("{attr}", attr).replace("{x}", attr + c.path())
+                    + "])",
+                "Every pools entry's " + a.name() + c.path() + " must be " + c.what() + ".");
+      }
+    }
+    return v;
+  }
+
+  /**
+   * AWS: one object per pool, keyed by its name. What the plan derives (node keys and Name tags,
+   * placement group, launch template prefix, network interfaces, the pull-mode script) is written
+   * as it is, so HCL computes none of it.
+   */
+  private static TfVar awsPools() {
+    Field count = poolKey("count");
+    List<Attr> attrs =
+        List.of(
+            TfShape.required("instance_type", poolKey("instanceType")),
+            // Across two attributes, for a pool written by hand (the linter refuses such specs:
+            // aws-capacity-block-reservation-missing, aws-spot-with-reservation): a Capacity
+            // Block runs only in its reservation, and Spot Instances in none
+            // (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-launch.html).
+            TfShape.attr("market", poolKey("market"))
+                .check(
+                    "{x} == \"capacity-block\" ? pool.capacity_reservation_id != null : ({x} !="
+                        + " \"spot\" || pool.capacity_reservation_id == null)",
+                    "on-demand, capacity-block with a capacity_reservation_id (the Capacity Block's),"
+                        + " or spot without one (Spot Instances run in no Capacity Reservation)"),
+            TfShape.attr("capacity_reservation_id", poolKey("capacityReservationId")),
+            TfShape.attr("nodes", "map(string)", true)
+                .check(
+                    "length({x}) <= " + ((Shape.Int) count.shape()).max(),
+                    "a map of at most " + ((Shape.Int) count.shape()).max() + " nodes")
+                .check(
+                    "alltrue([for key, tag in {x} : can(regex(\"^(0|[1-9][0-9]{0,4})$\", key))"
+                        + " && length(tag) >= 1 && length(tag) <= 255])",
+                    "node keys \"0\", \"1\", ... to Name tags of 1-255 characters"),
+            TfShape.attr("placement_group", "string", false)
+                .check(
+                    "length({x}) >= 1 && length({x}) <= 255",
+                    "null or a placement group name of 1-255 characters"),
+            // The launch template name is 3-128 of these characters; AWS adds 26 to the prefix.
+            TfShape.attr("launch_template_name_prefix", "string", true)
+                .check(
+                    "can(regex(\"^[a-zA-Z0-9()./_-]{1,102}$\", {x}))",
+                    "1-102 letters, digits and ( ) . / _ -"),
+            TfShape.attr(
+                    "network_interfaces",
+                    TfShape.object(
+                                List.of(
+                                    TfShape.attr("network_card_index", "number", true),
+                                    TfShape.attr("interface_type", "string", false)))
+                            .replace("object(", "list(object(")
+                        + ")",
+                    true)
+                .check(
+                    "length({x}) >= 1 && alltrue([for i, n in {x} : n.network_card_index == i])",
+                    "one interface per network card, in card order from 0")
+                // The EFA check, on what the plan writes: the primary interface on card 0 (EFA
+                // with ENA, or ENA alone where card 0 has no EFA, as on P6-B300), efa-only on
+                // every other card; or the primary ENA interface alone.
+                .check(
+                    "alltrue([for i, n in {x} : i == 0 ? (n.interface_type == null ||"
+                        + " n.interface_type == \"efa\") : n.interface_type == \"efa-only\"])",
+                    "the primary interface on card 0 (interface_type efa, or null for ENA alone)"
+                        + " and an efa-only interface on every other card"),
+            TfShape.attr("root_volume", poolKey("rootVolume")),
+            TfShape.attr("node_labels", poolKey("labels"))
+                // kubelet refuses to start with a label in the kubernetes.io or k8s.io namespaces
+                // other than these (NodeRestriction,
+                // https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction).
+                .check(
+                    "alltrue([for k, v in {x} : !can(regex(\"(^|[.])(kubernetes[.]io|k8s[.]io)/\","
+                        + " k)) ||"
+                        + " can(regex(\"^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|([a-z0-9.-]*[.])?node-restriction[.]kubernetes[.]io)/\","
+                        + " k))])",
+                    "labels kubelet may set: none in the kubernetes.io or k8s.io namespaces but"
+                        + " kubelet.kubernetes.io/, node.kubernetes.io/ and"
+                        + " node-restriction.kubernetes.io/"),
+            TfShape.attr("node_taints", poolKey("taints")),
+            TfShape.attr("user_data_file", "string", false)
+                .check(
+                    "can(regex(\"^user-data-[a-z0-9_]+[.]sh$\", {x}))",
+                    "null or a file beside the .tf files, like user-data-h100.sh"));
+    return pools(
+            "The pools of GPU nodes, by name: one modules/pool call each (pools.tf). gpugen's"
+                + " plan writes every entry; node_labels and node_taints are EKS's, user_data_file"
+                + " pull mode's.",
+            attrs)
+        .set(TerraformVariables::awsPoolValues);
+  }
+
+  private static Map<String, Object> awsPoolValues(ClusterPlan plan) {
+    boolean eks = eks(plan);
+    Map<String, Object> out = new TreeMap<>();
     for (PoolPlan pp : plan.pools()) {
-      out.add(new Section("Pool " + pp.name(), awsPool(pp)));
+      ClusterSpec.Pool p = pp.pool();
+      Map<String, Object> v = new TreeMap<>();
+      v.put("instance_type", p.instanceType());
+      v.put("market", p.market().spelling());
+      p.capacityReservationId().ifPresent(id -> v.put("capacity_reservation_id", id));
+      Map<String, String> nodes = new LinkedHashMap<>();
+      pp.nodes().forEach(n -> nodes.put(n.key(), n.name()));
+      v.put("nodes", nodes);
+      pp.placementGroup().ifPresent(g -> v.put("placement_group", g));
+      v.put("launch_template_name_prefix", pp.launchTemplateNamePrefix());
+      List<Map<String, Object>> nics = new ArrayList<>();
+      for (AwsInstanceType.NetworkInterface n : pp.networkInterfaces()) {
+        Map<String, Object> nic = new TreeMap<>();
+        nic.put("network_card_index", n.card());
+        // The plan's "interface" is EC2's default, ENA: interface_type left unset.
+        nic.put("interface_type", n.type().equals("interface") ? null : n.type());
+        nics.add(nic);
+      }
+      v.put("network_interfaces", nics);
+      Map<String, Object> root = new TreeMap<>();
+      root.put("type", p.rootVolume().type());
+      root.put("size_gib", p.rootVolume().sizeGiB());
+      root.put("iops", p.rootVolume().iops().orElse(null));
+      root.put("throughput", p.rootVolume().throughput().orElse(null));
+      root.put("encrypted", p.rootVolume().encrypted());
+      v.put("root_volume", root);
+      if (eks) {
+        v.put("node_labels", new TreeMap<>(p.labels()));
+        List<ClusterSpec.Taint> registered = new ArrayList<>(p.taints());
+        if (ValidationState.gates(plan, pp)) {
+          // A gated pool's nodes join tainted; play 05 removes the taint once a node passes.
+          registered.add(ValidationState.pendingTaint());
+        }
+        v.put("node_taints", taints(registered, t -> t));
+      }
+      if (plan.pullMode()) {
+        v.put("user_data_file", "user-data-" + pp.tfPrefix() + ".sh");
+      }
+      out.put(pp.name(), v);
+    }
+    return out;
+  }
+
+  /** Taints as Terraform objects, the value "" where the spec has none. */
+  private static List<Map<String, String>> taints(
+      List<ClusterSpec.Taint> taints, Function<String, String> effect) {
+    List<Map<String, String>> out = new ArrayList<>();
+    for (ClusterSpec.Taint t : taints) {
+      Map<String, String> taint = new TreeMap<>();
+      taint.put("key", t.key());
+      taint.put("value", t.value().orElse(""));
+      taint.put("effect", effect.apply(t.effect()));
+      out.add(taint);
     }
     return out;
   }
 
   /**
-   * kubernetes.distribution kubeadm on aws: the control-plane instances of kubeadm.tf. The size
-   * floor is kubeadm's minimum (2 CPUs, 2 GB: the install-kubeadm page); the root volume holds
-   * etcd, the images and the logs.
+   * kubernetes.distribution kubeadm on aws: the control-plane instances of kubeadm.tf
+   * (control_plane_count 0, the default, for any other distribution). The size floor is kubeadm's
+   * minimum (2 CPUs, 2 GB: the install-kubeadm page); the root volume holds etcd, the images and
+   * the logs.
    */
-  private static List<TfVar> kubeadm(ClusterSpec.Kubernetes k, ClusterSpec.Network n) {
+  private static List<TfVar> kubeadm() {
     return List.of(
         TfVar.of(
                 "control_plane_count",
                 "number",
                 "How many kubeadm control-plane instances (kubernetes.controlPlane.count): 1, or 3"
-                    + " (stacked etcd, an odd count) behind an internal Network Load Balancer.")
-            .defaultTo(1)
-            .validation("contains([1, 3], {var})", "The control_plane_count must be 1 or 3.")
-            .set(k.controlPlaneCount()),
+                    + " (stacked etcd, an odd count) behind an internal Network Load Balancer; 0"
+                    + " for none (another distribution).")
+            .defaultTo(0)
+            .validation("contains([0, 1, 3], {var})", "The control_plane_count must be 0, 1 or 3.")
+            .setIf(TerraformVariables::kubeadm, p -> kubernetes(p).controlPlaneCount()),
         TfVar.of(
                 "control_plane_instance_type",
                 "string",
                 "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane"
-                    + ".instanceType); x86_64, as the nodes' image.")
+                    + ".instanceType); x86_64, as the nodes' image. null without one.")
+            .defaultTo(null)
             .validation(
-                "can(regex(\"^[a-z][a-z0-9-]*\\\\.[a-z0-9]+$\", {var}))",
+                "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]*\\\\.[a-z0-9]+$\", {var}))",
                 "The control_plane_instance_type must be an EC2 instance type like m7i.xlarge.")
-            .set(k.controlPlaneInstanceType()),
+            .setIf(TerraformVariables::kubeadm, p -> kubernetes(p).controlPlaneInstanceType()),
         TfVar.of(
                 "control_plane_root_volume_size_gib",
                 "number",
@@ -407,416 +625,202 @@ final class TerraformVariables {
                     + " == c, false)])",
                 "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix,"
                     + " like 203.0.113.0/24.")
-            .set(n.sshIngressCidrs()));
-  }
-
-  /** A Lustre setting: written only when the spec has a file system, else left to its default. */
-  private static TfVar lustre(
-      TfVar v, Optional<ClusterSpec.Lustre> lustre, Function<ClusterSpec.Lustre, Object> value) {
-    return lustre.isPresent() ? v.set(value.apply(lustre.get())) : v;
-  }
-
-  private static List<TfVar> awsPool(PoolPlan pp) {
-    ClusterSpec.Pool p = pp.pool();
-    String v = pp.tfPrefix();
-    String pool = pp.name();
-    return List.of(
-        TfVar.of(v + "_count", "number", "Number of nodes in pool " + pool + ".")
-            .defaultTo(0)
-            .validation(
-                "{var} >= 0 && {var} <= 10000 && floor({var}) == {var}",
-                "The " + v + "_count must be a whole number from 0 to 10000.")
-            .set(p.count()),
-        TfVar.of(v + "_instance_type", "string", "EC2 instance type of pool " + pool + ".")
-            .validation(
-                "can(regex(\"^[a-z][a-z0-9-]*\\\\.[a-z0-9]+$\", {var}))",
-                "The " + v + "_instance_type must be an EC2 instance type like p5.48xlarge.")
-            .set(p.instanceType()),
-        TfVar.of(
-                v + "_spot",
-                "bool",
-                "Run the nodes of pool "
-                    + pool
-                    + " as Spot instances (one-time requests, terminated on interruption).")
-            .defaultTo(false)
-            .set(p.spot()),
-        TfVar.of(
-                v + "_capacity_block",
-                "bool",
-                "Run the nodes of pool "
-                    + pool
-                    + " in an EC2 Capacity Block for ML (market type capacity-block, in the block"
-                    + " named by "
-                    + v
-                    + "_capacity_reservation_id). EC2 terminates them when the block ends.")
-            .defaultTo(false)
-            .set(p.capacityBlock()),
-        TfVar.of(
-                v + "_capacity_reservation_id",
-                "string",
-                "The Capacity Reservation the nodes of pool "
-                    + pool
-                    + " launch into: a Capacity Block's, or a targeted On-Demand Capacity"
-                    + " Reservation's; null for none.")
-            .defaultTo(null)
-            .validation(
-                "{var} == null || can(regex(\"^cr-[0-9a-f]{17}$\", {var}))",
-                "The "
-                    + v
-                    + "_capacity_reservation_id must be a Capacity Reservation id: cr- and 17"
-                    + " hexadecimal digits.")
-            .set(p.capacityReservationId().orElse(null)),
-        TfVar.of(
-                v + "_root_volume_encrypted",
-                "bool",
-                "Encrypt the root disks of pool "
-                    + pool
-                    + " (the secure default; CKV_AWS_8, AVD-AWS-0131). gpugen's linter refuses"
-                    + " false (sec-unencrypted-storage) unless that rule is skipped on purpose.")
-            .defaultTo(true)
-            .set(p.rootVolume().encrypted()),
-        TfVar.of(
-                v + "_root_volume_type",
-                "string",
-                "EBS volume type of the root disks of pool " + pool + ".")
-            .defaultTo("gp3")
-            .validation(
-                "contains([\"gp3\", \"gp2\", \"io1\", \"io2\"], {var})",
-                "The " + v + "_root_volume_type must be gp3, gp2, io1 or io2.")
-            .set(p.rootVolume().type()),
-        TfVar.of(
-                v + "_root_volume_size_gib",
-                "number",
-                "Root disk size of pool " + pool + " in GiB.")
-            .defaultTo(200)
-            .validation(
-                "{var} >= 30 && {var} <= 16384 && floor({var}) == {var}",
-                "The " + v + "_root_volume_size_gib must be a whole number from 30 to 16384.")
-            .set(p.rootVolume().sizeGiB()),
-        TfVar.of(
-                v + "_root_volume_iops",
-                "number",
-                "Provisioned IOPS of the root disks of pool "
-                    + pool
-                    + " (gp3, io1, io2); null for the volume type's default.")
-            .defaultTo(null)
-            .validation(
-                "{var} == null ? true : {var} >= 3000 && {var} <= 256000",
-                "The " + v + "_root_volume_iops must be from 3000 to 256000.")
-            .set(p.rootVolume().iops().orElse(null)),
-        TfVar.of(
-                v + "_root_volume_throughput",
-                "number",
-                "Throughput of the gp3 root disks of pool "
-                    + pool
-                    + " in MiB/s; null for the default (125).")
-            .defaultTo(null)
-            .validation(
-                "{var} == null ? true : {var} >= 125 && {var} <= 2000",
-                "The " + v + "_root_volume_throughput must be from 125 to 2000.")
-            .set(p.rootVolume().throughput().orElse(null)),
-        // The version gate's inputs: edit them in tfvars and terraform plan checks them again.
-        TfVar.of(
-                v + "_driver_version",
-                "string",
-                "NVIDIA driver version of pool "
-                    + pool
-                    + ", checked by the version gate (compatibility.tf) against the GPU and the"
-                    + " CUDA version.")
-            .validation(
-                "can(regex(\"^[0-9]{3}(\\\\.[0-9]{1,3}){1,2}$\", {var}))",
-                "The " + v + "_driver_version must look like 580.95.05.")
-            .set(p.software().driver()),
-        TfVar.of(
-                v + "_cuda_version",
-                "string",
-                "CUDA toolkit version (major.minor) of pool "
-                    + pool
-                    + ", checked by the version gate.")
-            .validation(
-                "can(regex(\"^[0-9]{2}\\\\.[0-9]{1,2}$\", {var}))",
-                "The " + v + "_cuda_version must look like 12.8.")
-            .set(p.software().cuda()),
-        TfVar.of(
-                v + "_fabric",
-                "string",
-                "Interconnect between the nodes of pool "
-                    + pool
-                    + ": efa (one EFA interface per network card) or tcp (the primary ENA"
-                    + " interface only).")
-            .defaultTo("tcp")
-            .validation(
-                "contains([\"efa\", \"tcp\"], {var})",
-                "On AWS the " + v + "_fabric must be efa or tcp.")
-            .set(p.fabric()));
-  }
-
-  /** A Kubernetes label key (apimachinery's syntax, the spec's LABEL_KEY). */
-  private static final String LABEL_KEY =
-      "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
-
-  /** A Kubernetes label value. */
-  private static final String LABEL_VALUE = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";
-
-  private static final List<String> EKS_ADDONS =
-      List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni");
-
-  /**
-   * kubernetes.distribution eks (eks.tf): the control plane's settings, then per pool the labels
-   * and taints kubelet registers the nodes with.
-   */
-  static List<Section> eks(ClusterPlan plan) {
-    ClusterSpec.Kubernetes k = plan.spec().kubernetes().orElseThrow();
-    List<Section> out = new ArrayList<>();
-    out.add(
-        new Section(
-            "EKS (kubernetes.distribution eks)",
-            List.of(
-                TfVar.of(
-                        "kubernetes_version",
-                        "string",
-                        "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS"
-                            + " node image and the add-on versions.")
-                    .validation(
-                        "can(regex(\"^1\\\\.[0-9]{2}$\", {var}))",
-                        "The kubernetes_version must be a Kubernetes minor like 1.33.")
-                    .set(k.version()),
-                TfVar.of(
-                        "eks_endpoint_public_access",
-                        "bool",
-                        "Whether the API server also has a public endpoint (kubernetes.endpointAccess"
-                            + " public-and-private); the private endpoint is always on.")
-                    .defaultTo(false)
-                    .set(k.publicEndpoint()),
-                TfVar.of(
-                        "eks_public_access_cidrs",
-                        "list(string)",
-                        "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs).")
-                    .defaultTo(List.of())
-                    .validation(
-                        "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
-                            + " == c, false)])",
-                        "Every eks_public_access_cidrs entry must be an IPv4 network address with a"
-                            + " prefix, like 203.0.113.0/24.")
-                    .set(k.publicEndpoint() ? k.publicCidrs() : List.of()),
-                TfVar.of(
-                        "eks_admin_arns",
-                        "list(string)",
-                        "IAM role or user ARNs given cluster-admin through EKS access entries"
-                            + " (kubernetes.admins).")
-                    .defaultTo(List.of())
-                    .validation(
-                        "alltrue([for a in {var} :"
-                            + " can(regex(\"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$\","
-                            + " a))])",
-                        "Every eks_admin_arns entry must be an IAM role or user ARN, like"
-                            + " arn:aws:iam::123456789012:role/platform-admin.")
-                    .set(k.admins()),
-                TfVar.of(
-                        "eks_creator_admin",
-                        "bool",
-                        "Give the identity that creates the cluster (the one running terraform"
-                            + " apply) cluster-admin, as EKS does by default. Changing it replaces"
-                            + " the cluster.")
-                    .defaultTo(true),
-                TfVar.of(
-                        "eks_addon_versions",
-                        "map(string)",
-                        "Exact versions of the core add-ons (coredns, eks-pod-identity-agent,"
-                            + " kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an"
-                            + " add-on not named gets EKS's default version for kubernetes_version.")
-                    .defaultTo(Map.of())
-                    .validation(
-                        "alltrue([for k, v in {var} : contains("
-                            + hclList(EKS_ADDONS)
-                            + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
-                            + " v))])",
-                        "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
-                            + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
-                TfVar.of(
-                        "eks_log_retention_days",
-                        "number",
-                        "Days CloudWatch keeps the control plane's logs (api, audit, authenticator,"
-                            + " controllerManager, scheduler).")
-                    .defaultTo(90)
-                    .validation(
-                        "contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,"
-                            + " 1096, 1827, 2192, 2557, 2922, 3288, 3653], {var})",
-                        "The eks_log_retention_days must be a CloudWatch Logs retention period (1,"
-                            + " 3, 5, 7, 14, 30, 60, 90, ... 3653)."),
-                TfVar.of(
-                        "eks_service_cidr",
-                        "string",
-                        "Range the cluster's Services get addresses from; it must not overlap the"
-                            + " VPC or networks the nodes reach. null: 172.20.0.0/16 for a VPC in"
-                            + " 10.0.0.0/8 (and an existing VPC), else 10.100.0.0/16.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
-                            + " 0) == {var}, false) && try(tonumber(split(\"/\", {var})[1]) >= 12 &&"
-                            + " tonumber(split(\"/\", {var})[1]) <= 24, false)",
-                        "The eks_service_cidr must be an IPv4 network address with a prefix from /12"
-                            + " to /24, like 172.20.0.0/16."),
-                TfVar.of(
-                        "eks_subnet_cidr",
-                        "string",
-                        "CIDR of the second control-plane subnet gpugen creates in another zone (EKS"
-                            + " needs two); null for the second-to-last /28 of vpc_cidr.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
-                            + " 0) == {var}, false)",
-                        "The eks_subnet_cidr must be an IPv4 network address with a prefix, like"
-                            + " 10.42.255.224/28."),
-                TfVar.of(
-                        "eks_subnet_zone",
-                        "string",
-                        "Availability zone of that second subnet; null for the first other zone of"
-                            + " the region.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true :"
-                            + " can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$\","
-                            + " {var}))",
-                        "The eks_subnet_zone must look like us-east-1b."),
-                TfVar.of(
-                        "eks_subnet_ids",
-                        "list(string)",
-                        "With an existing VPC: more subnets for the control plane, at least one in"
-                            + " another zone than subnet_id.")
-                    .defaultTo(List.of())
-                    .validation(
-                        "alltrue([for s in {var} : can(regex(\"^subnet-[0-9a-f]{8,17}$\", s))])",
-                        "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."))));
-    for (PoolPlan pp : plan.pools()) {
-      out.add(new Section("EKS: pool " + pp.name(), eksPool(plan, pp)));
-    }
-    return out;
-  }
-
-  private static List<TfVar> eksPool(ClusterPlan plan, PoolPlan pp) {
-    ClusterSpec.Pool p = pp.pool();
-    String v = pp.tfPrefix();
-    List<Map<String, String>> taints = new ArrayList<>();
-    List<ClusterSpec.Taint> registered = new ArrayList<>(p.taints());
-    if (ValidationState.gates(plan, pp)) {
-      // A gated pool's nodes join tainted; play 05 removes the taint once a node passes.
-      registered.add(ValidationState.pendingTaint());
-    }
-    for (ClusterSpec.Taint t : registered) {
-      Map<String, String> taint = new TreeMap<>();
-      taint.put("key", t.key());
-      taint.put("value", t.value().orElse(""));
-      taint.put("effect", t.effect());
-      taints.add(taint);
-    }
-    return List.of(
-        TfVar.of(
-                v + "_node_labels",
-                "map(string)",
-                "Kubernetes labels kubelet registers the nodes of pool " + pp.name() + " with.")
-            .defaultTo(Map.of())
-            // Kubernetes label syntax, which also keeps them plain in the join script.
-            .validation(
-                "alltrue([for k, v in {var} : can(regex(\""
-                    + LABEL_KEY
-                    + "\", k)) && can(regex(\""
-                    + LABEL_VALUE
-                    + "\", v))])",
-                "Every "
-                    + v
-                    + "_node_labels entry must be a Kubernetes label (key like workload-type or"
-                    + " example.com/tier, value of up to 63 letters, digits, '-', '_', '.').")
-            // kubelet refuses to start with a label in the kubernetes.io or k8s.io namespaces
-            // other than these (NodeRestriction,
-            // https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction).
-            .validation(
-                "alltrue([for k, v in {var} : !can(regex(\"(^|[.])(kubernetes[.]io|k8s[.]io)/\","
-                    + " k)) ||"
-                    + " can(regex(\"^(kubelet[.]kubernetes[.]io|node[.]kubernetes[.]io|([a-z0-9.-]*[.])?node-restriction[.]kubernetes[.]io)/\","
-                    + " k))])",
-                v
-                    + "_node_labels: kubelet may not set labels in the kubernetes.io or k8s.io"
-                    + " namespaces other than kubelet.kubernetes.io/, node.kubernetes.io/ and"
-                    + " node-restriction.kubernetes.io/.")
-            .set(new TreeMap<>(p.labels())),
-        TfVar.of(
-                v + "_node_taints",
-                "list(object({ key = string, value = string, effect = string }))",
-                "Kubernetes taints kubelet registers the nodes of pool " + pp.name() + " with.")
-            .defaultTo(List.of())
-            .validation(
-                "alltrue([for t in {var} : can(regex(\""
-                    + LABEL_KEY
-                    + "\", t.key)) && can(regex(\""
-                    + LABEL_VALUE
-                    + "\", t.value)) && contains([\"NoSchedule\", \"PreferNoSchedule\","
-                    + " \"NoExecute\"], t.effect)])",
-                "Every "
-                    + v
-                    + "_node_taints entry needs a Kubernetes label key and value, and effect"
-                    + " NoSchedule, PreferNoSchedule or NoExecute.")
-            .set(taints));
+            .setIf(TerraformVariables::kubeadm, p -> p.spec().network().sshIngressCidrs()));
   }
 
   private static String hclList(List<String> values) {
     return "[" + String.join(", ", values.stream().map(Escape::hcl).toList()) + "]";
   }
 
+  private static final List<String> EKS_ADDONS =
+      List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni");
+
+  /** kubernetes.distribution eks (eks.tf): the control plane's settings. */
+  private static List<TfVar> eks() {
+    return List.of(
+        TfVar.of(
+                "eks_enabled",
+                "bool",
+                "Create an EKS control plane the nodes join at boot (kubernetes.distribution eks).")
+            .defaultTo(false)
+            .set(TerraformVariables::eks),
+        TfVar.of(
+                "kubernetes_version",
+                "string",
+                "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS"
+                    + " node image and the add-on versions. null without EKS.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null ? true : can(regex(\"^1\\\\.[0-9]{2}$\", {var}))",
+                "The kubernetes_version must be a Kubernetes minor like 1.33.")
+            .setIf(TerraformVariables::eks, p -> kubernetes(p).version()),
+        TfVar.of(
+                "eks_endpoint_public_access",
+                "bool",
+                "Whether the API server also has a public endpoint (kubernetes.endpointAccess"
+                    + " public-and-private); the private endpoint is always on.")
+            .defaultTo(false)
+            .setIf(TerraformVariables::eks, p -> kubernetes(p).publicEndpoint()),
+        TfVar.of(
+                "eks_public_access_cidrs",
+                "list(string)",
+                "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs).")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
+                    + " == c, false)])",
+                "Every eks_public_access_cidrs entry must be an IPv4 network address with a"
+                    + " prefix, like 203.0.113.0/24.")
+            .setIf(
+                TerraformVariables::eks,
+                p -> kubernetes(p).publicEndpoint() ? kubernetes(p).publicCidrs() : List.of()),
+        TfVar.of(
+                "eks_admin_arns",
+                "list(string)",
+                "IAM role or user ARNs given cluster-admin through EKS access entries"
+                    + " (kubernetes.admins).")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for a in {var} :"
+                    + " can(regex(\"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$\","
+                    + " a))])",
+                "Every eks_admin_arns entry must be an IAM role or user ARN, like"
+                    + " arn:aws:iam::123456789012:role/platform-admin.")
+            .setIf(TerraformVariables::eks, p -> kubernetes(p).admins()),
+        TfVar.of(
+                "eks_creator_admin",
+                "bool",
+                "Give the identity that creates the cluster (the one running terraform"
+                    + " apply) cluster-admin, as EKS does by default. Changing it replaces"
+                    + " the cluster.")
+            .defaultTo(true),
+        TfVar.of(
+                "eks_addon_versions",
+                "map(string)",
+                "Exact versions of the core add-ons (coredns, eks-pod-identity-agent,"
+                    + " kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an"
+                    + " add-on not named gets EKS's default version for kubernetes_version.")
+            .defaultTo(Map.of())
+            .validation(
+                "alltrue([for k, v in {var} : contains("
+                    + hclList(EKS_ADDONS)
+                    + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
+                    + " v))])",
+                "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
+                    + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
+        TfVar.of(
+                "eks_log_retention_days",
+                "number",
+                "Days CloudWatch keeps the control plane's logs (api, audit, authenticator,"
+                    + " controllerManager, scheduler).")
+            .defaultTo(90)
+            .validation(
+                "contains([1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,"
+                    + " 1096, 1827, 2192, 2557, 2922, 3288, 3653], {var})",
+                "The eks_log_retention_days must be a CloudWatch Logs retention period (1,"
+                    + " 3, 5, 7, 14, 30, 60, 90, ... 3653)."),
+        TfVar.of(
+                "eks_service_cidr",
+                "string",
+                "Range the cluster's Services get addresses from; it must not overlap the"
+                    + " VPC or networks the nodes reach. null: 172.20.0.0/16 for a VPC in"
+                    + " 10.0.0.0/8 (and an existing VPC), else 10.100.0.0/16.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
+                    + " 0) == {var}, false) && try(tonumber(split(\"/\", {var})[1]) >= 12 &&"
+                    + " tonumber(split(\"/\", {var})[1]) <= 24, false)",
+                "The eks_service_cidr must be an IPv4 network address with a prefix from /12"
+                    + " to /24, like 172.20.0.0/16."),
+        TfVar.of(
+                "eks_subnet_cidr",
+                "string",
+                "CIDR of the second control-plane subnet gpugen creates in another zone (EKS"
+                    + " needs two); null for the second-to-last /28 of vpc_cidr.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null ? true : can(cidrnetmask({var})) && try(cidrsubnet({var}, 0,"
+                    + " 0) == {var}, false)",
+                "The eks_subnet_cidr must be an IPv4 network address with a prefix, like"
+                    + " 10.42.255.224/28."),
+        TfVar.of(
+                "eks_subnet_zone",
+                "string",
+                "Availability zone of that second subnet; null for the first other zone of"
+                    + " the region.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null ? true :"
+                    + " can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$\","
+                    + " {var}))",
+                "The eks_subnet_zone must look like us-east-1b."),
+        TfVar.of(
+                "eks_subnet_ids",
+                "list(string)",
+                "With an existing VPC: more subnets for the control plane, at least one in"
+                    + " another zone than subnet_id.")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for s in {var} : can(regex(\"^subnet-[0-9a-f]{8,17}$\", s))])",
+                "Every eks_subnet_ids entry must look like subnet-0abc12345def67890."));
+  }
+
   /** Pull mode's variables (pull.tf): where nodes fetch the bundle and write their reports. */
-  static List<TfVar> pull(ClusterPlan plan, TerraformView view) {
+  private static List<TfVar> pull() {
     return List.of(
         TfVar.of(
                 "pull_source",
                 "string",
-                "Where nodes fetch the bundle: s3 (the checkpoint bucket, uploaded here) or git.")
-            .validation("contains([\"s3\", \"git\"], {var})", "pull_source must be s3 or git.")
-            .set(plan.spec().ansible().pull().source()),
+                "Pull mode: where nodes fetch the bundle, s3 (the checkpoint bucket, uploaded here)"
+                    + " or git; null without pull mode.")
+            .defaultTo(null)
+            .validation(
+                "{var} == null ? true : contains([\"s3\", \"git\"], {var})",
+                "pull_source must be s3, git or null.")
+            .setIf(ClusterPlan::pullMode, p -> p.spec().ansible().pull().source()),
         TfVar.of(
                 "pull_bundle_prefix",
                 "string",
                 "Key prefix of the bundle in the checkpoint bucket, versioned by the spec's"
                     + " SHA-256.")
-            .set(view.pullBundlePrefix()),
+            .defaultTo(null)
+            .setIf(ClusterPlan::pullMode, p -> new TerraformView(p).pullBundlePrefix()),
         TfVar.of(
                 "pull_bundle_files",
                 "list(string)",
                 "The bundle's files, relative to the ansible/ folder: exactly the files the"
                     + " user data's digest lists, so Terraform uploads nothing else (no fact cache,"
                     + " kubeconfig or report a push run left there).")
+            .defaultTo(List.of())
             .validation(
                 "alltrue([for f in {var} : can(regex(\"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$\","
                     + " f)) && !strcontains(f, \"..\")])",
                 "Every pull_bundle_files entry must be a relative path inside the ansible/"
                     + " folder.")
-            .set(view.pullBundleFiles()),
+            // The render's own list, not a fact of the plan: what the renderer wrote there.
+            .setFromRender(ClusterPlan::pullMode, TerraformView::pullBundleFiles),
         TfVar.of(
                 "pull_reports_prefix",
                 "string",
-                "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid of an instance profile).")
-            .set(view.pullReportsPrefix()));
+                "Key prefix under which nodes write <role-id>:<instance-id>.json (IAM's aws:userid"
+                    + " of an instance profile).")
+            .defaultTo(null)
+            .setIf(ClusterPlan::pullMode, p -> new TerraformView(p).pullReportsPrefix()));
   }
 
   /**
-   * Terraform for GKE: one untitled section for the cluster, one per pool. The accelerator type and
-   * count of each pool come from gpugen's table, never from the machine type's spelling.
+   * Terraform for GKE: the cluster's variables, then the pools. The accelerator type and count of
+   * each pool come from gpugen's table, never from the machine type's spelling.
    */
-  static List<Section> gke(ClusterPlan plan) {
-    ClusterSpec spec = plan.spec();
-    ClusterSpec.Cloud c = spec.cloud();
-    boolean operator = plan.gkeOperatorDriver();
-    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(plan);
-    List<Section> out = new ArrayList<>();
-    List<TfVar> cluster = new ArrayList<>();
-    cluster.addAll(
+  private static List<Section> gke() {
+    List<TfVar> cluster =
         List.of(
             TfVar.of("cluster_name", "string", "Cluster name (the gpugen-cluster label).")
                 .validation(
                     "can(regex(\"^[a-z][a-z0-9-]{0,38}$\", {var}))",
                     "The cluster_name must be 1-39 lower-case letters, digits and '-', starting"
                         + " with a letter.")
-                .set(spec.metadata().name()),
+                .set(p -> p.spec().metadata().name()),
             TfVar.of(
                     "environment",
                     "string",
@@ -826,19 +830,21 @@ final class TerraformVariables {
                     "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]{0,30}$\", {var}))",
                     "The environment must be 1-31 lower-case letters, digits and '-', starting"
                         + " with a letter.")
-                .set(spec.metadata().environment().orElse(null)),
-            TfVar.of("project", "string", "The GCP project.").set(c.project().orElse(null)),
-            TfVar.of("region", "string", "The GCP region.").set(c.region().orElse(null)),
+                .set(p -> p.spec().metadata().environment().orElse(null)),
+            TfVar.of("project", "string", "The GCP project.")
+                .set(p -> p.spec().cloud().project().orElse(null)),
+            TfVar.of("region", "string", "The GCP region.")
+                .set(p -> p.spec().cloud().region().orElse(null)),
             TfVar.of("zone", "string", "The zone of the cluster and of every node.")
-                .set(c.availabilityZone().orElse(null)),
+                .set(p -> p.spec().cloud().availabilityZone().orElse(null)),
             TfVar.of("gke_cluster_name", "string", "The GKE cluster's name.")
-                .set(c.gke().map(ClusterSpec.Gke::cluster).orElse(null)),
+                .set(p -> p.spec().cloud().gke().map(ClusterSpec.Gke::cluster).orElse(null)),
             TfVar.of(
                     "gke_create_cluster",
                     "bool",
                     "Create the cluster; false adds the node pools to an existing one.")
                 .defaultTo(true)
-                .set(c.gke().map(ClusterSpec.Gke::create).orElse(true)),
+                .set(p -> p.spec().cloud().gke().map(ClusterSpec.Gke::create).orElse(true)),
             // GKE installs no driver where the operator does; its own device plugin is then
             // disabled by the node label below (GPU Operator on GKE).
             TfVar.of(
@@ -849,150 +855,222 @@ final class TerraformVariables {
                 .validation(
                     "contains([\"INSTALLATION_DISABLED\", \"DEFAULT\", \"LATEST\"], {var})",
                     "The gpu_driver_version must be INSTALLATION_DISABLED, DEFAULT or LATEST.")
-                .set(operator ? "INSTALLATION_DISABLED" : "DEFAULT"),
+                .set(p -> p.gkeOperatorDriver() ? "INSTALLATION_DISABLED" : "DEFAULT"),
             TfVar.of(
                     "node_image_type",
                     "string",
                     "Node image: UBUNTU_CONTAINERD for the operator-installed driver,"
                         + " COS_CONTAINERD for GKE's.")
-                .set(operator ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD"),
+                .set(p -> p.gkeOperatorDriver() ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD"),
             TfVar.of(
                     "gpu_operator_enabled",
                     "bool",
                     "Install the NVIDIA GPU Operator (with the driver).")
-                .set(operator)));
-    // With GitOps, ArgoCD installs the chart and writes nccl.conf: Terraform reads neither.
-    if (spec.gitops().isEmpty()) {
-      cluster.addAll(
-          List.of(
-              TfVar.of(
-                      "gpu_operator_version",
-                      "string",
-                      "GPU Operator chart version (with the v prefix).")
-                  .set(spec.software().gpuOperator().version()),
-              TfVar.of("gpu_operator_values", "any", "GPU Operator chart values.")
-                  .set(GpuOperatorValues.of(plan)),
-              TfVar.of(
-                      "nccl_env",
-                      "map(string)",
-                      "NCCL settings written to /etc/nccl.conf on every GPU node.")
-                  .defaultTo(Map.of())
-                  .set(spec.nccl().env())));
-    }
-    cluster.add(
-        // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the
-        // operator's device-plugin config, one entry per sharing pool, picked by a label.
-        TfVar.of(
-                "time_slicing_replicas",
-                "map(number)",
-                "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the"
-                    + " pool's nodes carry nvidia.com/device-plugin.config=<pool>).")
-            .defaultTo(Map.of())
-            .set(slicing));
-    out.add(new Section("", cluster));
+                .set(ClusterPlan::gkeOperatorDriver),
+            // With GitOps, ArgoCD installs the chart and writes nccl.conf: Terraform reads neither.
+            TfVar.of(
+                    "argocd_enabled",
+                    "bool",
+                    "ArgoCD (gitops.argocd) installs the GPU Operator chart and writes"
+                        + " /etc/nccl.conf; Terraform keeps the namespace, the quota and the"
+                        + " time-slicing ConfigMap.")
+                .defaultTo(false)
+                .set(p -> p.spec().gitops().isPresent()),
+            TfVar.of(
+                    "gpu_operator_version",
+                    "string",
+                    "GPU Operator chart version (with the v prefix); null with argocd_enabled.")
+                .defaultTo(null)
+                .setIf(
+                    p -> p.spec().gitops().isEmpty(),
+                    p -> p.spec().software().gpuOperator().version()),
+            TfVar.of(
+                    "gpu_operator_values",
+                    "any",
+                    "GPU Operator chart values; null with argocd_enabled.")
+                .defaultTo(null)
+                .setIf(p -> p.spec().gitops().isEmpty(), GpuOperatorValues::of),
+            TfVar.of(
+                    "nccl_env",
+                    "map(string)",
+                    "NCCL settings written to /etc/nccl.conf on every GPU node.")
+                .defaultTo(Map.of())
+                .setIf(p -> p.spec().gitops().isEmpty(), p -> p.spec().nccl().env()),
+            // Time-slicing: GKE's own GPU sharing where GKE runs the device plugin, else the
+            // operator's device-plugin config, one entry per sharing pool, picked by a label.
+            TfVar.of(
+                    "time_slicing_replicas",
+                    "map(number)",
+                    "GPU Operator device-plugin time-slicing: replicas per GPU by pool (the"
+                        + " pool's nodes carry nvidia.com/device-plugin.config=<pool>).")
+                .defaultTo(Map.of())
+                .set(GpuOperatorValues::gkeTimeSlicing));
+    return List.of(new Section("Cluster", cluster), new Section("Pools", List.of(gkePools())));
+  }
+
+  /** GKE: one node pool per entry, keyed by the pool's name. */
+  private static TfVar gkePools() {
+    Field replicas = key(key(poolKey("software"), "devicePlugin"), "timeSlicingReplicas");
+    Obj taintShape = (Obj) ((Shape.ListOf) poolKey("taints").shape()).item();
+    String taintKey =
+        TfShape.condition(taintShape.field("key").orElseThrow().shape()).orElseThrow();
+    String taintValue =
+        TfShape.condition(taintShape.field("value").orElseThrow().shape()).orElseThrow();
+    List<Attr> attrs =
+        List.of(
+            TfShape.required("machine_type", poolKey("instanceType")),
+            TfShape.attr("accelerator_type", "string", true),
+            TfShape.attr("accelerator_count", "number", true),
+            TfShape.attr("node_count", poolKey("count")),
+            TfShape.attr("autoscaling", poolKey("autoscaling")),
+            TfShape.attr("market", poolKey("market")),
+            TfShape.attr("disk_size_gb", key(poolKey("rootVolume"), "sizeGiB")),
+            TfShape.attr("compact_placement", "bool", true),
+            TfShape.attr("time_sharing_clients", "number", false)
+                .check(
+                    TfShape.condition(replicas.shape()).orElseThrow(),
+                    "null or " + replicas.shape().describe()),
+            TfShape.attr("labels", poolKey("labels")),
+            TfShape.attr(
+                    "taints",
+                    "list(object({\n  key    = string\n  value  = string\n  effect = string\n}))",
+                    "[]")
+                .check(
+                    "alltrue([for t in {x} : ("
+                        + taintKey.replace("{x}", "t.key")
+                        + ") && "
+                        + taintValue.replace("{x}", "t.value")
+                        + " && contains([\"NO_SCHEDULE\", \"PREFER_NO_SCHEDULE\","
+                        + " \"NO_EXECUTE\"], t.effect)])",
+                    "taints with a Kubernetes label key and value and a GKE effect (NO_SCHEDULE,"
+                        + " PREFER_NO_SCHEDULE, NO_EXECUTE)"));
+    return pools(
+            "The GPU node pools, by name: one google_container_node_pool each"
+                + " (gke-node-pools.tf). gpugen's plan writes every entry.",
+            attrs)
+        .set(TerraformVariables::gkePoolValues);
+  }
+
+  private static Map<String, Object> gkePoolValues(ClusterPlan plan) {
+    boolean operator = plan.gkeOperatorDriver();
+    Map<String, Integer> slicing = GpuOperatorValues.gkeTimeSlicing(plan);
+    Map<String, Object> out = new TreeMap<>();
     for (PoolPlan pp : plan.pools()) {
-      out.add(new Section("", gkePool(plan, pp, operator, slicing)));
+      ClusterSpec.Pool p = pp.pool();
+      Optional<GcpMachineType> m = pp.hardware().gcp();
+      int replicas = p.software().devicePlugin().timeSlicingReplicas();
+      Map<String, String> labels = new TreeMap<>(p.labels());
+      labels.put("gpugen-pool", p.name());
+      if (operator) {
+        labels.put("gke-no-default-nvidia-gpu-device-plugin", "true");
+      }
+      if (slicing.containsKey(p.name())) {
+        labels.put("nvidia.com/device-plugin.config", p.name());
+      }
+      Map<String, Object> v = new TreeMap<>();
+      v.put("machine_type", p.instanceType());
+      v.put("accelerator_type", m.map(GcpMachineType::accelerator).orElse(null));
+      v.put(
+          "accelerator_count",
+          m.flatMap(
+                  t -> t.count().isPresent() ? Optional.of(t.count().getAsInt()) : Optional.empty())
+              .orElse(null));
+      v.put("node_count", p.count());
+      p.autoscaling()
+          .ifPresent(
+              a -> v.put("autoscaling", new TreeMap<>(Map.of("min", a.min(), "max", a.max()))));
+      v.put("market", p.market().spelling());
+      v.put("disk_size_gb", p.rootVolume().sizeGiB());
+      // Compact placement: one spread-free group for multi-node training, as the EC2 cluster
+      // placement group; GKE offers it for the accelerator-optimized families.
+      v.put(
+          "compact_placement",
+          plan.spec().network().placement() == Placement.CLUSTER && m.isPresent() && p.count() > 1);
+      if (!operator && replicas > 1) {
+        v.put("time_sharing_clients", replicas);
+      }
+      v.put("labels", labels);
+      v.put(
+          "taints",
+          taints(
+              p.taints(),
+              effect ->
+                  switch (effect) {
+                    case "NoSchedule" -> "NO_SCHEDULE";
+                    case "PreferNoSchedule" -> "PREFER_NO_SCHEDULE";
+                    default -> "NO_EXECUTE";
+                  }));
+      out.put(pp.name(), v);
     }
     return out;
   }
 
-  private static List<TfVar> gkePool(
-      ClusterPlan plan, PoolPlan pp, boolean operator, Map<String, Integer> slicing) {
-    ClusterSpec.Pool p = pp.pool();
-    String v = pp.tfPrefix();
-    String pool = pp.name();
-    Optional<GcpMachineType> m = pp.hardware().gcp();
-    int replicas = p.software().devicePlugin().timeSlicingReplicas();
-    Map<String, String> labels = new TreeMap<>(p.labels());
-    labels.put("gpugen-pool", p.name());
-    if (operator) {
-      labels.put("gke-no-default-nvidia-gpu-device-plugin", "true");
+  /**
+   * A variables file as Terraform reads it: a banner per titled section, then each variable block.
+   * The file is the same for every spec; templates/terraform/variables.tf and gke-variables.tf are
+   * this text, kept in step by {@code TerraformVariablesFileTest}.
+   */
+  static String file(String intro, List<Section> sections) {
+    StringBuilder b = new StringBuilder(intro);
+    for (Section s : sections) {
+      if (!s.title().isEmpty()) {
+        b.append("\n")
+            .append("#".repeat(80))
+            .append("\n# ")
+            .append(s.title())
+            .append("\n")
+            .append("#".repeat(80))
+            .append("\n");
+      }
+      for (TfVar v : s.variables()) {
+        b.append("\n").append(v.hcl()).append("\n");
+      }
     }
-    if (slicing.containsKey(p.name())) {
-      labels.put("nvidia.com/device-plugin.config", p.name());
-    }
-    List<Map<String, String>> taints = new ArrayList<>();
-    for (ClusterSpec.Taint t : p.taints()) {
-      Map<String, String> taint = new TreeMap<>();
-      taint.put("key", t.key());
-      taint.put("value", t.value().orElse(""));
-      taint.put(
-          "effect",
-          switch (t.effect()) {
-            case "NoSchedule" -> "NO_SCHEDULE";
-            case "PreferNoSchedule" -> "PREFER_NO_SCHEDULE";
-            default -> "NO_EXECUTE";
-          });
-      taints.add(taint);
-    }
-    return List.of(
-        TfVar.of(v + "_machine_type", "string", "Machine type of pool " + pool + ".")
-            .set(p.instanceType()),
-        TfVar.of(
-                v + "_accelerator_type",
-                "string",
-                "Accelerator type of pool " + pool + " (gpugen's table for the machine type).")
-            .set(m.map(GcpMachineType::accelerator).orElse(null)),
-        TfVar.of(
-                v + "_accelerator_count",
-                "number",
-                "Accelerators per node of pool " + pool + " (gpugen's table).")
-            .set(
-                m.flatMap(
-                        t ->
-                            t.count().isPresent()
-                                ? Optional.of(t.count().getAsInt())
-                                : Optional.empty())
-                    .orElse(null)),
-        TfVar.of(v + "_count", "number", "Nodes of pool " + pool + " without autoscaling.")
-            .defaultTo(0)
-            .set(p.count()),
-        TfVar.of(
-                v + "_autoscaling_min",
-                "number",
-                "Fewest nodes of pool " + pool + "; null without autoscaling.")
-            .defaultTo(null)
-            .set(p.autoscaling().map(ClusterSpec.Autoscaling::min).orElse(null)),
-        TfVar.of(
-                v + "_autoscaling_max",
-                "number",
-                "Most nodes of pool " + pool + "; null without autoscaling.")
-            .defaultTo(null)
-            .set(p.autoscaling().map(ClusterSpec.Autoscaling::max).orElse(null)),
-        TfVar.of(v + "_spot", "bool", "Spot VMs for pool " + pool + ".")
-            .defaultTo(false)
-            .set(p.spot()),
-        TfVar.of(v + "_disk_size_gb", "number", "Boot disk size of pool " + pool + " in GB.")
-            .defaultTo(200)
-            .set(p.rootVolume().sizeGiB()),
-        // Compact placement: one spread-free group for multi-node training, as the EC2 cluster
-        // placement group; GKE offers it for the accelerator-optimized families.
-        TfVar.of(v + "_compact_placement", "bool", "Compact placement for pool " + pool + ".")
-            .defaultTo(false)
-            .set(
-                plan.spec().network().placement() == Placement.CLUSTER
-                    && m.isPresent()
-                    && p.count() > 1),
-        TfVar.of(
-                v + "_time_sharing_clients",
-                "number",
-                "GKE GPU time-sharing clients per GPU of pool "
-                    + pool
-                    + " (GKE's device plugin); null: no sharing.")
-            .defaultTo(null)
-            .set(!operator && replicas > 1 ? replicas : null),
-        TfVar.of(v + "_labels", "map(string)", "Kubernetes node labels of pool " + pool + ".")
-            .defaultTo(Map.of())
-            .set(labels),
-        TfVar.of(
-                v + "_taints",
-                "list(object({\n"
-                    + "    key    = string\n"
-                    + "    value  = string\n"
-                    + "    effect = string\n"
-                    + "  }))",
-                "Kubernetes node taints of pool " + pool + " (GKE effect names).")
-            .defaultTo(List.of())
-            .set(taints));
+    return b.toString();
   }
+
+  /** variables.tf: every input of Terraform for AWS. */
+  static String awsFile() {
+    return file(
+        """
+        #
+        # Every value a user may change without re-rendering. gpugen writes the spec's values into
+        # terraform.tfvars.json; to change one without editing the spec, set it in a file of your own
+        # (e.g. override.auto.tfvars, which Terraform reads after terraform.tfvars.json and gpugen never
+        # touches). The validation blocks repeat AWS's rules, so a bad value fails at plan time.
+        """,
+        AWS);
+  }
+
+  /** gke-variables.tf: every input of Terraform for GKE. */
+  static String gkeFile() {
+    return file(
+        """
+        #
+        # Every value a user may change without re-rendering; gpugen writes the spec's values into
+        # terraform.tfvars.json (override them in a file of your own, e.g. override.auto.tfvars).
+        """,
+        GKE);
+  }
+
+  /**
+   * terraform.tfvars.json of a render, sorted by name: the value of each variable gpugen sets, null
+   * where the spec leaves it unset.
+   */
+  static Map<String, Object> values(TerraformView view) {
+    Map<String, Object> v = new TreeMap<>();
+    for (Section s : view.plan().gke() ? GKE : AWS) {
+      for (TfVar t : s.variables()) {
+        t.value(view).ifPresent(x -> v.put(t.name(), x.json()));
+      }
+    }
+    return v;
+  }
+
+  // Last: the lists read the constants above.
+  /** Terraform for AWS, in sections: variables.tf. */
+  static final List<Section> AWS = aws();
+
+  /** Terraform for GKE, in sections: gke-variables.tf. */
+  static final List<Section> GKE = gke();
 }

@@ -1,32 +1,18 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.AwsInstanceType;
-import dev.gpugen.compat.CompatRow;
-import dev.gpugen.compat.CompatTable;
-import dev.gpugen.compat.CudaRelease;
-import dev.gpugen.compat.GpuModel;
-import dev.gpugen.compat.MinorVersionCompat;
-import dev.gpugen.compat.Version;
 import dev.gpugen.plan.ClusterPlan;
-import dev.gpugen.render.GeneratedOutputFormat.Markup;
+import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
-import dev.gpugen.spec.PullSource;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * What the Terraform templates need. Spec data reaches Terraform only through {@link #tfvars()},
- * written as terraform.tfvars.json by a JSON library: Terraform reads tfvars values literally, so a
- * spec string can never become HCL source or a template sequence.
- *
- * <p>The {@code .tf} files are static structure plus one block per pool, labelled with the pool's
- * variable prefix ({@link #pools()}); the only other data in them is gpugen's own compatibility
- * table ({@link #compat()}), which the version gate and the EFA interfaces are computed from.
+ * What the Terraform templates need. The {@code .tf} files are the same for every spec (static
+ * files), and spec data reaches Terraform only through {@link #tfvars()}, written as
+ * terraform.tfvars.json by a JSON library: Terraform reads tfvars values literally, so a spec
+ * string can never become HCL source or a template sequence. The exceptions are declarations only:
+ * the {@code moved} blocks of moved.tf (pool names and node counts, which moved blocks cannot loop
+ * over) and backend.tf (backend blocks take no variables).
  */
 public final class TerraformView {
   private final ClusterPlan plan;
@@ -57,86 +43,9 @@ public final class TerraformView {
     return bundleFiles;
   }
 
-  /**
-   * A pool as the Terraform templates name it.
-   *
-   * @param name the pool name as written in the spec (the gpugen:pool tag)
-   * @param var the prefix of its variables and the label of its resources: the name with '-'
-   *     replaced by '_', e.g. {@code gpu_a} for {@code gpu-a}
-   */
-  public record Pool(String name, String var) {}
-
-  /** One row of a rendered lookup table: a key, the padding that aligns its '=', a value. */
-  public record Row<T>(String key, Markup pad, T value) {}
-
-  /**
-   * A version as text and as the number the version gate compares: parts weighted by powers of
-   * 1000, see {@link TerraformView#versionKey(Version)}.
-   */
-  public record VersionFloor(String version, long key) {}
-
-  /**
-   * An EC2 instance type as the Terraform templates see it.
-   *
-   * @param gpu the GPU model name, e.g. H100
-   * @param efaInterfaces the EFA interfaces to request (one per network card that supports EFA), 0
-   *     without EFA
-   * @param efaCard0 whether network card 0 supports EFA (false: card 0 carries the primary ENA
-   *     interface only, the EFA interfaces are on cards 1 and up)
-   */
-  public record InstanceFacts(String gpu, int efaInterfaces, boolean efaCard0) {}
-
-  /**
-   * gpugen's compatibility table, as the lookup tables the Terraform version gate reads. Only what
-   * Terraform for AWS can use: instance types, the GPUs on them, and the driver floors of CUDA
-   * releases.
-   *
-   * @param instanceTypes EC2 instance type to its GPU and EFA interfaces, sorted by type
-   * @param gpuMinDrivers GPU model to the oldest driver that supports it (GPUs on those types)
-   * @param cudaMinDrivers CUDA major.minor to the driver its GA release needs (CUDA release notes,
-   *     Table 3); below it the toolkit runs only with a limited feature set
-   * @param cudaMvcFloors CUDA major to the minor-version-compatibility floor; below it the toolkit
-   *     cannot run at all
-   */
-  public record Compat(
-      List<Row<InstanceFacts>> instanceTypes,
-      List<Row<VersionFloor>> gpuMinDrivers,
-      List<Row<VersionFloor>> cudaMinDrivers,
-      List<Row<VersionFloor>> cudaMvcFloors) {}
-
-  /** Whether this spec renders Terraform for AWS. */
-  public boolean aws() {
-    return plan.aws();
-  }
-
-  /** Whether this spec renders Terraform for GCP (GKE node pools). */
-  public boolean gcp() {
-    return plan.gke();
-  }
-
-  /** Whether this spec renders any Terraform: static hosts exist already. */
-  public boolean any() {
-    return aws() || gcp();
-  }
-
   /** Whether Terraform creates an EKS control plane the nodes join at boot (distribution eks). */
   public boolean eks() {
-    return aws() && spec.kubernetes().map(ClusterSpec.Kubernetes::eks).orElse(false);
-  }
-
-  /** Whether the nodes configure themselves at boot (ansible.mode pull, on AWS). */
-  public boolean pull() {
-    return plan.pullMode();
-  }
-
-  /** Whether pulling nodes fetch the bundle from the checkpoint bucket (else from Git). */
-  public boolean pullFromS3() {
-    return pull() && spec.ansible().pull().source() == PullSource.S3;
-  }
-
-  /** Whether pulling nodes write their validation reports to the checkpoint bucket. */
-  public boolean pullReportsToS3() {
-    return pull() && spec.storage().checkpointBucket().isPresent();
+    return plan.aws() && spec.kubernetes().map(ClusterSpec.Kubernetes::eks).orElse(false);
   }
 
   /** The cluster's folder in the checkpoint bucket: gpugen/NAME or gpugen/NAME-ENV. */
@@ -211,114 +120,33 @@ public final class TerraformView {
    */
   static final String ANSIBLE_CORE = "ansible-core==2.16.14";
 
-  /** The pools in spec order. */
-  public List<Pool> pools() {
-    List<Pool> out = new ArrayList<>();
-    plan.pools().forEach(p -> out.add(new Pool(p.name(), p.tfPrefix())));
-    return out;
-  }
-
-  /** The variable names per pool, e.g. h100_count: Terraform identifiers allow no '-'. */
-  public List<String> poolPrefixes() {
-    return pools().stream().map(Pool::var).toList();
-  }
-
-  /** Whether the GPU Operator installs the driver on GKE (else GKE installs its own). */
-  public boolean gkeOperatorDriver() {
-    return plan.gkeOperatorDriver();
-  }
-
-  /** The compatibility table as Terraform lookup tables; see {@link Compat}. */
-  public Compat compat() {
-    return compat(plan.compat());
-  }
-
-  static Compat compat(CompatTable table) {
-    List<AwsInstanceType> types =
-        table.awsInstances().stream().sorted(Comparator.comparing(AwsInstanceType::name)).toList();
-
-    TreeMap<String, InstanceFacts> instances = new TreeMap<>();
-    TreeSet<String> gpusOnAws = new TreeSet<>();
-    for (AwsInstanceType t : types) {
-      instances.put(t.name(), new InstanceFacts(t.gpu(), t.efaInterfaces(), t.efaOnCard0()));
-      gpusOnAws.add(t.gpu());
-    }
-
-    TreeMap<String, VersionFloor> gpuFloors = new TreeMap<>();
-    for (String name : gpusOnAws) {
-      Optional<Version> min = table.gpu(name).flatMap(GpuModel::minDriver);
-      min.ifPresent(v -> gpuFloors.put(name, floor(v)));
-    }
-
-    // Keyed by major.minor, the form the spec writes; the GA row of each release (12.8, not
-    // 12.8u1) is the one a plain "12.8" means. Ordered as versions, not as text.
-    TreeMap<Version, VersionFloor> cuda = new TreeMap<>();
-    for (CudaRelease r : table.cudaReleases()) {
-      if (r.version().parts().size() == 2) {
-        cuda.put(r.version(), floor(r.minDriver()));
-      }
-    }
-    List<Row<VersionFloor>> cudaRows = new ArrayList<>();
-    List<String> cudaKeys = cuda.keySet().stream().map(Version::toString).toList();
-    int cudaWidth = width(cudaKeys);
-    cuda.forEach((v, f) -> cudaRows.add(row(v.toString(), cudaWidth, f)));
-
-    TreeMap<Integer, VersionFloor> mvc = new TreeMap<>();
-    for (CompatRow r : table.rows()) {
-      if (r instanceof MinorVersionCompat m) {
-        mvc.put(m.cudaMajor(), floor(m.minDriver()));
-      }
-    }
-    List<Row<VersionFloor>> mvcRows = new ArrayList<>();
-    int mvcWidth = width(mvc.keySet().stream().map(String::valueOf).toList());
-    mvc.forEach((major, f) -> mvcRows.add(row(String.valueOf(major), mvcWidth, f)));
-
-    return new Compat(rows(instances), rows(gpuFloors), cudaRows, mvcRows);
-  }
-
   /**
-   * A driver version as one number that orders like the version: each part weighted by a power of
-   * 1000, up to three parts ({@code 580.95.05} → 580095005, {@code 570.26} → 570026000). The
-   * Terraform version gate computes the same number from the variables, whose validation keeps them
-   * to three parts below 1000.
+   * One pool's move from the layout before pools were keyed by name (moved.tf, gke-moved.tf).
    *
-   * @throws IllegalArgumentException for versions that do not fit (more parts, or a part ≥ 1000)
+   * @param name the pool's name: its key in var.pools
+   * @param previous the label of its resources then, the name with '-' as '_'
+   * @param nodes each node's index then and key now (AWS)
    */
-  public static long versionKey(Version v) {
-    List<Integer> parts = v.parts();
-    if (parts.size() > 3) {
-      throw new IllegalArgumentException(v + ": more than three parts");
-    }
-    long key = 0;
-    for (int i = 0; i < 3; i++) {
-      int part = i < parts.size() ? parts.get(i) : 0;
-      if (part >= 1000) {
-        throw new IllegalArgumentException(v + ": part " + part + " is 1000 or more");
-      }
-      key = key * 1000 + part;
-    }
-    return key;
+  public record Move(String name, String previous, List<NodeMove> nodes) {}
+
+  /** A node's index in the counted layout and its key now. */
+  public record NodeMove(int index, String key) {}
+
+  /** Every pool's move, in spec order. */
+  public List<Move> moves() {
+    return plan.pools().stream()
+        .map(
+            p ->
+                new Move(
+                    p.name(),
+                    p.tfPrefix(),
+                    p.nodes().stream().map(TerraformView::nodeMove).toList()))
+        .toList();
   }
 
-  private static VersionFloor floor(Version v) {
-    return new VersionFloor(v.toString(), versionKey(v));
-  }
-
-  private static <T> List<Row<T>> rows(TreeMap<String, T> map) {
-    int w = width(map.keySet().stream().toList());
-    List<Row<T>> out = new ArrayList<>();
-    map.forEach((k, v) -> out.add(row(k, w, v)));
-    return out;
-  }
-
-  /** Quoted keys are as wide as their text plus the two quotes; the escaper adds no more here. */
-  private static int width(List<String> keys) {
-    return keys.stream().map(Escape::hcl).mapToInt(String::length).max().orElse(0);
-  }
-
-  private static <T> Row<T> row(String key, int width, T value) {
-    return new Row<>(
-        key, GeneratedOutputFormat.markup(" ".repeat(width - Escape.hcl(key).length())), value);
+  private static NodeMove nodeMove(PoolPlan.Node n) {
+    // Keys are the indices of the counted layout ("0", "1", ...).
+    return new NodeMove(Integer.parseInt(n.key()), n.key());
   }
 
   /**
@@ -330,41 +158,15 @@ public final class TerraformView {
   }
 
   /**
-   * The variables of variables.tf (gke-variables.tf on GKE), in sections; see {@link
-   * TerraformVariables}.
-   */
-  public List<TfVar.Section> variables() {
-    return gcp() ? TerraformVariables.gke(plan) : TerraformVariables.aws(plan);
-  }
-
-  /** The variables pull.tf declares; none without pull mode. */
-  public List<TfVar> pullVariables() {
-    return pull() ? TerraformVariables.pull(plan, this) : List.of();
-  }
-
-  /**
-   * The variables eks.tf declares, in sections (the cluster's, then one per pool); none without.
-   */
-  public List<TfVar.Section> eksVariables() {
-    return eks() ? TerraformVariables.eks(plan) : List.of();
-  }
-
-  /**
    * Every value of terraform.tfvars.json, sorted by name: the value of each variable gpugen sets,
    * null where the spec leaves it unset.
    */
   public Map<String, Object> tfvars() {
-    Map<String, Object> v = new TreeMap<>();
-    List<TfVar> all = new ArrayList<>(pullVariables());
-    variables().forEach(s -> all.addAll(s.variables()));
-    eksVariables().forEach(s -> all.addAll(s.variables()));
-    TreeSet<String> names = new TreeSet<>();
-    for (TfVar t : all) {
-      if (!names.add(t.name())) {
-        throw new IllegalStateException("Terraform variable " + t.name() + " is declared twice");
-      }
-      t.value().ifPresent(x -> v.put(t.name(), x.json()));
-    }
-    return v;
+    return TerraformVariables.values(this);
+  }
+
+  /** The plan this view reads. */
+  ClusterPlan plan() {
+    return plan;
   }
 }

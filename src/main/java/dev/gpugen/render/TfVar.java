@@ -1,25 +1,29 @@
 package dev.gpugen.render;
 
-import dev.gpugen.render.GeneratedOutputFormat.Markup;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.Keyword;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * One Terraform input variable, defined once: its {@code variable} block and its entry in
- * terraform.tfvars.json are both produced from this record, so no hand-written block has to match a
- * map key. Adding a variable is adding one {@code TfVar} in {@link TerraformVariables}.
+ * One Terraform input variable, defined once: its {@code variable} block (the same for every spec)
+ * and its entry in terraform.tfvars.json (the spec's value, from the plan) are both produced from
+ * this record, so no hand-written block has to match a map key. Adding a variable is adding one
+ * {@code TfVar} in {@link TerraformVariables}.
  *
  * @param name the variable's identifier
  * @param type the HCL type constraint, e.g. {@code string} or {@code list(string)}
  * @param description what the variable means, as plain text
  * @param defaultValue the default as an HCL literal; empty for a required variable
  * @param validations the checks Terraform runs at plan time, in order
- * @param value what gpugen writes into terraform.tfvars.json; empty when gpugen leaves it to the
- *     default (or to the user's own override file)
+ * @param source what gpugen writes into terraform.tfvars.json for a render (its plan, and the files
+ *     the renderer lists); empty when gpugen leaves it to the default or to the user's own override
+ *     file
  */
 public record TfVar(
     String name,
@@ -27,7 +31,7 @@ public record TfVar(
     String description,
     Optional<String> defaultValue,
     List<Validation> validations,
-    Optional<Value> value) {
+    Function<TerraformView, Optional<Value>> source) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -53,7 +57,7 @@ public record TfVar(
 
   /** A required variable gpugen does not set (yet): add a default, validations and a value. */
   static TfVar of(String name, String type, String description) {
-    return new TfVar(name, type, description, Optional.empty(), List.of(), Optional.empty());
+    return new TfVar(name, type, description, Optional.empty(), List.of(), p -> Optional.empty());
   }
 
   /**
@@ -61,7 +65,7 @@ public record TfVar(
    * as the HCL literal.
    */
   TfVar defaultTo(Object value) {
-    return new TfVar(name, type, description, Optional.of(literal(value)), validations, this.value);
+    return new TfVar(name, type, description, Optional.of(literal(value)), validations, source);
   }
 
   /**
@@ -71,20 +75,46 @@ public record TfVar(
   TfVar validation(String condition, String errorMessage) {
     List<Validation> v = new ArrayList<>(validations);
     v.add(new Validation(condition.replace("{var}", "var." + name), errorMessage));
-    return new TfVar(name, type, description, defaultValue, v, value);
+    return new TfVar(name, type, description, defaultValue, v, source);
   }
 
-  /** With the value gpugen writes into terraform.tfvars.json ({@code null}: JSON null). */
-  TfVar set(Object json) {
-    // A spec word as the spec writes it (Jackson would write the Java constant's name).
-    Object value = json instanceof Keyword k ? k.spelling() : json;
+  /**
+   * With the value gpugen writes into terraform.tfvars.json for a plan ({@code null}: JSON null).
+   */
+  TfVar set(Function<ClusterPlan, Object> json) {
+    return setIf(p -> true, json);
+  }
+
+  /** With a value for the plans {@code when} accepts; the others leave it to the default. */
+  TfVar setIf(Predicate<ClusterPlan> when, Function<ClusterPlan, Object> json) {
+    return setFromRender(when, v -> json.apply(v.plan()));
+  }
+
+  /**
+   * With a value that is no fact of the plan but of the render (the files the renderer wrote), for
+   * the plans {@code when} accepts.
+   */
+  TfVar setFromRender(Predicate<ClusterPlan> when, Function<TerraformView, Object> json) {
     return new TfVar(
-        name, type, description, defaultValue, validations, Optional.of(new Value(value)));
+        name,
+        type,
+        description,
+        defaultValue,
+        validations,
+        v ->
+            when.test(v.plan())
+                ? Optional.of(new Value(spelling(json.apply(v))))
+                : Optional.empty());
   }
 
-  /** {@link #hcl()} for templates: already HCL, so written as it is. */
-  public Markup block() {
-    return GeneratedOutputFormat.markup(hcl());
+  /** What gpugen writes for this variable in a render; empty to leave it to the default. */
+  Optional<Value> value(TerraformView view) {
+    return source.apply(view);
+  }
+
+  /** A spec word as the spec writes it (Jackson would write the Java constant's name). */
+  private static Object spelling(Object json) {
+    return json instanceof Keyword k ? k.spelling() : json;
   }
 
   /** The {@code variable} block, formatted as {@code terraform fmt} formats it. */
@@ -134,6 +164,34 @@ public record TfVar(
         b.append(" = ").append(attrs.get(i)[1]).append('\n');
       }
     }
+  }
+
+  /**
+   * Lines of {@code name = value} attributes with the '=' of each run of one-line attributes
+   * aligned one space after the longest name, as {@code terraform fmt} aligns them; an attribute
+   * spanning lines (its later lines further indented) ends a run and keeps a single space.
+   */
+  static List<String> align(List<String> lines) {
+    List<String> out = new ArrayList<>();
+    int i = 0;
+    while (i < lines.size()) {
+      int end = i;
+      int width = 0;
+      while (end < lines.size() && !lines.get(end).contains("\n")) {
+        width = Math.max(width, lines.get(end).indexOf(" = "));
+        end++;
+      }
+      for (; i < end; i++) {
+        String l = lines.get(i);
+        int eq = l.indexOf(" = ");
+        out.add(l.substring(0, eq) + " ".repeat(width - eq) + l.substring(eq));
+      }
+      if (i < lines.size()) {
+        out.add(lines.get(i));
+        i++;
+      }
+    }
+    return out;
   }
 
   /** An HCL literal of a default: only the shapes a variable default takes here. */

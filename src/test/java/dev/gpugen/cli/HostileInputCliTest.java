@@ -137,8 +137,8 @@ class HostileInputCliTest {
     Path pull = tmp.resolve("pull.yaml");
     Files.copy(Path.of(EXAMPLE), pull);
     assertEquals(0, Cli.run("render", pull.toString(), "-o", out.toString()).exit());
-    Path pullTf = out.resolve("terraform/pull.tf");
-    Files.writeString(pullTf, "# my own pull.tf\n");
+    Path pullTf = out.resolve("terraform/user-data-h100.sh");
+    Files.writeString(pullTf, "# my own user data\n");
     Files.writeString(
         pull,
         Files.readString(Path.of("examples/aws-h100/cluster.yaml"))
@@ -150,9 +150,9 @@ class HostileInputCliTest {
         r.err()
             .contains(
                 "files gpugen did not write are where the render puts its own:"
-                    + " terraform/pull.tf"),
+                    + " terraform/user-data-h100.sh"),
         r.err());
-    assertEquals("# my own pull.tf\n", Files.readString(pullTf));
+    assertEquals("# my own user data\n", Files.readString(pullTf));
     assertVictimUntouched();
   }
 

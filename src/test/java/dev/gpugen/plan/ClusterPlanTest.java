@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.TestSpecs;
+import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.drift.Drift;
 import dev.gpugen.drift.Finding;
 import dev.gpugen.spec.ClusterSpec;
@@ -90,6 +91,57 @@ class ClusterPlanTest {
         false,
         plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a").gpuDirectRdmaRequired(),
         "p5.48xlarge without EFA: NCCL's sockets, no GPUDirect RDMA");
+  }
+
+  /**
+   * The network interfaces of an AWS node, the plan's one definition of them (Terraform's
+   * network_interfaces loops over them): on an EFA pool one per network card of the type (the EC2
+   * network tables: p4d and p4de 4, p5 and p5e 32, p5en 16, p6-b200 8, p6-b300 17), efa on card 0
+   * (ENA alone on P6-B300, whose card 0 has no EFA: aws/aws-parallelcluster#7143) and efa-only on
+   * the others; on a TCP pool the primary ENA interface alone. The nodes get keys "0" to count - 1
+   * and Name tags CLUSTER-POOL-KEY.
+   */
+  @Test
+  void eachNodeGetsItsInterfacesAndAKey() {
+    for (var e :
+        java.util.Map.of(
+                "p4d.24xlarge",
+                4,
+                "p4de.24xlarge",
+                4,
+                "p5.48xlarge",
+                32,
+                "p5e.48xlarge",
+                32,
+                "p5en.48xlarge",
+                16,
+                "p6-b200.48xlarge",
+                8,
+                "p6-b300.48xlarge",
+                17)
+            .entrySet()) {
+      PoolPlan pool = plan(SPEC.replace("p5.48xlarge", e.getKey())).pool("gpu-a");
+      boolean enaCard0 = e.getKey().startsWith("p6-b300");
+      assertEquals(e.getValue(), pool.networkInterfaces().size(), e.getKey());
+      for (int card = 0; card < e.getValue(); card++) {
+        assertEquals(
+            new AwsInstanceType.NetworkInterface(
+                card, card > 0 ? "efa-only" : enaCard0 ? "interface" : "efa"),
+            pool.networkInterfaces().get(card),
+            e.getKey() + " card " + card);
+      }
+      assertEquals(e.getValue() - (enaCard0 ? 1 : 0), pool.efaInterfaces(), e.getKey());
+    }
+    PoolPlan tcp = plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a");
+    assertEquals(
+        List.of(new AwsInstanceType.NetworkInterface(0, "interface")), tcp.networkInterfaces());
+    assertEquals(0, tcp.efaInterfaces());
+
+    PoolPlan pool = plan(SPEC).pool("gpu-a");
+    assertEquals(
+        List.of(new PoolPlan.Node("0", "atlas-gpu-a-0"), new PoolPlan.Node("1", "atlas-gpu-a-1")),
+        pool.nodes());
+    assertEquals("atlas-prod-gpu-a-", pool.launchTemplateNamePrefix());
   }
 
   @Test

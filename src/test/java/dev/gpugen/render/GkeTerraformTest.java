@@ -76,9 +76,11 @@ class GkeTerraformTest {
 
   /**
    * With gitops.argocd, ArgoCD installs the chart and writes nccl.conf (argocd/ in the render), so
-   * Terraform must not: no helm_release, no NCCL ConfigMap or DaemonSet; it keeps the operator's
-   * namespace, quota and time-slicing ConfigMap. Without it, Terraform has both, so this can fail.
+   * Terraform must not: argocd_enabled counts the helm_release and the NCCL ConfigMap and DaemonSet
+   * down to none, and gpugen writes no chart version or values; the operator's namespace, quota and
+   * time-slicing ConfigMap stay. Without it, Terraform has both, so this can fail.
    */
+  @RealToolsTest
   @Test
   void withGitOpsTerraformLeavesTheOperatorAndNcclToArgoCd() {
     Rendered gitops = Rendered.of("gke-gitops", GKE_GITOPS.getBytes(StandardCharsets.UTF_8));
@@ -86,22 +88,41 @@ class GkeTerraformTest {
         Rendered.of(
             "gke-push",
             GKE_GITOPS.replaceAll("(?s)gitops:.*", "").getBytes(StandardCharsets.UTF_8));
-    assertTrue(push.tf().get("gke-gpu-operator.tf").contains("resource \"helm_release\""));
-    assertTrue(push.tf().containsKey("gke-nccl.tf"));
-    String operator = gitops.tf().get("gke-gpu-operator.tf");
-    assertFalse(operator.contains("helm_release"), operator);
-    assertTrue(operator.contains("resource \"kubernetes_resource_quota_v1\" \"gpu_operator\""));
-    assertFalse(gitops.tf().containsKey("gke-nccl.tf"), gitops.tf().keySet().toString());
-    for (String tf : gitops.tf().values()) {
-      assertFalse(tf.contains("kubernetes_daemon_set_v1"), tf);
-      // The NCCL ConfigMap is ArgoCD's; only the time-slicing one (count 0 without sharing
-      // pools), which the chart's values name, stays Terraform's.
-      assertFalse(
-          tf.replace("resource \"kubernetes_config_map_v1\" \"time_slicing\"", "")
-              .replace("kubernetes_config_map_v1.time_slicing", "")
-              .contains("kubernetes_config_map_v1"),
-          tf);
+    assertTrue(gitops.tfvars().path("argocd_enabled").asBoolean(false));
+    assertFalse(push.tfvars().path("argocd_enabled").asBoolean(true));
+    assertTrue(gitops.tfvars().path("gpu_operator_version").isMissingNode());
+    assertTrue(gitops.tfvars().path("gpu_operator_values").isMissingNode());
+    assertTrue(gitops.tfvars().path("nccl_env").isMissingNode());
+    assertTrue(push.tfvars().path("gpu_operator_version").isTextual());
+    Map<String, JsonNode> parsed = gitops.parsed();
+    assertEquals(
+        "${var.gpu_operator_enabled && !var.argocd_enabled ? 1 : 0}",
+        parsed
+            .get("gke-gpu-operator.tf")
+            .path("resource")
+            .path("helm_release")
+            .path("gpu_operator")
+            .path(0)
+            .path("count")
+            .asText());
+    JsonNode nccl = parsed.get("gke-nccl.tf").path("resource");
+    for (JsonNode r :
+        List.of(
+            nccl.path("kubernetes_config_map_v1").path("nccl").path(0),
+            nccl.path("kubernetes_daemon_set_v1").path("nccl_conf").path(0))) {
+      assertEquals("${var.argocd_enabled ? 0 : 1}", r.path("count").asText());
     }
+    // The operator's namespace and quota stay Terraform's whatever installs the chart.
+    assertEquals(
+        "${var.gpu_operator_enabled ? 1 : 0}",
+        parsed
+            .get("gke-gpu-operator.tf")
+            .path("resource")
+            .path("kubernetes_resource_quota_v1")
+            .path("gpu_operator")
+            .path(0)
+            .path("count")
+            .asText());
   }
 
   @RealToolsTest
@@ -137,44 +158,40 @@ class GkeTerraformTest {
                           operator ? "INSTALLATION_DISABLED" : "DEFAULT",
                           v.path("gpu_driver_version").asText());
                       assertEquals(operator, v.path("gpu_operator_enabled").asBoolean());
+                      assertEquals(r.spec().pools().size(), v.path("pools").size());
                       for (var p : r.spec().pools()) {
-                        String prefix = p.name().replace('-', '_');
+                        JsonNode pool = v.path("pools").path(p.name());
                         GcpMachineType m = table.gcpMachine(p.instanceType()).orElseThrow();
-                        assertEquals(
-                            m.accelerator(), v.path(prefix + "_accelerator_type").asText());
-                        assertEquals(
-                            m.count().getAsInt(), v.path(prefix + "_accelerator_count").asInt());
+                        assertEquals(m.accelerator(), pool.path("accelerator_type").asText());
+                        assertEquals(m.count().getAsInt(), pool.path("accelerator_count").asInt());
                         assertEquals(
                             operator,
-                            v.path(prefix + "_labels")
-                                .has("gke-no-default-nvidia-gpu-device-plugin"),
+                            pool.path("labels").has("gke-no-default-nvidia-gpu-device-plugin"),
                             "GKE's device plugin is off exactly where the operator runs");
                       }
-                      // A node pool is pinned: no auto-upgrade.
+                      // One node pool per entry of var.pools, each pinned: no auto-upgrade.
                       JsonNode pools =
                           r.parsed()
                               .get("gke-node-pools.tf")
                               .path("resource")
                               .path("google_container_node_pool");
-                      assertEquals(r.spec().pools().size(), pools.size());
-                      pools.forEach(
-                          pool ->
-                              assertFalse(
-                                  pool.get(0)
-                                      .path("management")
-                                      .get(0)
-                                      .path("auto_upgrade")
-                                      .asBoolean(true)));
+                      assertEquals(List.of("pools"), List.copyOf(fieldNames(pools)));
+                      JsonNode pool = pools.path("pools").get(0);
+                      assertEquals("${var.pools}", pool.path("for_each").asText());
+                      assertEquals("${each.key}", pool.path("name").asText());
+                      assertFalse(
+                          pool.path("management").get(0).path("auto_upgrade").asBoolean(true));
                     }));
   }
 
   @Test
   void aG2PoolGetsItsL4CountFromTheTableAndCompactPlacement() {
     JsonNode v = all().toList().get(0).tfvars();
-    assertEquals("g2-standard-24", v.path("l4_infer_machine_type").asText());
-    assertEquals("nvidia-l4", v.path("l4_infer_accelerator_type").asText());
-    assertEquals(2, v.path("l4_infer_accelerator_count").asInt(), "two L4s; the name says 24");
-    assertTrue(v.path("l4_infer_compact_placement").asBoolean(), "G2 supports compact placement");
+    JsonNode l4 = v.path("pools").path("l4-infer");
+    assertEquals("g2-standard-24", l4.path("machine_type").asText());
+    assertEquals("nvidia-l4", l4.path("accelerator_type").asText());
+    assertEquals(2, l4.path("accelerator_count").asInt(), "two L4s; the name says 24");
+    assertTrue(l4.path("compact_placement").asBoolean(), "G2 supports compact placement");
     assertEquals("INSTALLATION_DISABLED", v.path("gpu_driver_version").asText());
   }
 
@@ -186,13 +203,17 @@ class GkeTerraformTest {
     JsonNode v = operator.tfvars();
     assertEquals(4, v.path("time_slicing_replicas").path("l4-infer").asInt());
     assertEquals(1, v.path("time_slicing_replicas").size(), "only the pool that shares");
+    JsonNode pools = v.path("pools");
     assertEquals(
-        "l4-infer", v.path("l4_infer_labels").path("nvidia.com/device-plugin.config").asText());
-    assertFalse(v.path("h100_labels").has("nvidia.com/device-plugin.config"));
+        "l4-infer",
+        pools.path("l4-infer").path("labels").path("nvidia.com/device-plugin.config").asText());
+    assertFalse(pools.path("h100").path("labels").has("nvidia.com/device-plugin.config"));
     assertEquals(
         "time-slicing-config",
         v.path("gpu_operator_values").path("devicePlugin").path("config").path("name").asText());
-    assertTrue(v.path("l4_infer_time_sharing_clients").isNull(), "GKE's plugin is off here");
+    assertTrue(
+        pools.path("l4-infer").path("time_sharing_clients").isMissingNode(),
+        "GKE's plugin is off here");
     JsonNode cm =
         operator
             .parsed()
@@ -203,18 +224,20 @@ class GkeTerraformTest {
     assertFalse(cm.isMissingNode(), "the ConfigMap is rendered");
     // With GKE's device plugin: GKE's time-sharing on that pool's accelerator, no ConfigMap entry.
     JsonNode gke = all().toList().get(1).tfvars();
-    assertEquals(3, gke.path("g2_time_sharing_clients").asInt());
-    assertTrue(gke.path("l4_time_sharing_clients").isNull());
+    assertEquals(3, gke.path("pools").path("g2").path("time_sharing_clients").asInt());
+    assertTrue(gke.path("pools").path("l4").path("time_sharing_clients").isMissingNode());
     assertEquals(0, gke.path("time_slicing_replicas").size());
     assertTrue(gke.path("gpu_operator_values").path("devicePlugin").isMissingNode());
-    assertEquals(1, gke.path("g2_accelerator_count").asInt());
+    assertEquals(1, gke.path("pools").path("g2").path("accelerator_count").asInt());
   }
 
   @Test
   void theMegaMachineGetsItsOwnAcceleratorNotOneSlicedFromItsName() {
     Rendered r = all().toList().get(1);
-    assertEquals("nvidia-h100-mega-80gb", r.tfvars().path("h100_mega_accelerator_type").asText());
-    assertEquals("nvidia-tesla-a100", r.tfvars().path("l4_accelerator_type").asText());
+    JsonNode pools = r.tfvars().path("pools");
+    assertEquals(
+        "nvidia-h100-mega-80gb", pools.path("h100-mega").path("accelerator_type").asText());
+    assertEquals("nvidia-tesla-a100", pools.path("l4").path("accelerator_type").asText());
     assertFalse(r.tfvars().path("gke_create_cluster").asBoolean(true));
   }
 
@@ -256,12 +279,69 @@ class GkeTerraformTest {
         "the settings live in a ConfigMap");
   }
 
+  /**
+   * gke-moved.tf moves each node pool of the previous layout (google_container_node_pool.POOL, '-'
+   * as '_') to its key of google_container_node_pool.pools, for every pool of the spec and nothing
+   * else: no Terraform with the google provider runs here, so the blocks are checked as parsed.
+   */
+  @RealToolsTest
+  @TestFactory
+  Stream<DynamicTest> everyNodePoolMovesToItsKey() {
+    return all()
+        .map(
+            r ->
+                DynamicTest.dynamicTest(
+                    r.label(),
+                    () -> {
+                      List<String> moves = new ArrayList<>();
+                      r.parsed()
+                          .get("gke-moved.tf")
+                          .path("moved")
+                          .forEach(
+                              m ->
+                                  moves.add(
+                                      m.path("from").asText() + " -> " + m.path("to").asText()));
+                      List<String> want = new ArrayList<>();
+                      for (var p : r.spec().pools()) {
+                        want.add(
+                            "${google_container_node_pool."
+                                + p.name().replace('-', '_')
+                                + "} -> ${google_container_node_pool.pools[\""
+                                + p.name()
+                                + "\"]}");
+                        assertTrue(r.tfvars().path("pools").has(p.name()), p.name());
+                      }
+                      assertEquals(want, moves);
+                      assertTrue(
+                          r.parsed()
+                              .get("gke-node-pools.tf")
+                              .path("resource")
+                              .path("google_container_node_pool")
+                              .has("pools"));
+                    }));
+  }
+
+  private static List<String> fieldNames(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
   @Test
-  void theTfFilesHoldNoSpecValueButPoolNames() {
+  void theTfFilesHoldNoSpecValue() {
     Rendered r = all().findFirst().orElseThrow();
     for (Map.Entry<String, String> e : r.tf().entrySet()) {
+      if (e.getKey().equals("gke-moved.tf")) {
+        continue; // declarations only: the pools' addresses before and after
+      }
       for (String value :
-          List.of("ml-platform-prod", "us-central1", "a3-highgpu-8g", "580.95.05")) {
+          List.of(
+              "ml-platform-prod",
+              "us-central1",
+              "a3-highgpu-8g",
+              "580.95.05",
+              "l4-infer",
+              "a100-spot")) {
         assertFalse(e.getValue().contains(value), e.getKey() + " contains " + value);
       }
     }

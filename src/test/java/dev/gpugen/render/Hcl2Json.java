@@ -55,6 +55,7 @@ final class Hcl2Json {
       List<String> command = new ArrayList<>(List.of(BIN.toAbsolutePath().toString()));
       for (Map.Entry<String, String> e : files.entrySet()) {
         Path p = dir.resolve(e.getKey());
+        Files.createDirectories(p.getParent());
         Files.writeString(p, e.getValue(), StandardCharsets.UTF_8);
         command.add(p.toString());
       }

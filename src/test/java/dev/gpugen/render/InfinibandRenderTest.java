@@ -61,20 +61,28 @@ class InfinibandRenderTest {
             .contains("nccl_network_fabric: !unsafe \"infiniband\"\n"));
   }
 
+  /**
+   * On AWS a pool's fabric reaches Terraform as its network interfaces: EFA on every card (efa on
+   * card 0) for efa, the primary ENA interface alone (interface_type null) for tcp.
+   */
   @Test
-  void onAwsAPoolsFabricIsWhatItsTerraformVariableSays() throws Exception {
+  void onAwsAPoolsFabricIsWhatItsNetworkInterfacesSay() throws Exception {
     String spec = Files.readString(Golden.repo().resolve("examples/aws-mixed/cluster.yaml"));
     Gpugen.Checked c = check(spec.replaceFirst("(?m)^(  - name: a100\\n)", "$1    fabric: tcp\n"));
     ClusterPlan plan = c.plan().orElseThrow();
     Rendered r = Rendered.of("aws-mixed", plan.spec());
     plan.pools()
         .forEach(
-            p ->
-                assertEquals(
-                    p.pool().fabric().spelling(),
-                    r.tfvars().get(p.tfPrefix() + "_fabric").asText(),
-                    p.name()));
-    assertEquals("tcp", r.tfvars().get("a100_fabric").asText());
+            p -> {
+              com.fasterxml.jackson.databind.JsonNode nics =
+                  r.tfvars().path("pools").path(p.name()).path("network_interfaces");
+              boolean efa = p.pool().fabric() == dev.gpugen.spec.Fabric.EFA;
+              assertEquals(
+                  efa ? "efa" : "null", nics.path(0).path("interface_type").asText(), p.name());
+              assertEquals(efa ? p.hardware().efaInterfaces() : 1, nics.size(), p.name());
+            });
+    assertEquals(
+        1, r.tfvars().path("pools").path("a100").path("network_interfaces").size(), "a100: tcp");
     // InfiniBand is not an AWS fabric: refused at the pool's own key.
     Gpugen.Checked ib =
         check(spec.replaceFirst("(?m)^(  - name: a100\\n)", "$1    fabric: infiniband\n"));

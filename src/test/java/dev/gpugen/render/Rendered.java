@@ -15,29 +15,17 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** One spec rendered in memory, with its Terraform files as text and as parsed HCL. */
 record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraform) {
   static final Path GOLDEN = Path.of("src/test/resources/golden");
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The golden cases with Terraform for AWS; static specs render none, GCP ones are apart. */
-  static List<Path> awsGoldenCases() throws IOException {
-    try (Stream<Path> s = Files.list(GOLDEN)) {
-      return s.filter(p -> Files.isRegularFile(p.resolve("spec.yaml")))
-          .filter(p -> Files.isRegularFile(p.resolve("expected/terraform/instances.tf")))
-          .sorted()
-          .toList();
-    }
-  }
 
   static Gpugen gpugen() {
     return new Gpugen(CompatTable.load());
@@ -94,10 +82,39 @@ record Rendered(String label, ClusterSpec spec, SortedMap<String, String> terraf
     return out;
   }
 
-  /** The .tf files only. */
+  /** The .tf files only, of every module (the pool module's as modules/pool/NAME.tf). */
   SortedMap<String, String> tf() {
     SortedMap<String, String> out = new TreeMap<>(terraform);
     out.keySet().removeIf(name -> !name.endsWith(".tf"));
+    return out;
+  }
+
+  /** The .tf files of one module: "" for the root module, else its folder (modules/pool). */
+  SortedMap<String, String> tf(String module) {
+    SortedMap<String, String> out = tf();
+    out.keySet()
+        .removeIf(
+            name ->
+                !(module.isEmpty()
+                    ? !name.contains("/")
+                    : name.startsWith(module + "/")
+                        && !name.substring(module.length() + 1).contains("/")));
+    return out;
+  }
+
+  /** The modules of the render: "" for the root, then each folder holding .tf files. */
+  java.util.List<String> modules() {
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    for (String name : tf().keySet()) {
+      out.add(name.contains("/") ? name.substring(0, name.lastIndexOf('/')) : "");
+    }
+    return java.util.List.copyOf(out);
+  }
+
+  /** One module's .tf files parsed, by file name (its path as in {@link #tf()}). */
+  Map<String, JsonNode> parsed(String module) {
+    Map<String, JsonNode> out = new TreeMap<>(parsed());
+    out.keySet().retainAll(tf(module).keySet());
     return out;
   }
 

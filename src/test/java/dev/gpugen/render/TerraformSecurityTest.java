@@ -37,6 +37,9 @@ class TerraformSecurityTest {
     List<String> problems = new ArrayList<>();
     int[] instances = {0};
     int[] templates = {0};
+    JsonNode call = parsed.get("pools.tf").path("module").path("pool").path(0);
+    boolean pull = r.tfvars().path("pull_source").isTextual();
+    boolean eks = r.tfvars().path("eks_enabled").asBoolean(false);
 
     resources(
         parsed,
@@ -51,6 +54,7 @@ class TerraformSecurityTest {
           expectFromVariable(
               problems,
               r,
+              call,
               at + ".metadata_options.http_tokens",
               body,
               "required",
@@ -66,6 +70,7 @@ class TerraformSecurityTest {
           expectFromVariable(
               problems,
               r,
+              call,
               at + ".root_block_device.encrypted",
               body,
               true,
@@ -101,6 +106,7 @@ class TerraformSecurityTest {
           expectFromVariable(
               problems,
               r,
+              call,
               at + ".metadata_options.http_tokens",
               body,
               "required",
@@ -108,21 +114,9 @@ class TerraformSecurityTest {
               "http_tokens");
           // User data only in pull mode (gpugen's rendered script of the pool) and with EKS (the
           // pool's join script, then in pull mode that script): nothing else.
-          boolean pull = r.tfvars().has("pull_source");
-          boolean eks = r.tfvars().has("kubernetes_version");
-          String script = "user-data-" + name + ".sh";
-          String userData = body.path("user_data").asText();
-          boolean expected =
-              eks
-                  ? userData.startsWith("${base64encode(")
-                      && userData.contains("local.eks_join[\"" + name + "\"]")
-                      && (pull == userData.contains("file(\"${path.module}/" + script + "\")"))
-                  : pull && userData.equals("${filebase64(\"${path.module}/" + script + "\")}");
-          if (body.has("user_data") && !expected) {
-            problems.add(at + " sets user_data " + body.path("user_data"));
-          }
-          if ((pull || eks) && !body.has("user_data")) {
-            problems.add(at + " has no user data in " + (eks ? "an EKS render" : "pull mode"));
+          if (!body.path("user_data").asText().equals("${var.user_data}")
+              || !call.path("user_data").asText().equals("${local.pool_user_data[each.key]}")) {
+            problems.add(at + " takes user data from elsewhere: " + body.path("user_data"));
           }
           JsonNode nics =
               body.path("dynamic").path("network_interfaces").path(0).path("content").path(0);
@@ -130,11 +124,16 @@ class TerraformSecurityTest {
               .equals(com.fasterxml.jackson.databind.node.BooleanNode.FALSE)) {
             problems.add(at + " network interfaces may get public addresses");
           }
-          if (!nics.path("security_groups").toString().contains("aws_security_group.nodes.id")) {
+          if (!nics.path("security_groups").asText().equals("${var.security_group_ids}")
+              || !call.path("security_group_ids")
+                  .toString()
+                  .equals("[\"${aws_security_group.nodes.id}\"]")) {
             problems.add(at + " network interfaces lack the node security group (EFA needs it)");
           }
         });
-    assertTrue(instances[0] > 0 && instances[0] == templates[0], "one launch template per pool");
+    assertEquals(1, instances[0], "one aws_instance resource for the nodes: the pool module's");
+    assertEquals(1, templates[0], "one launch template resource: the pool module's");
+    userData(r, parsed, pull, eks, problems);
 
     // Security groups and their rules: a description on each, never ingress from everywhere.
     for (String type :
@@ -275,14 +274,14 @@ class TerraformSecurityTest {
               .map(java.util.Map.Entry::getKey)
               .collect(java.util.stream.Collectors.toSet()),
           "eks.tf attaches managed policies to the cluster role and the node role only");
-      String eks = r.tf().get("eks.tf");
+      String eksTf = r.tf().get("eks.tf");
       assertTrue(
-          eks.contains("iam::aws:policy/AmazonEKSClusterPolicy\"")
-              && eks.contains(
+          eksTf.contains("iam::aws:policy/AmazonEKSClusterPolicy\"")
+              && eksTf.contains(
                   "[\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","
                       + " \"AmazonEKS_CNI_Policy\"]"),
           "the cluster role gets AmazonEKSClusterPolicy, the node role the three EKS node policies");
-      assertEquals(2, eks.split("iam::aws:policy/", -1).length - 1, "no other managed policy");
+      assertEquals(2, eksTf.split("iam::aws:policy/", -1).length - 1, "no other managed policy");
     }
     JsonNode session =
         resourceData(parsed, "aws_iam_policy_document", "nodes_session_manager").path("statement");
@@ -306,7 +305,7 @@ class TerraformSecurityTest {
       }
     }
 
-    if (r.tfvars().has("pull_source")) {
+    if (pull) {
       pullIsLeastPrivilege(r, parsed, problems);
     }
 
@@ -331,6 +330,10 @@ class TerraformSecurityTest {
     JsonNode doc = resourceData(parsed, "aws_iam_policy_document", "nodes_pull");
     Map<String, JsonNode> bySid = new java.util.TreeMap<>();
     doc.path("statement").forEach(st -> bySid.put(st.path("sid").asText(), st));
+    // The statements pull_source and the checkpoint bucket switch on are dynamic blocks.
+    doc.path("dynamic")
+        .path("statement")
+        .forEach(d -> d.path("content").forEach(st -> bySid.put(st.path("sid").asText(), st)));
     for (JsonNode st : bySid.values()) {
       for (JsonNode action : st.path("actions")) {
         assertFalse(action.asText().contains("*"), "wildcard action " + action);
@@ -415,13 +418,16 @@ class TerraformSecurityTest {
   }
 
   /**
-   * A setting the spec may change: the attribute must be exactly one variable, and both the
-   * variable's default and the value the spec rendered into terraform.tfvars.json must be the
-   * secure one (checkov and trivy read variable defaults and tfvars the same way).
+   * A setting the spec may change: the attribute must be exactly one variable of the pool module,
+   * which the module call passes from one root variable (or from the pool's entry of var.pools),
+   * and both that variable's default and the value the spec rendered into terraform.tfvars.json
+   * (for every pool) must be the secure one (checkov and trivy read variable defaults and tfvars
+   * the same way).
    */
   private static void expectFromVariable(
       List<String> problems,
       Rendered r,
+      JsonNode call,
       String what,
       JsonNode body,
       Object want,
@@ -429,24 +435,110 @@ class TerraformSecurityTest {
       String key) {
     String expr = body.path(block).path(0).path(key).asText();
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("^\\$\\{var\\.([a-z0-9_]+)\\}$").matcher(expr);
+        java.util.regex.Pattern.compile("^\\$\\{var\\.([a-z0-9_]+)(\\.[a-z0-9_]+)?\\}$")
+            .matcher(expr);
     if (!m.matches()) {
       problems.add(what + " is " + expr + ", want a single variable");
       return;
     }
-    String variable = m.group(1);
-    JsonNode tfvar = r.tfvars().path(variable);
-    JsonNode declared =
-        r.parsed().get("variables.tf").path("variable").path(variable).path(0).path("default");
-    for (JsonNode v : List.of(tfvar, declared)) {
+    String passed = call.path(m.group(1)).asText();
+    String attribute = m.group(2) == null ? "" : m.group(2).substring(1);
+    java.util.regex.Matcher root =
+        java.util.regex.Pattern.compile("^\\$\\{var\\.([a-z0-9_]+)\\}$").matcher(passed);
+    java.util.regex.Matcher pool =
+        java.util.regex.Pattern.compile("^\\$\\{each\\.value\\.([a-z0-9_]+)\\}$").matcher(passed);
+    List<JsonNode> values = new ArrayList<>();
+    String source;
+    if (root.matches() && attribute.isEmpty()) {
+      source = "var." + root.group(1);
+      values.add(r.tfvars().path(root.group(1)));
+      values.add(
+          r.parsed()
+              .get("variables.tf")
+              .path("variable")
+              .path(root.group(1))
+              .path(0)
+              .path("default"));
+    } else if (pool.matches() && !attribute.isEmpty()) {
+      // A pool attribute: every pool's value, and the default of var.pools' object type.
+      source = "var.pools[*]." + pool.group(1) + "." + attribute;
+      r.tfvars().path("pools").forEach(p -> values.add(p.path(pool.group(1)).path(attribute)));
+      java.util.regex.Matcher d =
+          java.util.regex.Pattern.compile(
+                  "\\b" + attribute + " += optional\\((bool|string), (true|false|\"[^\"]*\")\\)")
+              .matcher(r.tf().get("variables.tf"));
+      try {
+        values.add(
+            d.find()
+                ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(d.group(2))
+                : com.fasterxml.jackson.databind.node.MissingNode.getInstance());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    } else {
+      problems.add(what + " comes from " + passed + ", want one root variable or pool attribute");
+      return;
+    }
+    for (JsonNode v : values) {
       boolean ok =
           want instanceof Boolean b
               ? v.isBoolean() && v.asBoolean() == b
               : v.isTextual() && v.asText().equals(want);
       if (!ok) {
-        problems.add(what + " = var." + variable + " is " + v + ", want " + want);
+        problems.add(what + " = " + source + " is " + v + ", want " + want);
       }
     }
+  }
+
+  /**
+   * The nodes' user data is gpugen's only: each pool's is the EKS join script (eks_enabled), its
+   * rendered pull-mode script (user_data_file), both, or none, and tfvars name a pull-mode script
+   * exactly for the pools of a pull-mode render, each a file the render has.
+   */
+  private static void userData(
+      Rendered r, Map<String, JsonNode> parsed, boolean pull, boolean eks, List<String> problems) {
+    String local = "";
+    for (JsonNode locals : parsed.get("pools.tf").path("locals")) {
+      if (locals.has("pool_user_data")) {
+        local = locals.path("pool_user_data").asText();
+      }
+    }
+    java.util.TreeSet<String> sources = new java.util.TreeSet<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(var\\.[a-z_]+|local\\.[a-z_]+(\\[name\\])?|p\\.[a-z_]+|[a-z0-9]+\\()")
+            .matcher(local);
+    while (m.find()) {
+      sources.add(m.group(1));
+    }
+    assertEquals(
+        new java.util.TreeSet<>(
+            List.of(
+                "base64encode(",
+                "file(",
+                "filebase64(",
+                "join(",
+                "local.eks_join[name]",
+                "local.user_data_boundary",
+                "p.user_data_file",
+                "var.eks_enabled",
+                "var.pools")),
+        sources,
+        "each pool's user data is made of the join script and the pull-mode script only");
+    assertEquals(eks, r.tfvars().path("eks_enabled").asBoolean(false), "eks_enabled");
+    r.tfvars()
+        .path("pools")
+        .properties()
+        .forEach(
+            e -> {
+              JsonNode file = e.getValue().path("user_data_file");
+              String want = "user-data-" + e.getKey().replace('-', '_') + ".sh";
+              if (pull
+                  ? !(file.asText().equals(want) && r.terraform().containsKey(want))
+                  : !file.isMissingNode() && !file.isNull()) {
+                problems.add("pool " + e.getKey() + " has user_data_file " + file);
+              }
+            });
   }
 
   /**

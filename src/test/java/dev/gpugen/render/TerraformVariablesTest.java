@@ -41,7 +41,51 @@ class TerraformVariablesTest {
         .map(
             r ->
                 DynamicTest.dynamicTest(
-                    r.label(), () -> assertEquals(List.of(), problems(r.parsed(), r.tfvars()))));
+                    r.label(), () -> assertEquals(List.of(), problems(r.parsed(""), r.tfvars()))));
+  }
+
+  /**
+   * The same for each child module (modules/pool), whose variables its one call in the root module
+   * sets: a module variable the call does not pass needs a default, and the call passes only
+   * declared variables.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyModuleVariableIsPassedOrDefaultedAndRead() throws IOException {
+    return all()
+        .flatMap(
+            r ->
+                r.modules().stream()
+                    .filter(m -> !m.isEmpty())
+                    .map(
+                        m ->
+                            DynamicTest.dynamicTest(
+                                r.label() + " " + m,
+                                () -> {
+                                  JsonNode call = call(r, m);
+                                  ObjectNode args = ((ObjectNode) call).deepCopy();
+                                  args.remove(List.of("source", "for_each", "count", "depends_on"));
+                                  assertEquals(List.of(), problems(r.parsed(m), args));
+                                })));
+  }
+
+  /** The one module block of the root module whose source is ./MODULE. */
+  private static JsonNode call(Rendered r, String module) {
+    List<JsonNode> calls = new ArrayList<>();
+    r.parsed("")
+        .values()
+        .forEach(
+            body ->
+                body.path("module")
+                    .forEach(
+                        blocks ->
+                            blocks.forEach(
+                                b -> {
+                                  if (b.path("source").asText().equals("./" + module)) {
+                                    calls.add(b);
+                                  }
+                                })));
+    assertEquals(1, calls.size(), "one call of ./" + module);
+    return calls.get(0);
   }
 
   /** The check above can fail: a variable nobody reads and a required one nobody sets. */
@@ -86,6 +130,10 @@ class TerraformVariablesTest {
         problems(parsed, tfvars));
   }
 
+  /**
+   * @param tfvars the values the module gets: terraform.tfvars.json for the root module, the
+   *     arguments of its call for a child module
+   */
   static List<String> problems(Map<String, JsonNode> parsed, JsonNode tfvars) {
     Map<String, JsonNode> declared = new TreeMap<>();
     Map<String, String> declaredIn = new TreeMap<>();

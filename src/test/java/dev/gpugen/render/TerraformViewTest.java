@@ -1,139 +1,100 @@
 package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.TestSpecs;
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
-import dev.gpugen.compat.CudaRelease;
-import dev.gpugen.compat.GpuModel;
-import dev.gpugen.compat.Version;
+import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Fabric;
+import dev.gpugen.testing.Records;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The data TerraformView hands the templates: version keys and the compatibility lookups. */
+/**
+ * The data TerraformView hands the templates: each pool's old label and node indices for the moved
+ * blocks, and each pool's network interfaces in terraform.tfvars.json.
+ */
 class TerraformViewTest {
-  static final CompatTable TABLE = CompatTable.load();
-
-  static TerraformView.Compat compat() {
-    return TerraformView.compat(TABLE);
-  }
-
   @Test
-  void versionKeysOrderExactlyLikeVersions() {
-    List<Version> all = new ArrayList<>();
-    TABLE.cudaReleases().forEach(r -> all.add(r.minDriver()));
-    TABLE.gpus().forEach(g -> g.minDriver().ifPresent(all::add));
-    TABLE.gpuOperators().forEach(o -> all.add(o.driver()));
-    for (String s :
-        List.of(
-            "535.54.03",
-            "535.104.05",
-            "550.9",
-            "550.54",
-            "570.26",
-            "570.26.0",
-            "999.999.999",
-            "100.0.0")) {
-      all.add(Version.parse(s));
-    }
-    for (Version a : all) {
-      for (Version b : all) {
-        assertEquals(
-            Integer.signum(a.compareTo(b)),
-            Long.signum(TerraformView.versionKey(a) - TerraformView.versionKey(b)),
-            a + " vs " + b);
+  void eachPoolMovesFromItsLabelAndEachNodeFromItsIndex() throws Exception {
+    ClusterPlan plan =
+        TestSpecs.plan(
+            TestSpecs.read(
+                Path.of("src/test/resources/golden/aws-two-pools-lustre/spec.yaml"),
+                Optional.empty()));
+    List<TerraformView.Move> moves = new TerraformView(plan).moves();
+    assertEquals(List.of("a100-ft", "h100-pretrain"), moves.stream().map(m -> m.name()).toList());
+    assertEquals(
+        List.of("a100_ft", "h100_pretrain"), moves.stream().map(m -> m.previous()).toList());
+    for (TerraformView.Move m : moves) {
+      int count = plan.pool(m.name()).pool().count();
+      assertEquals(count, m.nodes().size(), m.name());
+      for (int i = 0; i < count; i++) {
+        assertEquals(new TerraformView.NodeMove(i, Integer.toString(i)), m.nodes().get(i));
       }
     }
-    assertEquals(580_095_005L, TerraformView.versionKey(Version.parse("580.95.05")));
-    assertEquals(570_026_000L, TerraformView.versionKey(Version.parse("570.26")));
   }
 
+  /**
+   * A pool's network_interfaces, as terraform.tfvars.json gives them to its launch template, for
+   * every EC2 type of the instance table: with fabric efa one interface per network card, card 0
+   * the primary (EFA with ENA, or ENA alone where card 0 has no EFA), every other card efa-only;
+   * with tcp the primary ENA interface alone.
+   */
   @Test
-  void versionsTheKeyCannotOrderAreRefused() {
-    assertThrows(
-        IllegalArgumentException.class, () -> TerraformView.versionKey(Version.parse("1.2.3.4")));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> TerraformView.versionKey(Version.parse("580.1000.1")));
-  }
-
-  @Test
-  void instanceTypesCarryOneEfaInterfacePerNetworkCardThatHasEfa() {
-    Map<String, TerraformView.InstanceFacts> facts = new TreeMap<>();
-    compat().instanceTypes().forEach(r -> facts.put(r.key(), r.value()));
-    // The EC2 network tables: one EFA interface per network card.
-    assertEquals(4, facts.get("p4d.24xlarge").efaInterfaces());
-    assertEquals(4, facts.get("p4de.24xlarge").efaInterfaces());
-    assertEquals(32, facts.get("p5.48xlarge").efaInterfaces());
-    assertEquals(32, facts.get("p5e.48xlarge").efaInterfaces());
-    assertEquals(16, facts.get("p5en.48xlarge").efaInterfaces());
-    assertEquals(8, facts.get("p6-b200.48xlarge").efaInterfaces());
-    assertEquals("H100", facts.get("p5.48xlarge").gpu());
-    // P6-B300: 17 cards, card 0 ENA only (aws/aws-parallelcluster#7143): 16 EFA interfaces.
-    assertEquals(16, facts.get("p6-b300.48xlarge").efaInterfaces());
-    assertEquals(false, facts.get("p6-b300.48xlarge").efaCard0());
-    assertEquals(TABLE.awsInstances().size(), facts.size());
-    for (AwsInstanceType t : TABLE.awsInstances()) {
-      int cards = t.networkCards() - (t.efaOnCard0() ? 0 : 1);
-      assertEquals(t.efa() ? cards : 0, facts.get(t.name()).efaInterfaces(), t.name());
-      assertEquals(t.efaOnCard0(), facts.get(t.name()).efaCard0(), t.name());
-    }
-  }
-
-  @Test
-  void floorsComeFromTheCompatibilityTable() {
-    TerraformView.Compat c = compat();
-    Map<String, TerraformView.VersionFloor> gpu = new TreeMap<>();
-    c.gpuMinDrivers().forEach(r -> gpu.put(r.key(), r.value()));
-    assertEquals("525.85.12", gpu.get("H100").version());
-    assertEquals("550.90.07", gpu.get("H200").version());
-    for (Map.Entry<String, TerraformView.VersionFloor> e : gpu.entrySet()) {
-      Optional<Version> min = TABLE.gpu(e.getKey()).flatMap(GpuModel::minDriver);
-      assertEquals(min.orElseThrow().toString(), e.getValue().version());
-      assertEquals(TerraformView.versionKey(min.get()), e.getValue().key());
-    }
-
-    Map<String, TerraformView.VersionFloor> cuda = new TreeMap<>();
-    c.cudaMinDrivers().forEach(r -> cuda.put(r.key(), r.value()));
-    assertEquals("570.26", cuda.get("12.8").version(), "12.8 means the GA release, not 12.8u1");
-    assertEquals("580.65.06", cuda.get("13.0").version());
-    assertTrue(!cuda.containsKey("12.7"), "there is no CUDA 12.7");
-    for (CudaRelease r : TABLE.cudaReleases()) {
-      if (r.version().parts().size() == 2) {
-        assertEquals(r.minDriver().toString(), cuda.get(r.version().toString()).version());
+  void everyInstanceTypeGetsOneInterfacePerNetworkCardWithEfaWhereTheCardHasIt() throws Exception {
+    ClusterSpec base =
+        TestSpecs.read(
+            Path.of("src/test/resources/golden/aws-single-node/spec.yaml"), Optional.empty());
+    Map<String, List<String>> efaPools = new TreeMap<>();
+    for (AwsInstanceType t : CompatTable.load().awsInstances()) {
+      for (Fabric fabric : t.efa() ? List.of(Fabric.EFA, Fabric.TCP) : List.of(Fabric.TCP)) {
+        ClusterSpec spec =
+            Records.with(base, "pools[0].instanceType", t.name(), "pools[0].fabric", fabric);
+        List<String> types = interfaceTypes(spec);
+        List<String> want = new ArrayList<>();
+        if (fabric == Fabric.EFA) {
+          want.add(t.efaOnCard0() ? "efa" : null);
+          for (int card = 1; card < t.networkCards(); card++) {
+            want.add("efa-only");
+          }
+          efaPools.put(t.name(), types);
+        } else {
+          want.add(null);
+        }
+        assertEquals(want, types, t.name() + " with fabric " + fabric);
       }
     }
-
-    Map<String, String> mvc = new TreeMap<>();
-    c.cudaMvcFloors().forEach(r -> mvc.put(r.key(), r.value().version()));
-    assertEquals(Map.of("11", "450.80.02", "12", "525.60.13", "13", "580.65.06"), mvc);
+    // The EC2 network tables: P5 32 cards, EFA on each; P6-B300 17, card 0 ENA only
+    // (aws/aws-parallelcluster#7143), EFA on cards 1-16.
+    assertEquals(32, efaPools.get("p5.48xlarge").size());
+    assertEquals("efa", efaPools.get("p5.48xlarge").get(0));
+    List<String> b300 = new ArrayList<>(Arrays.asList((String) null));
+    b300.addAll(Collections.nCopies(16, "efa-only"));
+    assertEquals(b300, efaPools.get("p6-b300.48xlarge"));
   }
 
-  private static String text(GeneratedOutputFormat.Markup m) {
-    try {
-      return GeneratedOutputFormat.INSTANCE.getMarkupString(m);
-    } catch (freemarker.template.TemplateModelException e) {
-      throw new AssertionError(e);
+  /** The interface_type of each interface of the spec's first pool, in card order (null: ENA). */
+  @SuppressWarnings("unchecked")
+  private static List<String> interfaceTypes(ClusterSpec spec) {
+    Map<String, Object> tfvars = new TerraformView(TestSpecs.plan(spec)).tfvars();
+    Map<String, Object> pool =
+        ((Map<String, Map<String, Object>>) tfvars.get("pools")).get(spec.pools().get(0).name());
+    List<String> out = new ArrayList<>();
+    int card = 0;
+    for (Map<String, Object> nic : (List<Map<String, Object>>) pool.get("network_interfaces")) {
+      assertEquals(card++, nic.get("network_card_index"), spec.pools().get(0).instanceType());
+      out.add((String) nic.get("interface_type"));
     }
-  }
-
-  @Test
-  void rowsArePaddedSoTheirEqualsSignsAlign() throws Exception {
-    List<TerraformView.Row<TerraformView.InstanceFacts>> rows = compat().instanceTypes();
-    int width = -1;
-    for (TerraformView.Row<TerraformView.InstanceFacts> r : rows) {
-      int w = Escape.hcl(r.key()).length() + text(r.pad()).length();
-      if (width >= 0) {
-        assertEquals(width, w, r.key());
-      }
-      width = w;
-      assertTrue(text(r.pad()).isBlank());
-    }
+    return out;
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.TestSpecs;
+import dev.gpugen.plan.ClusterPlan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,13 +91,29 @@ class TfVarTest {
   }
 
   @Test
-  void aValueIsWrittenOnlyWhenSetAndNullStaysNull() {
+  void aValueIsWrittenOnlyWhenSetAndNullStaysNull() throws IOException {
+    ClusterPlan plan =
+        TestSpecs.plan(TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty()));
     TfVar unset = TfVar.of("kms", "string", "x").defaultTo(null);
-    assertEquals(Optional.empty(), unset.value());
+    assertEquals(Optional.empty(), unset.value(new TerraformView(plan)));
     Map<String, Object> m = new TreeMap<>();
-    unset.set(null).value().ifPresent(v -> m.put("kms", v.json()));
+    unset.set(p -> null).value(new TerraformView(plan)).ifPresent(v -> m.put("kms", v.json()));
     assertTrue(m.containsKey("kms"));
     assertEquals(null, m.get("kms"));
+    assertEquals(
+        Optional.empty(), unset.setIf(p -> false, p -> "x").value(new TerraformView(plan)));
+  }
+
+  /**
+   * The declarations are the same for every spec: variables.tf and gke-variables.tf are static
+   * files, so a variable whose block depended on the spec would be a bug. Two different plans see
+   * the same blocks (the lists are constants; what varies is only the values).
+   */
+  @Test
+  void theDeclarationsAreConstants() {
+    assertTrue(TerraformVariables.AWS.stream().mapToLong(s -> s.variables().size()).sum() > 40);
+    assertTrue(TerraformVariables.awsFile().contains("variable \"pools\" {"));
+    assertTrue(TerraformVariables.gkeFile().contains("variable \"pools\" {"));
   }
 
   /**
@@ -122,19 +139,20 @@ class TfVarTest {
                 DynamicTest.dynamicTest(
                     spec.getParent().getFileName().toString(),
                     () -> {
-                      TerraformView view =
-                          new TerraformView(TestSpecs.plan(TestSpecs.read(spec, Optional.empty())));
-                      List<TfVar> all = new ArrayList<>(view.pullVariables());
-                      view.variables().forEach(s -> all.addAll(s.variables()));
-                      view.eksVariables().forEach(s -> all.addAll(s.variables()));
+                      ClusterPlan plan = TestSpecs.plan(TestSpecs.read(spec, Optional.empty()));
+                      TerraformView view = new TerraformView(plan);
+                      List<TfVar> all = new ArrayList<>();
+                      (plan.gke() ? TerraformVariables.GKE : TerraformVariables.AWS)
+                          .forEach(s -> all.addAll(s.variables()));
                       TreeSet<String> names = new TreeSet<>();
                       TreeSet<String> withValue = new TreeSet<>();
                       for (TfVar v : all) {
                         assertTrue(names.add(v.name()), v.name() + " declared twice");
-                        v.value().ifPresent(x -> withValue.add(v.name()));
+                        Optional<TfVar.Value> value = v.value(view);
+                        value.ifPresent(x -> withValue.add(v.name()));
                         if (v.defaultValue().isEmpty()) {
                           assertTrue(
-                              v.value().isPresent() && v.value().get().json() != null,
+                              value.isPresent() && value.get().json() != null,
                               v.name() + " has no default and no value");
                         }
                       }

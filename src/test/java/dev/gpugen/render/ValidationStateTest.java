@@ -59,10 +59,10 @@ class ValidationStateTest {
     String spec = Files.readString(Golden.repo().resolve("examples/aws-h100/cluster.yaml"));
     JsonNode gated = tfvars(spec.replace("validation:\n", "validation:\n  gateScheduling: true\n"));
     JsonNode plain = tfvars(spec);
-    List<String> expected = new ArrayList<>(taints(plain, "h100_node_taints"));
+    List<String> expected = new ArrayList<>(taints(plain, "/pools/h100/node_taints"));
     assertFalse(expected.toString().contains("gpugen.dev/validation"), expected::toString);
     expected.add("gpugen.dev/validation=pending:NoSchedule");
-    assertEquals(expected, taints(gated, "h100_node_taints"));
+    assertEquals(expected, taints(gated, "/pools/h100/node_taints"));
   }
 
   @Test
@@ -123,9 +123,10 @@ class ValidationStateTest {
     return Files.readString(out.resolve("ansible/group_vars/all.yml")).replaceAll("!unsafe ", "");
   }
 
-  private static List<String> taints(JsonNode tfvars, String key) {
+  /** The taints at {@code pointer} (a JSON pointer) of terraform.tfvars.json. */
+  private static List<String> taints(JsonNode tfvars, String pointer) {
     List<String> out = new ArrayList<>();
-    for (JsonNode t : tfvars.path(key)) {
+    for (JsonNode t : tfvars.at(pointer)) {
       out.add(
           t.path("key").asText()
               + "="

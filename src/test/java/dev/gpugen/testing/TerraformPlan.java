@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -39,7 +41,7 @@ public final class TerraformPlan {
   public static final String DEFAULT_MIRROR = "/opt/tf-plugins";
   private static final String AWS = "registry.terraform.io/hashicorp/aws";
   private static final Duration INIT_TIMEOUT = Duration.ofMinutes(3);
-  private static final Duration TEST_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration TEST_TIMEOUT = Duration.ofMinutes(15);
 
   /** The tools found: Terraform's version and the mirrored AWS provider's version. */
   public record Tools(Path terraform, String terraformVersion, Path mirror, String awsVersion) {}
@@ -112,20 +114,32 @@ public final class TerraformPlan {
    * @param env the environment every terraform call in it needs (CLI config, no checkpoint)
    */
   public record Workspace(Path dir, Map<String, String> env) {
-    /** Writes {@code tests/NAME.tftest.hcl} and runs {@code terraform test} on it. */
-    public RealTools.Result test(String name, String tftest)
+    /**
+     * Writes {@code tests/NAME.tftest.hcl} and runs {@code terraform test} on it (and only it),
+     * with {@code args} added (e.g. {@code -json}).
+     */
+    public RealTools.Result test(String name, String tftest, String... args)
         throws IOException, InterruptedException {
       Path tests = dir.resolve("tests");
       Files.createDirectories(tests);
       Files.writeString(tests.resolve(name + ".tftest.hcl"), tftest, StandardCharsets.UTF_8);
-      return RealTools.run(
-          dir,
-          TEST_TIMEOUT,
-          env,
-          tools().terraform().toString(),
-          "test",
-          "-no-color",
-          "-filter=tests/" + name + ".tftest.hcl");
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  tools().terraform().toString(),
+                  "test",
+                  "-no-color",
+                  "-filter=tests/" + name + ".tftest.hcl"));
+      command.addAll(List.of(args));
+      return RealTools.run(dir, TEST_TIMEOUT, env, command.toArray(String[]::new));
+    }
+
+    /** Runs {@code terraform ARGS} in the folder, with the folder's environment. */
+    public RealTools.Result run(Duration timeout, String... args)
+        throws IOException, InterruptedException {
+      List<String> command = new ArrayList<>(List.of(tools().terraform().toString()));
+      command.addAll(List.of(args));
+      return RealTools.run(dir, timeout, env, command.toArray(String[]::new));
     }
   }
 

@@ -1378,6 +1378,11 @@ public final class SpecShape {
     return ROOT;
   }
 
+  /** One entry of {@code pools}: the shapes Terraform's pool variables are typed and checked by. */
+  public static Obj pool() {
+    return POOL;
+  }
+
   /**
    * Adds {@code environments}: overlays that may change any section but identity and lint, with
    * pools addressed by name. Derived from the base grammar so the two cannot drift apart.
