@@ -80,8 +80,9 @@ validation_fabric: [=unsafe(pool.fabric)]
 # The multi-node all-reduce runs once per group: this pool's nodes (in its placement group).
 validation_nccl_group: [=unsafe(pool.allReduceGroup)]
 validation_bootstrap_interface: [=unsafe(fv.bootstrapInterface)]
-<#if fv.verbs>
-# GPUDirect RDMA: the multi-node log must show NET/IB connections marked GDRDMA.
+<#if fv.gdrRequired>
+# GPUDirect RDMA: the multi-node log must show the fabric's NET connections marked GDRDMA
+# (InfiniBand/RoCE, and EFA types aws-ofi-nccl marks gdr_required).
 validation_nccl_gdr_required: true
 </#if>
 <#if fv.minMultiNodeBusBandwidthGBps?has_content>

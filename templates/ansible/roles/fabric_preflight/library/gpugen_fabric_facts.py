@@ -1,7 +1,13 @@
 # Reads what NCCL's GPUDirect RDMA over InfiniBand or RoCE depends on, and says what is wrong:
-# the HCA ports (/sys/class/infiniband, what ibstat prints), PCIe ACS on the bridges above the
-# GPUs and HCAs (lspci -vvv's ACSCtl), and whether the IOMMU translates their DMA
+# the HCA ports (/sys/class/infiniband, what ibstat prints), PCIe ACS on the switch downstream
+# ports above the GPUs and HCAs (lspci -vvv's ACSCtl), and whether the IOMMU translates their DMA
 # (/sys/kernel/iommu_groups/N/type). Reads only; changes nothing.
+# ACS is judged on PCIe switch downstream ports only: there it sends the peer-to-peer traffic
+# between a GPU and an HCA under the same switch up to the CPU root complex ("If PCI switches have
+# ACS enabled, it needs to be disabled", NCCL troubleshooting, PCI Access Control Services:
+# https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html). A root port's
+# ACS only governs traffic that crosses the root complex anyway, and the kernel turns it on there
+# to keep IOMMU groups apart: a root port (or an upstream port) with ACS on is no problem.
 """gpugen_fabric_facts: the InfiniBand/RoCE preflight of role fabric_preflight."""
 
 import os
@@ -16,8 +22,9 @@ description:
   - Lists every port under I(infiniband_root) with its state, physical state, link layer, rate
     and subnet manager LID, selects the ports NCCL uses (I(ib_hca), as NCCL_IB_HCA reads), and
     reports each one that is not Active and LinkUp, not of I(link_layer), slower than I(link_gbps),
-    or (InfiniBand) without a subnet manager; fewer than I(hca_ports) good ports; a PCIe bridge
-    with ACS source validation on above a GPU or an HCA; an IOMMU group of a GPU or HCA whose
+    or (InfiniBand) without a subnet manager; fewer than I(hca_ports) good ports; a PCIe switch
+    downstream port with ACS source validation on above a GPU or an HCA (root ports are not
+    judged); an IOMMU group of a GPU or HCA whose
     DMA is translated.
 options:
   infiniband_root: {type: str, default: /sys/class/infiniband}
@@ -40,6 +47,13 @@ HEADER = re.compile(
     r".*\[(?P<vendor>[0-9a-f]{4}):(?P<device>[0-9a-f]{4})\]"
 )
 BUS = re.compile(r"Bus: primary=(\w+), secondary=(\w+), subordinate=(\w+)")
+# The PCI Express capability line, as pciutils' ls-caps.c (cap_express) prints it at -vv and more:
+# "Capabilities: [40] Express (v2) Downstream Port (Slot+), MSI 00", "... Root Port (Slot-), ...".
+# https://github.com/pciutils/pciutils/blob/master/ls-caps.c
+EXPRESS = re.compile(
+    r"Capabilities: \[[0-9a-f]+\] Express (?:\(v[0-9]+\) )?(?P<port>[A-Za-z/ -]+?)(?: \(Slot[+-]\))?, MSI"
+)
+DOWNSTREAM_PORT = "Downstream Port"
 
 
 def read(path):
@@ -115,12 +129,15 @@ def pci_devices(module):
     for line in out.splitlines():
         head = HEADER.match(line)
         if head:
-            current = dict(head.groupdict(), bus=None, acs="")
+            current = dict(head.groupdict(), bus=None, acs="", port="")
             devices.append(current)
         elif current is not None:
             bus = BUS.search(line)
             if bus:
                 current["bus"] = tuple(int(x, 16) for x in bus.groups())
+            express = EXPRESS.search(line)
+            if express:
+                current["port"] = express.group("port")
             if "ACSCtl:" in line:
                 current["acs"] = line.split("ACSCtl:", 1)[1].strip()
     return devices
@@ -187,7 +204,11 @@ def main():
         devices = []
     ends = [d for d in devices if is_gpu(d) or is_hca(d)]
     for bridge in devices:
-        if bridge["bus"] is None or "SrcValid+" not in bridge["acs"]:
+        if (
+            bridge["bus"] is None
+            or bridge["port"] != DOWNSTREAM_PORT
+            or "SrcValid+" not in bridge["acs"]
+        ):
             continue
         below = [
             e["bdf"]
@@ -197,8 +218,8 @@ def main():
         ]
         if below:
             problems.append(
-                "PCIe ACS is on at bridge %s (ACSCtl: %s) above %s: peer-to-peer traffic between"
-                " GPU and HCA goes through the CPU root complex"
+                "PCIe ACS is on at switch downstream port %s (ACSCtl: %s) above %s: peer-to-peer"
+                " traffic between GPU and HCA goes through the CPU root complex"
                 % (bridge["bdf"], bridge["acs"], ", ".join(below))
             )
 

@@ -67,13 +67,16 @@ gpu_operator_rdma_image: nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:netw
 gpu_operator_rdma_namespace: kube-system
 gpu_operator_rdma_resource_name: hca_shared_devices_a
 gpu_operator_rdma_hca_max: 1000
-gpu_operator_rdma_config:
-  periodicUpdateInterval: 300
-  configList:
-    - resourceName: "{{ gpu_operator_rdma_resource_name }}"
-      rdmaHcaMax: "{{ gpu_operator_rdma_hca_max | int }}"
-      selectors:
-        vendors: ["15b3"]
+# The plugin's config.json. The plugin decodes periodicUpdateInterval and rdmaHcaMax into Go ints
+# and exits on a JSON string there (pkg/types/types.go, ReadConfig in pkg/resources/
+# resources_manager.go, log.Fatalln in cmd/k8s-rdma-shared-dp/main.go, commit 410b0f3). So the
+# whole mapping is one Jinja expression, whose ints stay ints: a "{{ ... | int }}" nested in a YAML
+# mapping is templated on its own, and ansible-core 2.14 makes that a string ("1000").
+gpu_operator_rdma_config: >-
+  {{ {'periodicUpdateInterval': 300,
+      'configList': [{'resourceName': gpu_operator_rdma_resource_name | string,
+                      'rdmaHcaMax': gpu_operator_rdma_hca_max | int,
+                      'selectors': {'vendors': ['15b3']}}]} }}
 # Like the EFA device plugin's: the GPU nodes' own taints must not keep their device plugin away.
 gpu_operator_rdma_tolerations: "{{ gpu_operator_node_tolerations }}"
 

@@ -452,8 +452,9 @@
         validation_multi_row: >-
           {{ validation_leader_run.stdout_lines | default([]) | select('match', '^ *[0-9]+ +[0-9]+ +[a-z0-9_]+ ') | map('split') | list | last | default([]) }}
         validation_multi_busbw: "{{ validation_multi_row[7] | default('0') | float }}"
-        validation_multi_ib: "{{ validation_leader_run.stdout_lines | default([]) | select('search', 'via NET/IB/') | list }}"
-        validation_multi_gdr: "{{ validation_multi_ib | select('search', validation_nccl_gdr_pattern) | list }}"
+        validation_multi_net: >-
+          {{ validation_leader_run.stdout_lines | default([]) | select('search', validation_nccl_net_pattern) | list }}
+        validation_multi_gdr: "{{ validation_multi_net | select('search', validation_nccl_gdr_pattern) | list }}"
         # Without mpirun (the fabric's MPI is not installed) the fabric was not tested: the report
         # says so, and no node fails for it.
         validation_multi_check:
@@ -471,14 +472,16 @@
             {{ ('busbw >= ' ~ validation_nccl_min_multi_node_bus_bandwidth_gbps ~ ' GB/s'
                 if validation_nccl_min_multi_node_bus_bandwidth_gbps is not none else 'busbw reported')
                ~ ' over ' ~ validation_nccl_group_hosts | length ~ ' nodes'
-               ~ (', GPUDirect RDMA on NET/IB (GDRDMA)' if validation_nccl_gdr_required | bool else '') }}
+               ~ (', GPUDirect RDMA on NET/' ~ validation_nccl_net_name ~ ' (GDRDMA)'
+                  if validation_nccl_gdr_required | bool else '') }}
           measured: >-
             {{ ('fabric not tested: no ' ~ validation_mpi_home ~ '/bin/mpirun on ' ~ validation_nccl_leader)
                if not validation_leader_mpirun.stat.exists
                else (validation_multi_busbw ~ ' GB/s busbw at ' ~ validation_multi_row[0] ~ ' B'
                      if validation_multi_row | length > 8 else 'no result rows')
                ~ ' (exit ' ~ validation_leader_run.rc | default('none') ~ ')'
-               ~ ((', ' ~ validation_multi_gdr | length ~ ' of ' ~ validation_multi_ib | length ~ ' NET/IB connections GDRDMA')
+               ~ ((', ' ~ validation_multi_gdr | length ~ ' of ' ~ validation_multi_net | length
+                   ~ ' NET/' ~ validation_nccl_net_name ~ ' connections GDRDMA')
                   if validation_nccl_gdr_required | bool and validation_leader_mpirun.stat.exists else '')
                ~ ('' if validation_leader_run.rc | default(1) == 0
                   else ': ' ~ (validation_leader_run.stderr_lines | default([validation_leader_run.msg | default('')]) | last | default(''))) }}

@@ -63,6 +63,19 @@ public record PoolPlan(
   }
 
   /**
+   * Whether play 05's multi-node log must show GPUDirect RDMA (NCCL's {@code via
+   * NET/<net>/<n>/GDRDMA} connections): always over InfiniBand/RoCE HCAs, and on EFA where
+   * aws-ofi-nccl marks the instance type {@code gdr_required} (its platform table,
+   * src/platform-aws.cpp), which it enforces itself unless OFI_NCCL_DISABLE_GDR_REQUIRED_CHECK is
+   * set.
+   */
+  public boolean gpuDirectRdmaRequired() {
+    return verbs()
+        || (pool.fabric() == Fabric.EFA
+            && hardware.aws().map(AwsInstanceType::gdrRequired).orElse(false));
+  }
+
+  /**
    * What the pool's HCAs carry per node in GB/s: ports x link rate / 8. Across nodes a ring or tree
    * all-reduce moves each byte through the node's NICs, so nccl-tests' bus bandwidth (which is
    * "independent of the number of ranks" and reflects the slowest link: nccl-tests

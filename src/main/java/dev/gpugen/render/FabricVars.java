@@ -18,6 +18,8 @@ import dev.gpugen.spec.ClusterSpec;
  * @param hcaPorts the Active HCA ports each host must have; empty when unknown
  * @param linkGbps the rate each must run at; empty when unknown
  * @param minMultiNodeBusBandwidthGBps the multi-node threshold; empty: reported only
+ * @param gdrRequired the multi-node log must show GPUDirect RDMA ({@link
+ *     PoolPlan#gpuDirectRdmaRequired()})
  * @param preflight play 00 checks HCAs, ACS and the IOMMU before installing anything
  * @param docaOfed the DOCA-OFED release to install; empty: none
  * @param cpuGovernor the governor set at boot; empty: left alone
@@ -32,6 +34,7 @@ public record FabricVars(
     String hcaPorts,
     String linkGbps,
     String minMultiNodeBusBandwidthGBps,
+    boolean gdrRequired,
     boolean preflight,
     String docaOfed,
     String cpuGovernor,
@@ -56,6 +59,7 @@ public record FabricVars(
         pp.hcaPorts().map(String::valueOf).orElse(""),
         pp.linkGbps().map(String::valueOf).orElse(""),
         pp.minMultiNodeBusBandwidthGbps().map(FabricVars::number).orElse(""),
+        pp.gpuDirectRdmaRequired(),
         verbs && p.rdma().preflight(),
         verbs ? p.software().docaOfed().orElse("") : "",
         t.cpuGovernor().orElse(""),

@@ -115,10 +115,23 @@ class CompatTableTest {
             "p5en.48xlarge",
             "p6-b200.48xlarge",
             "p6-b300.48xlarge",
-            "p6e-gb200.36xlarge")) {
+            "p6e-gb200.36xlarge",
+            // aws/aws-ofi-nccl src/platform-aws.cpp at 8dc2ce43: "g7e", ^g7e\.(12|24|48)xlarge.
+            "g7e.12xlarge",
+            "g7e.24xlarge",
+            "g7e.48xlarge")) {
       assertTrue(TABLE.awsInstance(type).orElseThrow().gdrRequired(), type);
     }
-    for (String type : List.of("p5.4xlarge", "g5.48xlarge", "g6.48xlarge", "g6e.48xlarge")) {
+    // g7e.8xlarge has its own entry with gdr_required = false; the smaller sizes none.
+    for (String type :
+        List.of(
+            "p5.4xlarge",
+            "g5.48xlarge",
+            "g6.48xlarge",
+            "g6e.48xlarge",
+            "g7e.8xlarge",
+            "g7e.4xlarge",
+            "g7e.2xlarge")) {
       assertFalse(TABLE.awsInstance(type).orElseThrow().gdrRequired(), type);
     }
   }

@@ -84,6 +84,34 @@ class NodeStackLintTest {
     assertEquals(List.of(), of(c, "aws-instance-type-unknown"), c.diagnostics().toString());
   }
 
+  /**
+   * B300 is compute capability 10.3, which CUDA 12.9 added (sm_103); CUDA 12.8, enough for B200,
+   * cannot build play 05's gpu-burn and nccl-tests for it.
+   */
+  @Test
+  void b300NeedsCuda129WhereB200TakesCuda128() {
+    String pool = "pools:\n  - {name: p, instanceType: %s, count: 2}\n";
+    Gpugen.Checked b300 = check("", pool.formatted("p6-b300.48xlarge"));
+    List<Diagnostic> ds = of(b300, "drv-gpu-needs-newer-cuda");
+    assertEquals(1, ds.size(), b300.diagnostics().toString());
+    assertEquals(Severity.ERROR, ds.get(0).severity());
+    assertEquals(
+        "pool p (p6-b300.48xlarge, 8x B300) needs CUDA 12.9 or newer, not 12.8",
+        ds.get(0).message());
+    Gpugen.Checked b200 = check("", pool.formatted("p6-b200.48xlarge"));
+    assertEquals(List.of(), of(b200, "drv-gpu-needs-newer-cuda"));
+    Gpugen.Checked cuda129 =
+        LinterTest.check(
+            HEAD.formatted("").replace("cuda: \"12.8\"", "cuda: \"12.9\"")
+                + pool.formatted("p6-b300.48xlarge"),
+            Optional.empty(),
+            Set.of());
+    assertEquals(List.of(), of(cuda129, "drv-gpu-needs-newer-cuda"));
+    assertEquals(
+        "10.3",
+        CompatTable.load().gpu("B300").orElseThrow().computeCapability().orElseThrow().toString());
+  }
+
   @Test
   void everyRowOfAFamilyHasTheSameGpuAndEfaOnlyWhereAwsListsIt() {
     CompatTable t = CompatTable.load();

@@ -70,6 +70,30 @@ class ClusterPlanTest {
   }
 
   /**
+   * GPUDirect RDMA is required in the multi-node log where aws-ofi-nccl requires it (its platform
+   * table's gdr_required: p5.48xlarge, g7e.12xlarge; not g7e.8xlarge, nor g6.48xlarge), only on
+   * EFA.
+   */
+  @Test
+  void gpuDirectRdmaIsRequiredOnEfaWhereAwsOfiNcclRequiresIt() {
+    for (var e :
+        java.util.Map.of(
+                "p5.48xlarge", true,
+                "g7e.12xlarge", true,
+                "g7e.48xlarge", true,
+                "g7e.8xlarge", false,
+                "g6.48xlarge", false)
+            .entrySet()) {
+      String yaml = SPEC.replace("instanceType: p5.48xlarge", "instanceType: " + e.getKey());
+      assertEquals(e.getValue(), plan(yaml).pool("gpu-a").gpuDirectRdmaRequired(), e.getKey());
+    }
+    assertEquals(
+        false,
+        plan(SPEC.replace("fabric: efa", "fabric: tcp")).pool("gpu-a").gpuDirectRdmaRequired(),
+        "p5.48xlarge without EFA: NCCL's sockets, no GPUDirect RDMA");
+  }
+
+  /**
    * The network interfaces of an AWS node, the plan's one definition of them (Terraform's
    * network_interfaces loops over them): on an EFA pool one per network card of the type (the EC2
    * network tables: p4d and p4de 4, p5 and p5e 32, p5en 16, p6-b200 8, p6-b300 17), efa on card 0

@@ -104,8 +104,10 @@ class CudaRepositoryTest {
       assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
       assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
       assertEquals(
-          List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq"),
-          held(root, List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq")));
+          List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm"),
+          held(
+              root,
+              List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm")));
       // The stand-in is as strict as NVIDIA's repository: the branched name is virtual, and apt
       // refuses it at a version (what a role asking for nvidia-fabricmanager-580 would meet).
       RealTools.Result virtual =

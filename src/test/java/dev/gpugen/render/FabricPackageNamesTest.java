@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Fabric Manager and NSCQ names the nvidia_driver role asks apt for, evaluated by Ansible
- * itself from the role's defaults for every driver branch gpugen's table knows of, equal the names
- * NVIDIA's repository ships for that branch (src/test/resources/upstream/cuda-repository-fabric-
- * packages.txt, copied from NVIDIA's driver container). CudaRepositoryTest installs one branch for
- * real; this covers the rule on both sides of branch 580.
+ * The Fabric Manager, NSCQ and NVSDM names the nvidia_driver role asks apt for, evaluated by
+ * Ansible itself from the role's defaults for every driver branch gpugen's table knows of, equal
+ * the names NVIDIA's repository ships for that branch
+ * (src/test/resources/upstream/cuda-repository-fabric- packages.txt, copied from NVIDIA's driver
+ * container). CudaRepositoryTest installs one branch for real; this covers the rule on both sides
+ * of branch 580.
  */
 @RealToolsTest
 class FabricPackageNamesTest {
@@ -39,7 +40,9 @@ class FabricPackageNamesTest {
             "- name: Evaluate the Fabric Manager names of the role's defaults\n"
                 + "  hosts: localhost\n"
                 + "  connection: local\n"
-                + "  gather_facts: false\n"
+                // The platform facts: libnvsdm is asked for on x86_64 only (this machine's).
+                + "  gather_facts: true\n"
+                + "  gather_subset: ['!all']\n"
                 + "  vars_files:\n"
                 + "    - "
                 + defaults

@@ -84,13 +84,17 @@ class InfinibandHostTest {
               "mlx5_5 port 1: rate 200 Gb/sec (4X HDR) (expected 400 Gb/sec)",
               "mlx5_6 port 1: no subnet manager (sm_lid 0x0)",
               "5 InfiniBand HCA port(s) Active at 400 Gb/sec, expected 8",
-              "PCIe ACS is on at bridge 0000:16:02.0",
+              "PCIe ACS is on at switch downstream port 0000:16:02.0",
               "above 0000:18:00.0, 0000:19:00.0",
               "the IOMMU translates DMA of 0000:18:00.0, 0000:19:00.0 (group 17, type DMA-FQ)")) {
         assertTrue(r.output().contains(problem), problem + "\n" + r.output());
       }
       // The NVMe root port's ACS is not on a GPU or HCA path: not reported on the good host.
       assertFalse(r.output().contains("0000:40:00.0"), r.output());
+      // The root port above the switch has ACS on, on both hosts (the kernel's default on root
+      // ports): only a switch downstream port's ACS sends GPU-HCA traffic to the root complex, so
+      // it fails neither host.
+      assertFalse(r.output().contains("0000:14:01.0"), r.output());
       // The failed host stopped before tuning; the good one has its units and sysctl.
       assertFalse(Files.exists(bad.resolve("etc/systemd/system/gpugen-cpu-governor.service")));
       String governor =
@@ -113,6 +117,13 @@ class InfinibandHostTest {
           Files.isSymbolicLink(
               good.resolve(
                   "etc/systemd/system/multi-user.target.wants/gpugen-gpu-clocks.service")));
+      // Play 01 does not reboot for a first driver: nvidia-persistenced, which it starts once the
+      // driver is loaded, pulls the clocks unit in (and at every boot after).
+      assertTrue(
+          Files.isSymbolicLink(
+              good.resolve(
+                  "etc/systemd/system/nvidia-persistenced.service.wants/gpugen-gpu-clocks.service")),
+          "nvidia-persistenced does not want the clocks unit");
 
       // The good host alone, again: nothing changes.
       RealTools.Result again =

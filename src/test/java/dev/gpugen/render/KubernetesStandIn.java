@@ -99,6 +99,12 @@ final class KubernetesStandIn implements AutoCloseable {
     triggers.add(new Trigger(request, times, action));
   }
 
+  /**
+   * Why the RDMA shared device plugin's pods would not start on the ConfigMap the stand-in held at
+   * the last pod that requested rdma/...; empty when they would.
+   */
+  volatile List<String> rdmaPluginProblems = List.of();
+
   /** What {@code /version} reports: the API server's major, minor and gitVersion. */
   volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
 
@@ -817,9 +823,12 @@ final class KubernetesStandIn implements AutoCloseable {
   /**
    * A pod that requests an RDMA device plugin's resource (rdma/...): without the RDMA shared device
    * plugin's DaemonSet (kube-system/rdma-shared-dp-ds) no node advertises the resource, so the
-   * scheduler leaves it Pending ("Insufficient rdma/..."); with it, the pod runs and its container
-   * logs what all_reduce_perf prints with NCCL's INFO lines: over IB with GPUDirect RDMA when the
-   * pod has the IPC_LOCK capability (memory registration), else over sockets.
+   * scheduler leaves it Pending ("Insufficient rdma/..."). The same when the plugin's ConfigMap
+   * (kube-system/rdma-devices, config.json) is one the plugin refuses
+   * (RdmaSharedDevicePluginConfig: it exits, its pods crash-loop); {@link #rdmaPluginProblems} says
+   * why. With both, the pod runs and its container logs what all_reduce_perf prints with NCCL's
+   * INFO lines: over IB with GPUDirect RDMA when the pod has the IPC_LOCK capability (memory
+   * registration), else over sockets.
    */
   private void rdmaPod(ObjectNode pod) {
     JsonNode container = pod.path("spec").path("containers").path(0);
@@ -828,8 +837,15 @@ final class KubernetesStandIn implements AutoCloseable {
     if (limits.stream().noneMatch(r -> r.startsWith("rdma/"))) {
       return;
     }
-    boolean plugin =
+    boolean daemonSet =
         objects.getOrDefault("daemonsets", Map.of()).containsKey("kube-system/rdma-shared-dp-ds");
+    JsonNode config = objects.getOrDefault("configmaps", Map.of()).get("kube-system/rdma-devices");
+    rdmaPluginProblems =
+        config == null
+            ? List.of("no ConfigMap kube-system/rdma-devices")
+            : RdmaSharedDevicePluginConfig.problems(
+                config.path("data").path("config.json").asText(""));
+    boolean plugin = daemonSet && rdmaPluginProblems.isEmpty();
     boolean ipcLock = false;
     for (JsonNode cap : container.path("securityContext").path("capabilities").path("add")) {
       ipcLock |= cap.asText().equals("IPC_LOCK");

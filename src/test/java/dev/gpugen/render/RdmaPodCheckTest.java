@@ -125,11 +125,20 @@ class RdmaPodCheckTest {
     assertEquals(
         "[\"15b3\"]",
         config.path("configList").path(0).path("selectors").path("vendors").toString());
+    // The plugin decodes rdmaHcaMax into a Go int: a JSON string there makes it exit (asInt()
+    // would read "1000" as 1000 and hide that).
+    JsonNode hcaMax = config.path("configList").path(0).path("rdmaHcaMax");
+    assertTrue(hcaMax.isInt(), () -> "rdmaHcaMax is not a JSON integer: " + config);
+    assertEquals(1000, hcaMax.intValue(), config::toString);
+    assertTrue(config.path("periodicUpdateInterval").isInt(), config::toString);
     assertEquals(
-        1000, config.path("configList").path(0).path("rdmaHcaMax").asInt(), config::toString);
+        List.of(),
+        RdmaSharedDevicePluginConfig.problems(cm.path("data").path("config.json").asText()),
+        config::toString);
 
     RealTools.Result after = play("05-validation.yml", "--tags", "rdma_checks");
     RenderedCase.assertExit(0, after);
+    assertEquals(List.of(), kube.rdmaPluginProblems, "the plugin's pods start on the ConfigMap");
     String log = Files.readString(dir.resolve("reports/gpugen-rdma-pool-h100.log"));
     assertTrue(log.contains("via NET/IB/0/GDRDMA"), log);
     assertTrue(Files.exists(dir.resolve("reports/gpugen-rdma-pool-b200.log")));

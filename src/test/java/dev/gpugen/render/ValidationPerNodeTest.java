@@ -92,7 +92,13 @@ class ValidationPerNodeTest {
         JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
         assertEquals("pass", multi.get("status").asText(), host + ": " + multi);
         assertEquals(231.11, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
-        assertEquals("busbw reported over 3 nodes", multi.get("expected").asText());
+        // p5.48xlarge: aws-ofi-nccl requires GPUDirect RDMA there (gdr_required).
+        assertEquals(
+            "busbw reported over 3 nodes, GPUDirect RDMA on NET/Libfabric (GDRDMA)",
+            multi.get("expected").asText());
+        assertTrue(
+            multi.get("measured").asText().contains("4 of 4 NET/Libfabric connections GDRDMA"),
+            multi::toString);
       }
       for (String host : List.of("node-a", "node-c")) {
         JsonNode ok = report(dir, host);
@@ -195,7 +201,8 @@ class ValidationPerNodeTest {
    * Two pools in one play: 8-GPU p5.48xlarge nodes (a, b) and 4-GPU g6.12xlarge nodes (c, d), each
    * pool in its own placement group. The multi-node all-reduce runs once per pool, from the pool's
    * first node, over that pool's nodes only and with that pool's GPU count; each node records its
-   * own pool's figure and is judged by its own pool's threshold (here from the inventory).
+   * own pool's figure and is judged by its own pool's threshold (here from the inventory) and
+   * GPUDirect RDMA requirement (the p5.48xlarge pool's, not the g6.12xlarge pool's).
    */
   @Test
   @Timeout(value = 55, unit = TimeUnit.MINUTES)
@@ -242,6 +249,9 @@ class ValidationPerNodeTest {
       Path smallMpirun = roots.get("node-c").resolve("opt/amazon/openmpi/bin/mpirun");
       AnsibleToolsTest.executable(
           smallMpirun, standIn("mpirun").replace("120.58  231.11", "12.25   24.50"));
+      // The small pool's log shows no GPUDirect RDMA, which aws-ofi-nccl does not require on
+      // g6.12xlarge (no entry in its platform table); the p5.48xlarge pool's does.
+      Files.writeString(smallMpirun.resolveSibling("gdr"), "0\n");
 
       StringBuilder inv = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
       roots.forEach(
@@ -277,13 +287,16 @@ class ValidationPerNodeTest {
         JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
         assertEquals("pass", multi.get("status").asText(), host + ": " + multi);
         assertEquals(231.11, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
-        assertEquals("busbw >= 200 GB/s over 2 nodes", multi.get("expected").asText());
+        assertEquals(
+            "busbw >= 200 GB/s over 2 nodes, GPUDirect RDMA on NET/Libfabric (GDRDMA)",
+            multi.get("expected").asText());
       }
       for (String host : List.of("node-c", "node-d")) {
         JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
         assertEquals("fail", multi.get("status").asText(), host + ": " + multi);
         assertEquals(24.5, multi.get("busbw_gbps").asDouble(), 1e-9, host + ": " + multi);
         assertEquals("busbw >= 30 GB/s over 2 nodes", multi.get("expected").asText());
+        assertFalse(multi.get("measured").asText().contains("GDRDMA"), multi::toString);
       }
       assertNotEquals(0, r.exitCode(), r.output());
     } finally {

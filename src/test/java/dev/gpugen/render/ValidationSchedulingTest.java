@@ -35,10 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (src/test/resources/ansible-stand-ins), and {@link KubernetesStandIn} as the cluster's API. A
  * failing node is tainted {@code gpugen.dev/validation=failed:NoSchedule} with its failed checks in
  * annotations, a passing one loses its gate taint, an outlier is labelled and warned, a run that
- * skips the failed check leaves the failed node tainted, a later passing run clears it; a write
- * that races another client's is read and written again (409), and the nodes of another pool and of
- * another cluster in the same API are never touched. Play 03's gate taints only nodes that never
- * carried a verdict. The spec is the reference with {@code validation.gateScheduling: true}.
+ * skips the failed check leaves the failed node tainted, a later passing run clears it, and a
+ * failed multi-node all-reduce (a check of the whole group) taints none of the group's nodes; a
+ * write that races another client's is read and written again (409), and the nodes of another pool
+ * and of another cluster in the same API are never touched. Play 03's gate taints only nodes that
+ * never carried a verdict. The spec is the reference with {@code validation.gateScheduling: true}.
  */
 @ChrootTest
 class ValidationSchedulingTest {
@@ -212,6 +213,39 @@ class ValidationSchedulingTest {
           c.path("metadata").path("labels").has("gpugen.dev/validation-outlier"), c::toString);
       assertEquals(l4Before, kube.get("Node", "", "l4-node").orElseThrow());
       assertEquals(otherBefore, kube.get("Node", "", "other-cluster-node").orElseThrow());
+
+      // The pool's multi-node all-reduce fails (NCCL's log shows no GPUDirect RDMA, which
+      // aws-ofi-nccl requires on p5.48xlarge): the run fails and every report of the group says
+      // so, but no node is tainted for it, as it cannot say which node is at fault.
+      for (Map.Entry<String, Path> e : roots.entrySet()) {
+        Files.createDirectories(e.getValue().resolve("etc/ssh"));
+        Files.writeString(
+            e.getValue().resolve("etc/ssh/ssh_host_ed25519_key.pub"),
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+                + e.getKey().toUpperCase()
+                + "HOSTKEY root@"
+                + e.getKey()
+                + "\n");
+      }
+      Path mpirun = roots.get("node-a").resolve("opt/amazon/openmpi/bin/mpirun");
+      AnsibleToolsTest.executable(mpirun, standIn("mpirun"));
+      Files.writeString(mpirun.resolveSibling("gdr"), "0\n");
+      RealTools.Result group = play(inventory, "network,reboot,helm,scheduler", true);
+      assertNotEquals(0, group.exitCode(), group.output());
+      for (String host : HOSTS) {
+        JsonNode multi = report(host).path("checks").path("nccl_all_reduce_multi_node");
+        assertEquals("fail", multi.path("status").asText(), host + ": " + multi);
+        assertTrue(
+            multi.path("measured").asText().contains("0 of 4 NET/Libfabric connections GDRDMA"),
+            multi::toString);
+        JsonNode n = kube.get("Node", "", host).orElseThrow();
+        assertFalse(
+            taints(n).stream().anyMatch(t -> t.startsWith("gpugen.dev/validation=")), n::toString);
+        assertEquals("passed", label(n, "gpugen.dev/validation"), n::toString);
+        assertFalse(
+            n.path("metadata").path("annotations").has("gpugen.dev/validation-failed-checks"),
+            n::toString);
+      }
     } finally {
       for (Path root : roots.values()) {
         TestRoot.delete(root);
@@ -265,6 +299,10 @@ class ValidationSchedulingTest {
   }
 
   private RealTools.Result play(Path inventory, String skip) throws Exception {
+    return play(inventory, skip, false);
+  }
+
+  private RealTools.Result play(Path inventory, String skip, boolean multiNode) throws Exception {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -276,7 +314,7 @@ class ValidationSchedulingTest {
                 "--skip-tags",
                 skip,
                 "-e",
-                "validation_nccl_multi_node=false",
+                "validation_nccl_multi_node=" + multiNode,
                 // gpugen report with this test's classes, as the gpugen launcher would run it.
                 "-e",
                 JSON.writeValueAsString(

@@ -853,7 +853,7 @@ public final class SpecShape {
               new Bool(),
               false,
               "Before play 00 installs anything, fail a host whose HCAs are not Active at linkGbps"
-                  + " (with a subnet manager on InfiniBand), whose PCIe bridges have ACS on or whose"
+                  + " (with a subnet manager on InfiniBand), whose PCIe switch downstream ports have ACS on or whose"
                   + " IOMMU translates DMA."));
 
   static final Obj TUNING =

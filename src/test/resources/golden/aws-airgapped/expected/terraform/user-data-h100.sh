@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/vault/ansible'
 spec_sha256='bd56771492d25a80c08faeac4bc6f581ce9df0ce7de49d6fe08753c0728b2eb7'
-bundle_sha256='7e0c5cb7afd1df33c933241f28226ab496783558586835dc3ce3b17e29a166ba'
+bundle_sha256='6716aac4a8738206066956a916ea874839512b939b5530703caaa4b0347f4bb0'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

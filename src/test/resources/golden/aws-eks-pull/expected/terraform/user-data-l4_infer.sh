@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='6f89f17c368fc222e9225f454fcae127cb985fd9d6febf496e6f0a20fdbd7b6a'
-bundle_sha256='967618c5148dd8524bc82cfd95ff6c08880eca4a5068c9845a2512bae812d94f'
+bundle_sha256='4c95f95771af0077cdb855a666c4ee335352e2c2e39f69c7c4255484b4c8a990'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='63da485b96364bff810b9eeb593e06a38dddf3c7df6cc1fd2a71700f4be5c677'
-bundle_sha256='6634e4479c13f21774649d213f6090e545af511cbb4c4f57e65df2b95cd910f6'
+bundle_sha256='9970045c0364519e89481e6eb79a63038b923ce48e33405c8b3799ec6ebeaedc'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 

@@ -14,11 +14,13 @@ public final class DrvGpuNeedsNewerCuda extends PoolRule {
         "drv-gpu-needs-newer-cuda",
         Severity.ERROR,
         "the CUDA toolkit predates the pool's GPU architecture",
-        "Each architecture is supported from one CUDA release on (Hopper 11.8, Ada 11.8,"
-            + " Blackwell 12.8). An older toolkit has no code generation for the GPU's compute"
-            + " capability, so nvcc cannot target it and kernels built with it fail to load."
-            + " Raise software.cuda."
-            + " Source: https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html");
+        "Each GPU is supported from one CUDA release on (Hopper 11.8, Ada 11.8, B200 12.8, B300"
+            + " 12.9). An older toolkit has no code generation for the GPU's compute capability,"
+            + " so nvcc cannot target it: play 05 cannot build gpu-burn or nccl-tests for it, and"
+            + " kernels built with it fail to load. Raise software.cuda."
+            + " Sources: https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html,"
+            + " https://docs.nvidia.com/cuda/archive/12.9.1/cuda-features-archive/index.html"
+            + " (CUDA 12.9 adds sm_103, the B300's compute capability 10.3)");
   }
 
   @Override
