@@ -1,5 +1,6 @@
 package dev.gpugen.inventory;
 
+import dev.gpugen.plan.GroupName;
 import dev.gpugen.spec.HostAddress;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -50,7 +51,6 @@ public final class InventoryBuilder {
   static final int MAX_WARNINGS = 20;
 
   static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
-  private static final Pattern NOT_GROUP_CHAR = Pattern.compile("[^A-Za-z0-9_]");
 
   // The formats EC2 documents for each field (EC2 API reference, Instance data type).
   static final Pattern INSTANCE_ID = Pattern.compile("i-[0-9a-f]{8}(?:[0-9a-f]{9})?");
@@ -311,9 +311,9 @@ public final class InventoryBuilder {
     return !RESERVED_NAMES.contains(lower) && HostAddress.problem(lower).isEmpty();
   }
 
-  /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
-  public static String group(String prefix, String value) {
-    return prefix + NOT_GROUP_CHAR.matcher(value).replaceAll("_");
+  /** {@code prefix + value} as an Ansible group name: the render's rule ({@link GroupName}). */
+  static String group(String prefix, String value) {
+    return GroupName.of(prefix, value);
   }
 
   /** {@link #group}, each distinct prefix and value worked out once. */

@@ -4,7 +4,6 @@ import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
-import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
@@ -78,7 +77,7 @@ public record ClusterPlan(
               hw,
               kernelModules(p.software(), hw.gpu(), compat),
               // gpugen-inventory's own naming, so render and inventory name the group alike.
-              InventoryBuilder.group("pool_", p.name()),
+              GroupName.of("pool_", p.name()),
               PoolPlan.identifier(p.name()),
               // A pool launched into a Capacity Reservation (a Capacity Block, or a targeted
               // On-Demand one) gets no placement group of gpugen's: EC2 places a Capacity Block's
@@ -162,9 +161,51 @@ public record ClusterPlan(
     return kernelModules(spec.software(), Optional.empty(), compat);
   }
 
+  /** The driver branch of a software stack: its driver version's major ({@code 570}). */
+  public static String driverBranch(ClusterSpec.Software s) {
+    return s.driver().substring(0, s.driver().indexOf('.'));
+  }
+
+  /**
+   * The newest CUDA major a software stack's driver branch runs: the table's max_cuda_major, else
+   * the toolkit's major as written. A driver that is no version (the linter reports it) falls back
+   * to the toolkit's major, and the role's settings check refuses a value that is no number.
+   */
+  public String driverCudaMajor(ClusterSpec.Software s) {
+    java.util.OptionalInt known = java.util.OptionalInt.empty();
+    try {
+      known =
+          compat
+              .driverBranch(Version.parse(s.driver()))
+              .map(b -> b.maxCudaMajor())
+              .orElse(java.util.OptionalInt.empty());
+    } catch (dev.gpugen.failure.InvalidInput e) {
+      // Not a version: the toolkit's major below.
+    }
+    return known.isPresent() && known.getAsInt() > 0
+        ? Integer.toString(known.getAsInt())
+        : s.cuda().replaceFirst("[.].*", "");
+  }
+
   /** SHA-256 of {@link #ncclConf()}: the NCCL baseline nodes record and drift compares. */
   public String ncclConfSha256() {
     return Sha256.hex(ncclConf);
+  }
+
+  /**
+   * SHA-256 of a pool's {@link #ncclConf(PoolPlan, String)}: what its nodes record, drift compares.
+   */
+  public String ncclConfSha256(PoolPlan pool, String hostInterface) {
+    return Sha256.hex(ncclConf(pool, hostInterface));
+  }
+
+  /**
+   * The fingerprint gpugen recorded before {@link #fingerprint} had a canonical form (SHA-256 of
+   * the model's {@code toString()}): drift tells a node that recorded it "the same spec,
+   * fingerprinted by an earlier gpugen" rather than a changed one.
+   */
+  public String earlierFingerprint() {
+    return Sha256.hex(spec.toString());
   }
 
   public Provider provider() {

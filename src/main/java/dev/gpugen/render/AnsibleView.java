@@ -1,7 +1,5 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.Version;
-import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -718,7 +715,7 @@ public final class AnsibleView {
   public List<String> pullGroups(String poolName) {
     Pool p = plan.pool(poolName).pool();
     TreeSet<String> groups = new TreeSet<>(poolGroups(p));
-    groups.add(InventoryBuilder.group("type_", p.instanceType()));
+    groups.add(dev.gpugen.plan.GroupName.of("type_", p.instanceType()));
     return List.copyOf(groups);
   }
 
@@ -761,8 +758,8 @@ public final class AnsibleView {
     return new SoftwareVars(
         s.os(),
         s.driver(),
-        s.driver().substring(0, s.driver().indexOf('.')),
-        driverCudaMajor(s),
+        ClusterPlan.driverBranch(s),
+        plan.driverCudaMajor(s),
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
@@ -794,27 +791,6 @@ public final class AnsibleView {
     return entries(out);
   }
 
-  /**
-   * The driver branch's newest CUDA major from the table, else the toolkit's major as written. A
-   * value that is no version (the linter reports it) goes through as text, and the role's settings
-   * check refuses it.
-   */
-  private String driverCudaMajor(Software s) {
-    java.util.OptionalInt known = java.util.OptionalInt.empty();
-    try {
-      known =
-          plan.compat()
-              .driverBranch(Version.parse(s.driver()))
-              .map(b -> b.maxCudaMajor())
-              .orElse(java.util.OptionalInt.empty());
-    } catch (InvalidInput e) {
-      // Not a version: fall back to the toolkit's major below.
-    }
-    return known.isPresent() && known.getAsInt() > 0
-        ? Integer.toString(known.getAsInt())
-        : s.cuda().replaceFirst("[.].*", "");
-  }
-
   /** {@code gates}: the spec's gateScheduling where gpugen can apply it (ValidationState). */
   private static ValidationVars validation(ClusterSpec.Validation v, boolean gates) {
     return validation(v, v.minBusBandwidthGBps().map(AnsibleView::number).orElse(""), gates);
@@ -833,13 +809,9 @@ public final class AnsibleView {
         gates && v.gateScheduling());
   }
 
-  /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
+  /** A pool's thresholds, with the bus-bandwidth one the plan resolves for it. */
   private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp, boolean gates) {
-    if (v.minBusBandwidthGBps().isPresent()) {
-      return validation(v, gates);
-    }
-    OptionalInt dflt = pp.hardware().defaultMinBusBandwidthGbps();
-    return validation(v, dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "", gates);
+    return validation(v, pp.minBusBandwidthGBps().map(AnsibleView::number).orElse(""), gates);
   }
 
   private static List<Entry> entries(Map<String, String> m) {

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/eksfleet/ansible'
 spec_sha256='c94cd5767e80cfa936730419b28b012db5eda02c5e27df585aeac731e10e3815'
-bundle_sha256='21b96fb62e176082b9767ac7f63304cab4ec35c3f44bbe3c425257e343398eeb'
+bundle_sha256='5ae31022160d5e5e758cd32e77a49759a36f89ef38a613829fc28d8f08a5f9f3'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
