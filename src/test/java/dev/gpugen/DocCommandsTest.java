@@ -9,7 +9,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -104,6 +109,67 @@ class DocCommandsTest {
       }
     }
     assertEquals(List.of(), missing, "paths the docs name that do not exist");
+  }
+
+  /** A Markdown link with an anchor: the file (empty for the doc itself) and the anchor. */
+  private static final Pattern ANCHORED = Pattern.compile("\\]\\(([^)\\s#]*\\.md)?#([^)\\s]+)\\)");
+
+  /**
+   * Every {@code file.md#anchor} link (and {@code #anchor} within a doc) leads to a heading of that
+   * file, by GitHub's rules: the heading's text (link text kept, code marks dropped) lowercased,
+   * every character but letters, digits, spaces, '-' and '_' dropped, spaces turned into '-', and a
+   * second heading of the same slug suffixed -1, -2.
+   */
+  @Test
+  void everyAnchorTheDocsLinkIsAHeadingOfItsFile() throws IOException {
+    List<String> broken = new ArrayList<>();
+    Path repo = Golden.repo();
+    for (Path doc : docs()) {
+      List<String> lines = Files.readAllLines(doc);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = ANCHORED.matcher(lines.get(i));
+        while (m.find()) {
+          Path target = m.group(1) == null ? doc : doc.getParent().resolve(m.group(1)).normalize();
+          if (!Files.isRegularFile(target) || !anchors(target).contains(m.group(2))) {
+            broken.add(repo.relativize(doc) + ":" + (i + 1) + ": " + m.group(0));
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), broken, "anchors that are no heading of their file");
+  }
+
+  /** The anchors GitHub gives the headings of a Markdown file (outside fenced blocks). */
+  static Set<String> anchors(Path doc) throws IOException {
+    Set<String> slugs = new HashSet<>();
+    Map<String, Integer> seen = new HashMap<>();
+    boolean fenced = false;
+    for (String line : Files.readAllLines(doc)) {
+      if (line.startsWith("```")) {
+        fenced = !fenced;
+      }
+      if (fenced || !line.matches("#{1,6} .*")) {
+        continue;
+      }
+      String slug = slug(line.replaceFirst("^#+ ", ""));
+      int n = seen.merge(slug, 1, Integer::sum);
+      slugs.add(n == 1 ? slug : slug + "-" + (n - 1));
+    }
+    return slugs;
+  }
+
+  static String slug(String heading) {
+    String text = heading.replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1").strip();
+    return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+  }
+
+  @Test
+  void theSlugsFollowGithubsRules() {
+    assertEquals(
+        "kubeadm-distribution-kubeadm-static-and-aws",
+        slug("kubeadm (`distribution: kubeadm`, static and AWS)"));
+    assertEquals("plays-0305-and-the-kubernetes-api", slug("Plays 03–05 and the Kubernetes API"));
+    assertEquals("gpugen-up-the-waits", slug("`gpugen up`: the waits"));
   }
 
   /** docs/templates.md shows the tag syntax the templates use: {@code <#if>}, not {@code [#if]}. */

@@ -79,16 +79,32 @@ final class Deploy {
 
   /**
    * A program, by its name on PATH, with its arguments, run in {@code dir}, with {@code env} added
-   * to the caller's environment.
+   * to the caller's environment; {@code note}, when not empty, says on the step line why this
+   * command runs.
    */
-  record Run(String tool, List<String> args, Path dir, Map<String, String> env) implements Step {
+  record Run(String tool, List<String> args, Path dir, Map<String, String> env, String note)
+      implements Step {
     Run {
       args = List.copyOf(args);
       env = Map.copyOf(new TreeMap<>(env));
+      Objects.requireNonNull(note, "note");
+    }
+
+    Run(String tool, List<String> args, Path dir, Map<String, String> env) {
+      this(tool, args, dir, env, "");
     }
 
     Run(String tool, List<String> args, Path dir) {
       this(tool, args, dir, Map.of());
+    }
+
+    Run noted(String why) {
+      return new Run(tool, args, dir, env, why);
+    }
+
+    /** Whether this is Terraform's apply, after which created resources may exist. */
+    boolean applies() {
+      return tool.equals("terraform") && args.contains("apply");
     }
 
     /** The command as a person would paste it: every word quoted for the shell. */
@@ -143,8 +159,33 @@ final class Deploy {
     return folder.resolve("ansible").resolve(".state").resolve("kubeconfig");
   }
 
+  /** Why the playbook step is {@code upgrade-driver.yml}, on its step line. */
+  static final String DRIVER_UPGRADE_NOTE =
+      "the driver changed and no gpugen up has rolled it out yet: upgrade-driver.yml, a batch of"
+          + " nodes at a time, not site.yml, which never replaces a loaded driver";
+
   /** The steps of {@code gpugen up} for this plan, rendered into {@code folder}. */
   static List<Step> up(ClusterPlan plan, Path folder, boolean autoApprove) {
+    return up(plan, folder, autoApprove, false);
+  }
+
+  /**
+   * The steps of {@code gpugen up}; with {@code driverUpgrade} (the folder's manifest records a
+   * driver change not rolled out yet) the playbook is {@code upgrade-driver.yml}, not {@code
+   * site.yml}.
+   */
+  static List<Step> up(ClusterPlan plan, Path folder, boolean autoApprove, boolean driverUpgrade) {
+    // GKE's operator and pull mode's boot never load a driver from the playbook: no upgrade play.
+    Run upgradeDriver =
+        driverUpgrade && !plan.gke() && !plan.pullMode()
+            ? new Run(
+                    "ansible-playbook",
+                    plan.aws()
+                        ? List.of("-i", "gpugen-inventory", "upgrade-driver.yml")
+                        : List.of("upgrade-driver.yml"),
+                    folder.resolve("ansible"))
+                .noted(DRIVER_UPGRADE_NOTE)
+            : null;
     Path tf = folder.resolve("terraform");
     Path ansible = folder.resolve("ansible");
     List<Step> steps = new ArrayList<>();
@@ -194,7 +235,10 @@ final class Deploy {
                   ansible),
               Duration.ofSeconds(600)));
       steps.add(
-          new Run("ansible-playbook", List.of("-i", "gpugen-inventory", "site.yml"), ansible));
+          upgradeDriver != null
+              ? upgradeDriver
+              : new Run(
+                  "ansible-playbook", List.of("-i", "gpugen-inventory", "site.yml"), ansible));
     } else if (plan.gke()) {
       // gke_checks reads $KUBECONFIG: the file the get-credentials step wrote.
       steps.add(
@@ -204,7 +248,10 @@ final class Deploy {
               ansible,
               Map.of("KUBECONFIG", kubeconfigFile(folder).toAbsolutePath().toString())));
     } else {
-      steps.add(new Run("ansible-playbook", List.of("site.yml"), ansible));
+      steps.add(
+          upgradeDriver != null
+              ? upgradeDriver
+              : new Run("ansible-playbook", List.of("site.yml"), ansible));
     }
     return steps;
   }
@@ -369,7 +416,22 @@ final class Deploy {
       Optional<Heartbeat.Ticker> ticker = Optional.empty();
       if (step instanceof WaitForNodes) {
         say(err, where + ": wait until every node of the spec is running");
-        waitForNodes(plan, folder, context, fleet, err);
+        try {
+          waitForNodes(plan, folder, context, fleet, err);
+        } catch (Failure e) {
+          // After the apply: what Terraform created exists (and is billed) whatever went wrong.
+          say(
+              err,
+              where
+                  + " failed: "
+                  + e.getMessage()
+                  + "; the resources Terraform created exist: run "
+                  + command
+                  + " again, or gpugen down. gpugen exits "
+                  + ExitCodes.STEP_FAILED
+                  + ": a step failed");
+          return ExitCodes.STEP_FAILED;
+        }
         continue;
       } else if (step instanceof WaitForConnection w) {
         r = w.run();
@@ -379,7 +441,7 @@ final class Deploy {
       } else {
         r = (Run) step;
       }
-      say(err, where + ": " + r.shown());
+      say(err, where + ": " + r.shown() + (r.note().isEmpty() ? "" : "   (" + r.note() + ")"));
       int code;
       try {
         if (step instanceof WaitForConnection) {
@@ -398,9 +460,15 @@ final class Deploy {
                 + r.tool()
                 + " exited "
                 + code
-                + "; fix the cause and run "
-                + command
-                + " again (the finished steps change nothing the second time). gpugen exits "
+                + (r.applies()
+                    ? "; resources it created before the failure may exist and are billed: run "
+                        + command
+                        + " again once the cause is fixed (the finished steps change nothing the"
+                        + " second time), or gpugen down to delete them. gpugen exits "
+                    : "; fix the cause and run "
+                        + command
+                        + " again (the finished steps change nothing the second time). gpugen"
+                        + " exits ")
                 + ExitCodes.STEP_FAILED
                 + ": a step failed");
         return ExitCodes.STEP_FAILED;

@@ -20,10 +20,11 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the spec is valid; the render was written or is up to date",
-      "1:the spec is invalid, or the render is stale (--check) or refused",
-      "2:bad usage",
-      "3:I/O or cloud API failure",
-      "4:internal error (a bug in gpugen, or a broken --templates override)"
+      "1:the spec is invalid, the render is stale (--check) or refused, or drift found",
+      "2:bad usage, or a folder that holds another spec's render",
+      "3:I/O or cloud API failure, nothing to read, or a check of up before its first step",
+      "4:internal error (a bug in gpugen, or a broken --templates override)",
+      "5:a step of up or down failed (Terraform, Ansible, the AWS CLI, gcloud)"
     })
 public final class GpugenCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

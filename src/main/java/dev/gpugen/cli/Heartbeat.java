@@ -31,13 +31,19 @@ final class Heartbeat {
     return true;
   }
 
-  /** {@code 24 min left}, {@code 40 s left}, or {@code time is up}: whole units, rounded up. */
+  /**
+   * {@code 24 min left}, {@code 23 min 30 s left}, {@code 40 s left}, or {@code time is up}: whole
+   * seconds, rounded up, so heartbeats 30 s apart never repeat the same time.
+   */
   static String left(long nanos) {
     if (nanos <= 0) {
       return "time is up";
     }
     long seconds = (nanos + 999_999_999L) / 1_000_000_000L;
-    return seconds >= 60 ? (seconds + 59) / 60 + " min left" : seconds + " s left";
+    if (seconds < 60) {
+      return seconds + " s left";
+    }
+    return seconds / 60 + " min" + (seconds % 60 == 0 ? "" : " " + seconds % 60 + " s") + " left";
   }
 
   /** Calls {@code tick} every interval on a daemon thread, between start and stop. */

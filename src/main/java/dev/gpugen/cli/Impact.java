@@ -1,10 +1,13 @@
 package dev.gpugen.cli;
 
+import dev.gpugen.failure.Failure;
 import dev.gpugen.plan.ChangeImpact;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.write.Manifest;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -26,10 +29,35 @@ final class Impact {
         .replace('\\', '/');
   }
 
-  /** What the manifest records for a render of {@code plan} from {@code spec} into folder. */
+  /**
+   * What the manifest records for a render of {@code plan} from {@code spec} into folder. The
+   * driver upgrade is pending when this render changes the driver against the folder's previous
+   * render of the same spec, or when that render had one pending: it stays pending until {@code
+   * gpugen up} has run {@code upgrade-driver.yml}, so a second {@code up} (or render) still knows.
+   */
   static Manifest.Source source(Path folder, Path spec, ClusterPlan plan) {
-    return new Manifest.Source(
-        label(folder, spec), plan.spec().selectedEnvironment(), ChangeImpact.values(plan));
+    Manifest.Source now =
+        new Manifest.Source(
+            label(folder, spec), plan.spec().selectedEnvironment(), ChangeImpact.values(plan));
+    Optional<Manifest.Source> previous = previous(folder).filter(p -> p.sameOwner(now));
+    boolean pending =
+        previous.isPresent()
+            && (previous.get().driverUpgradePending()
+                || ChangeImpact.needsDriverUpgrade(
+                    ChangeImpact.between(previous.get().values(), plan)));
+    return now.withDriverUpgradePending(pending);
+  }
+
+  /** The folder's manifest's source; none when unreadable (the write reports why). */
+  private static Optional<Manifest.Source> previous(Path folder) {
+    if (!Files.isRegularFile(folder.resolve(Manifest.FILE_NAME), LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    try {
+      return Manifest.read(folder).source();
+    } catch (Failure e) {
+      return Optional.empty();
+    }
   }
 
   /**

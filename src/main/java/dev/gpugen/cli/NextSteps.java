@@ -55,6 +55,8 @@ final class NextSteps {
           .append(Printable.text(s.cloud().region().orElse("the region")))
           .append(
               " (aws sso login, AWS_PROFILE or keys; terraform and gpugen-inventory read them)\n");
+      // The collections first, as gpugen up does: a Galaxy failure then leaves nothing billing.
+      b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ").append(n++).append(". ").append(init).append('\n');
       b.append("  ").append(n++).append(". ").append(apply).append('\n');
       Optional<Deploy.Run> kubeconfig = Deploy.kubeconfig(plan, folder);
@@ -70,7 +72,6 @@ final class NextSteps {
                 "     the nodes configure themselves at boot; failures: aws ec2 describe-instances")
             .append(" --filters Name=tag:gpugen:validation,Values=failed\n");
       }
-      b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ")
           .append(n++)
           .append(". ansible-playbook -i gpugen-inventory ")
@@ -102,9 +103,9 @@ final class NextSteps {
       b.append("  ")
           .append(n++)
           .append(". Google credentials: gcloud auth application-default login\n");
+      b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ").append(n++).append(". ").append(init).append('\n');
       b.append("  ").append(n++).append(". ").append(apply).append('\n');
-      b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ")
           .append(n++)
           .append(". ansible-playbook site.yml   (the cluster's kubeconfig: gcloud container")

@@ -2,7 +2,6 @@ package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
 import dev.gpugen.failure.InvalidInput;
-import dev.gpugen.plan.ChangeImpact;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
@@ -117,7 +116,7 @@ final class RenderCommand implements Callable<Integer> {
     for (Target t : targets) {
       Rendered r = renderOne(gpugen, t.file(), t.checked());
       result = Math.max(result, r.code());
-      driverUpgrade |= ChangeImpact.needsDriverUpgrade(r.changes());
+      driverUpgrade |= r.driverUpgrade();
     }
     if (result == ExitCodes.OK && !check && !quiet && targets.size() == 1) {
       Target t = targets.get(0);
@@ -133,10 +132,13 @@ final class RenderCommand implements Callable<Integer> {
   /** One spec file in one environment. */
   private record Target(Path file, Gpugen.Checked checked) {}
 
-  /** A render's exit code and what its change does to running nodes. */
-  private record Rendered(int code, List<ChangeImpact.Change> changes) {
+  /**
+   * A render's exit code and whether the nodes need {@code upgrade-driver.yml}: this render changed
+   * the driver, or an earlier one did and no {@code gpugen up} has rolled it out since.
+   */
+  private record Rendered(int code, boolean driverUpgrade) {
     Rendered(int code) {
-      this(code, List.of());
+      this(code, false);
     }
   }
 
@@ -256,8 +258,8 @@ final class RenderCommand implements Callable<Integer> {
         out.flush();
         return new Rendered(ExitCodes.OK);
       }
-      TreeWriter.Summary s =
-          TreeWriter.write(dir, tree, Optional.of(Impact.source(dir, file, plan)), force);
+      Manifest.Source source = Impact.source(dir, file, plan);
+      TreeWriter.Summary s = TreeWriter.write(dir, tree, Optional.of(source), force);
       out.println(
           "rendered "
               + Printable.text(dir.toString())
@@ -269,7 +271,8 @@ final class RenderCommand implements Callable<Integer> {
               + s.deleted()
               + " deleted");
       out.flush();
-      return new Rendered(ExitCodes.OK, Impact.print(out, s.previous(), plan));
+      Impact.print(out, s.previous(), plan);
+      return new Rendered(ExitCodes.OK, source.driverUpgradePending());
     }
   }
 

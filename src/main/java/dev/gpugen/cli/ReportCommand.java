@@ -31,9 +31,9 @@ import picocli.CommandLine.Parameters;
     },
     footer = {
       "",
-      "Exit codes: 0 written (whatever the nodes' results: they are in the files), 1 no reports"
-          + " or a report that is not play 05's, 2 usage, 3 a file that cannot be read or"
-          + " written, 4 internal."
+      "Exit codes: 0 written (whatever the nodes' results: they are in the files), 1 a report"
+          + " that is not play 05's, 2 usage, 3 no reports to read (no reports folder, or none"
+          + " in it) or a file that cannot be read or written, 4 internal."
     })
 final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -33,6 +33,10 @@ import picocli.CommandLine.Parameters;
           + " cluster's kubeconfig (EKS, GKE), a wait until every node is running (EC2) and"
           + " answers (ansible wait_for_connection), each printing its progress per pool at"
           + " least every 30 s, and ansible-playbook site.yml.",
+      "After a render that changed software.driver the playbook is upgrade-driver.yml instead (a"
+          + " batch of nodes at a time; site.yml never replaces a loaded driver): the folder's"
+          + " manifest keeps the upgrade pending, through later renders, until an up has run it"
+          + " to its end.",
       "Before the first step it checks everything the run needs and lists every problem at"
           + " once: the tools (with SSM also session-manager-plugin and boto3; on GKE gcloud and"
           + " gke-gcloud-auth-plugin), credentials that answer, and on AWS the account's EC2 vCPU"
@@ -43,9 +47,9 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Exit codes: 0 deployed; 1 invalid spec or a refused render; 2 usage, or the folder belongs"
-          + " to another spec; 3 a check before the first step failed (nothing run), EC2"
-          + " unreachable or the nodes not ready in time; 4 internal; 5 a step failed (the message"
-          + " names the tool's own exit code)."
+          + " to another spec; 3 a check before the first step failed (nothing run); 4 internal;"
+          + " 5 a step failed, the wait for the nodes included (the message names the step and"
+          + " the tool's own exit code)."
     })
 final class UpCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -106,7 +110,7 @@ final class UpCommand implements Callable<Integer> {
     Manifest.Source source = Impact.source(folder, file, plan);
     // Another spec's folder holds another cluster's state: refused before any check runs.
     TreeWriter.checkOwner(folder, source, force);
-    List<Deploy.Step> steps = Deploy.up(plan, folder, autoApprove);
+    List<Deploy.Step> steps = Deploy.up(plan, folder, autoApprove, source.driverUpgradePending());
     Preflight.Result checks = Preflight.check(plan, steps, context, true);
     if (!Preflight.report("gpugen up", checks, err)) {
       return ExitCodes.ENVIRONMENT;
@@ -128,6 +132,10 @@ final class UpCommand implements Callable<Integer> {
     Impact.print(out, s.previous(), plan);
     int code = Deploy.run("gpugen up", steps, checks.tools(), plan, folder, context, out, err);
     if (code == ExitCodes.OK) {
+      if (source.driverUpgradePending()) {
+        // upgrade-driver.yml ran to its end: the next up runs site.yml again.
+        TreeWriter.driverUpgradeDone(folder);
+      }
       err.println(
           "gpugen up: done"
               + (plan.pullMode()

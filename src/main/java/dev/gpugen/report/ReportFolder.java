@@ -49,7 +49,7 @@ public final class ReportFolder {
         return candidate;
       }
     }
-    throw new InvalidInput(
+    throw new EnvironmentFailure(
         Printable.text(renderFolder.toString())
             + " has no reports folder (ansible/reports or reports): play 05 writes"
             + " reports/<host>.json there; run ansible-playbook 05-validation.yml first, or name"
@@ -78,7 +78,7 @@ public final class ReportFolder {
     }
     files.sort(null);
     if (files.isEmpty()) {
-      throw new InvalidInput(
+      throw new EnvironmentFailure(
           "no reports in "
               + Printable.text(dir.toString())
               + ": play 05 writes reports/<host>.json (run ansible-playbook 05-validation.yml)");
@@ -111,7 +111,7 @@ public final class ReportFolder {
     try {
       a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
-      throw new InvalidInput("no reports folder " + Printable.text(dir.toString()));
+      throw new EnvironmentFailure("no reports folder " + Printable.text(dir.toString()));
     }
     if (a.isSymbolicLink()) {
       throw new InvalidInput(

@@ -56,13 +56,28 @@ public record Manifest(
    * @param spec the spec file, relative to the folder, with {@code /} separators
    * @param environment the {@code --env} of the render, if any
    * @param values the spec values a later render judges a change by ({@code plan/ChangeImpact})
+   * @param driverUpgradePending a render changed the driver and no {@code gpugen up} has rolled it
+   *     out with {@code upgrade-driver.yml} since: kept by every later render until one has, so a
+   *     second {@code up} still runs it
    */
   public record Source(
-      String spec, Optional<String> environment, SortedMap<String, String> values) {
+      String spec,
+      Optional<String> environment,
+      SortedMap<String, String> values,
+      boolean driverUpgradePending) {
     public Source {
       Objects.requireNonNull(spec, "spec");
       Objects.requireNonNull(environment, "environment");
       values = Collections.unmodifiableSortedMap(new TreeMap<>(values));
+    }
+
+    public Source(String spec, Optional<String> environment, SortedMap<String, String> values) {
+      this(spec, environment, values, false);
+    }
+
+    /** This source with the driver upgrade recorded as pending or not. */
+    public Source withDriverUpgradePending(boolean pending) {
+      return new Source(spec, environment, values, pending);
     }
 
     /** Whether the same spec file, in the same environment, rendered both. */
@@ -188,6 +203,7 @@ public record Manifest(
     String spec = null;
     Optional<String> environment = Optional.empty();
     SortedMap<String, String> values = new TreeMap<>();
+    boolean driverUpgradePending = false;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken t = p.nextToken();
@@ -201,12 +217,14 @@ public record Manifest(
           expect(p.nextToken() == JsonToken.VALUE_STRING, file, p, "a string value");
           values.put(key, p.getText());
         }
+      } else if (field.equals("driverUpgradePending") && t.isBoolean()) {
+        driverUpgradePending = p.getBooleanValue();
       } else {
         p.skipChildren();
       }
     }
     expect(spec != null, file, p, "source.spec, the spec file the folder was rendered from");
-    return new Source(spec, environment, values);
+    return new Source(spec, environment, values, driverUpgradePending);
   }
 
   private static void expect(boolean ok, Path file, JsonParser p, String what) throws Failure {
@@ -241,6 +259,9 @@ public record Manifest(
           o.put("spec", src.spec());
           src.environment().ifPresent(e -> o.put("environment", e));
           o.put("values", src.values());
+          if (src.driverUpgradePending()) {
+            o.put("driverUpgradePending", true);
+          }
           m.put("source", o);
         });
     // ASCII, like everything gpugen prints: the spec path may carry a bidi control or ESC.

@@ -149,6 +149,34 @@ public final class TreeWriter {
   }
 
   /**
+   * Records in {@code dir}'s manifest that its pending driver upgrade was rolled out ({@code gpugen
+   * up} ran {@code upgrade-driver.yml}): the files and their hashes stay as they are. A manifest
+   * without a pending upgrade is left alone.
+   */
+  @SuppressWarnings("try") // the lock is held for the block, never read
+  public static void driverUpgradeDone(Path dir) throws Failure {
+    Path out = dir.toAbsolutePath().normalize();
+    try (Lock lock = Lock.acquire(out)) {
+      Manifest m = Manifest.read(out);
+      if (m.source().filter(Manifest.Source::driverUpgradePending).isEmpty()) {
+        return;
+      }
+      Manifest next =
+          new Manifest(
+              m.files(), m.pending(), m.source().map(s -> s.withDriverUpgradePending(false)));
+      Path staging = Staging.create(out.getParent());
+      try {
+        placeManifest(
+            staging, out.resolve(Manifest.FILE_NAME), next.toJson(), Ops.REAL, new ArrayDeque<>());
+      } finally {
+        Staging.deleteTree(staging);
+      }
+    } catch (IOException e) {
+      throw new EnvironmentFailure("cannot write " + out + ": " + describe(e), e);
+    }
+  }
+
+  /**
    * The unified diff between what is on disk and {@code tree}, empty when up to date. Files the
    * manifest lists that the render no longer makes count as stale too. Reads only inside the
    * folder, never through a link.
@@ -515,7 +543,7 @@ public final class TreeWriter {
             + theirs
             + ": two specs in one folder share its files and its Terraform state. Give "
             + theirs
-            + " its own metadata.name (or -o DIR); if it replaces "
+            + " its own metadata.name; if it replaces "
             + mine
             + " (renamed or moved), pass --force");
   }

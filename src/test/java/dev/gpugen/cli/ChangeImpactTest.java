@@ -97,6 +97,28 @@ class ChangeImpactTest {
     assertFalse(o.contains("ansible-playbook -i gpugen-inventory site.yml"), o);
   }
 
+  /**
+   * A render after the one that changed the driver sees no change, yet the upgrade is still due:
+   * the manifest keeps it pending (until gpugen up has run upgrade-driver.yml), so the next steps
+   * still name it.
+   */
+  @Test
+  void theDriverUpgradeStaysInTheNextStepsOfALaterRender() throws Exception {
+    assertEquals(0, render(SPEC).exit());
+    String changed = SPEC.replace("\"580.95.05\"", "\"570.195.03\"");
+    assertEquals(0, render(changed).exit());
+    Cli again = render(changed.replace("count: 2", "count: 3"));
+    assertEquals(0, again.exit(), again.toString());
+    assertFalse(again.out().contains("software.driver"), again.out());
+    assertTrue(
+        again.out().contains(". ansible-playbook -i gpugen-inventory upgrade-driver.yml"),
+        again.out());
+    assertTrue(
+        Files.readString(tmp.resolve("out/.gpugen-manifest.json"))
+            .contains("\"driverUpgradePending\": true"),
+        "recorded in the manifest");
+  }
+
   @Test
   void fewerNodesDestroyTheHighestAndANewImageReachesNewNodesOnly() throws Exception {
     assertEquals(0, render(SPEC).exit());

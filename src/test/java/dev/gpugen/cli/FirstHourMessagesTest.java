@@ -65,6 +65,16 @@ class FirstHourMessagesTest {
     assertFalse(r.out().contains("availabilityZone"), "no second finding at the zone: " + r.out());
   }
 
+  /** Without cloud.region the quota hint's command has no --region, not "--region the region". */
+  @Test
+  void theQuotaHintWithoutARegionIsACommandThatRuns() throws Exception {
+    Cli r = validate("  provider: aws\n", "p5.48xlarge");
+    assertTrue(r.out().contains("info[aws-vcpu-quota]: the nodes need 192 vCPUs of"), r.out());
+    assertFalse(r.out().contains("the region"), r.out());
+    assertTrue(
+        r.out().contains("--service-code ec2 --quota-code L-417A185B (gpugen up checks"), r.out());
+  }
+
   @Test
   void anInventedRegionListsTheProvidersRegions() throws Exception {
     Cli r = validate("  provider: aws\n  region: us-middle-9\n", "p5.48xlarge");

@@ -28,10 +28,16 @@ class HeartbeatTest {
     assertTrue(Deploy.Context.system().heartbeat().compareTo(Duration.ofMinutes(1)) < 0);
   }
 
+  /**
+   * Whole seconds, rounded up, shown as minutes and seconds: two heartbeats 30 s apart never print
+   * the same time left (whole minutes rounded up printed "30 min left" twice).
+   */
   @Test
-  void theTimeLeftIsInWholeUnitsRoundedUp() {
+  void theTimeLeftIsInMinutesAndSecondsRoundedUpToTheSecond() {
     assertEquals("30 min left", Heartbeat.left(30 * 60 * SECOND));
-    assertEquals("24 min left", Heartbeat.left(23 * 60 * SECOND + 1));
+    assertEquals("29 min 30 s left", Heartbeat.left(29 * 60 * SECOND + 30 * SECOND));
+    assertEquals("30 min left", Heartbeat.left(29 * 60 * SECOND + 59 * SECOND + 1));
+    assertEquals("23 min 1 s left", Heartbeat.left(23 * 60 * SECOND + 1));
     assertEquals("1 min left", Heartbeat.left(60 * SECOND));
     assertEquals("59 s left", Heartbeat.left(59 * SECOND));
     assertEquals("1 s left", Heartbeat.left(1));

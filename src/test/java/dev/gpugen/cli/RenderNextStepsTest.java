@@ -38,13 +38,15 @@ class RenderNextStepsTest {
         "rendered " + out + ": ",
         "Next steps:",
         "AWS credentials for us-east-1",
+        // The collections first, as gpugen up installs them: a Galaxy failure leaves nothing
+        // billing.
+        "cd "
+            + out.resolve("ansible")
+            + " && ansible-galaxy collection install -r requirements.yml",
         "terraform -chdir=" + out.resolve("terraform") + " init",
         "terraform -chdir=" + out.resolve("terraform") + " apply",
         "aws eks update-kubeconfig --region us-east-1 --name h100-training-prod --kubeconfig "
             + out.resolve("ansible/.state/kubeconfig"),
-        "cd "
-            + out.resolve("ansible")
-            + " && ansible-galaxy collection install -r requirements.yml",
         "ansible-playbook -i gpugen-inventory site.yml",
         // The reference example's EKS endpoint is private: where plays 03-05 must run.
         "the EKS API endpoint is private: run plays 03-05 (and kubectl) from a machine in the VPC",

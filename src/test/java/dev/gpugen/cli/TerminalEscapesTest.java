@@ -85,7 +85,7 @@ class TerminalEscapesTest {
     assertClean(r);
     assertTrue(r.out().startsWith("rendered " + tmp + "/o" + SHOWN + ": "), r.out());
     assertTrue(
-        r.out().contains("  2. terraform '-chdir=" + tmp + "/oa'\"$(printf '\\033"), r.out());
+        r.out().contains("  3. terraform '-chdir=" + tmp + "/oa'\"$(printf '\\033"), r.out());
     // --check of the same folder: "up to date" names it too.
     Cli check = Cli.run("render", spec.toString(), "-o", out.toString(), "--check");
     assertEquals(0, check.exit(), check.toString());

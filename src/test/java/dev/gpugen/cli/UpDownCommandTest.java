@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpugen.Cli;
 import dev.gpugen.inventory.Ec2InstanceSource;
 import dev.gpugen.inventory.Ec2StandIn;
 import dev.gpugen.inventory.Ec2StandIn.Instance;
@@ -326,7 +327,7 @@ class UpDownCommandTest {
             "-o",
             out.toString(),
             "--auto-approve");
-    assertEquals(3, r.exit(), r.toString());
+    assertEquals(ExitCodes.STEP_FAILED, r.exit(), r.toString());
     List<String> beats =
         r.err()
             .lines()
@@ -466,9 +467,10 @@ class UpDownCommandTest {
         failed
             .err()
             .contains(
-                "step 3/6 failed: terraform exited 7; fix the cause and run gpugen up again (the"
-                    + " finished steps change nothing the second time). gpugen exits 5: a step"
-                    + " failed"),
+                "step 3/6 failed: terraform exited 7; resources it created before the failure may"
+                    + " exist and are billed: run gpugen up again once the cause is fixed (the"
+                    + " finished steps change nothing the second time), or gpugen down to delete"
+                    + " them. gpugen exits 5: a step failed"),
         failed.err());
     assertFalse(failed.err().contains("nodes running"), failed.err());
 
@@ -487,6 +489,53 @@ class UpDownCommandTest {
     assertEquals(fullSequence(), calls());
   }
 
+  /**
+   * A driver change is rolled out by upgrade-driver.yml: the render that changed it (here a plain
+   * render, so the up itself sees no change) leaves it pending in the manifest, a failed rollout
+   * keeps it pending, and only a finished one brings site.yml back.
+   */
+  @Test
+  void aDriverChangeRunsUpgradeDriverUntilAnUpHasFinishedIt() throws Exception {
+    ec2.add(node(0)).add(node(1));
+    assertEquals(0, up(env(bin.toString()), Duration.ofSeconds(10)).exit());
+    Files.writeString(spec, SPEC.replace("580.95.05", "570.195.03"));
+    Cli render = Cli.run("render", spec.toString(), "-o", out.toString());
+    assertEquals(0, render.exit(), render.toString());
+    assertTrue(
+        render.out().contains("ansible-playbook -i gpugen-inventory upgrade-driver.yml"),
+        render.out());
+    String upgrade = "ansible-playbook|" + out.resolve("ansible") + "|-i gpugen-inventory ";
+
+    Files.delete(log);
+    Run failed =
+        up(
+            env(bin.toString(), "FAKE_FAIL", "ansible-playbook:upgrade-driver.yml:2"),
+            Duration.ofSeconds(10));
+    assertEquals(ExitCodes.STEP_FAILED, failed.exit(), failed.toString());
+    assertTrue(
+        failed
+            .err()
+            .contains(
+                "step 6/6: (cd "
+                    + out.resolve("ansible")
+                    + " && ansible-playbook -i gpugen-inventory upgrade-driver.yml)   (the driver"
+                    + " changed and no gpugen up has rolled it out yet: upgrade-driver.yml"),
+        failed.err());
+    assertFalse(failed.out().contains("What the change does"), "no diff in this run");
+
+    Files.delete(log);
+    Run again = up(env(bin.toString()), Duration.ofSeconds(10));
+    assertEquals(0, again.exit(), again.toString());
+    assertTrue(calls().contains(upgrade + "upgrade-driver.yml"), calls().toString());
+    assertFalse(calls().contains(upgrade + "site.yml"), calls().toString());
+
+    Files.delete(log);
+    Run after = up(env(bin.toString()), Duration.ofSeconds(10));
+    assertEquals(0, after.exit(), after.toString());
+    assertTrue(calls().contains(upgrade + "site.yml"), calls().toString());
+    assertFalse(calls().contains(upgrade + "upgrade-driver.yml"), calls().toString());
+  }
+
   /** A Galaxy failure stops the run before Terraform has created anything. */
   @Test
   void theCollectionsAreInstalledBeforeTerraformRuns() throws Exception {
@@ -497,12 +546,21 @@ class UpDownCommandTest {
     assertTrue(calls().stream().noneMatch(c -> c.startsWith("terraform|")), calls().toString());
   }
 
+  /** The wait comes after the apply: a step failed (5), not a check before anything ran (3). */
   @Test
-  void nodesThatNeverComeUpEndTheWaitWithExit3() throws Exception {
+  void nodesThatNeverComeUpEndTheWaitAsAFailedStepThatLeftResources() throws Exception {
     ec2.add(node(0));
     Run r = up(env(bin.toString()), Duration.ofSeconds(1));
-    assertEquals(3, r.exit(), r.toString());
-    assertTrue(r.err().contains("1/2 nodes running (h100 1/2) after 1 s"), r.err());
+    assertEquals(ExitCodes.STEP_FAILED, r.exit(), r.toString());
+    assertTrue(
+        r.err().contains("gpugen up: step 4/6 failed: 1/2 nodes running (h100 1/2) after 1 s"),
+        r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "; the resources Terraform created exist: run gpugen up again, or gpugen down."
+                    + " gpugen exits 5: a step failed"),
+        r.err());
     assertEquals(
         fullSequence().subList(0, checks().size() + 3), calls(), "no Ansible step after the wait");
   }
@@ -621,6 +679,11 @@ class UpDownCommandTest {
                     + ": two specs in one folder share its files and its Terraform state."),
         down.err());
     assertTrue(down.err().contains("pass --force"), down.err());
+    // Another -o would drive the first cluster's tagged instances from a fresh state: not offered.
+    assertTrue(
+        down.err().contains("Give " + other + " its own metadata.name; if it replaces "),
+        down.err());
+    assertFalse(down.err().contains("-o DIR"), down.err());
     assertEquals(List.of(), calls(), "terraform never ran");
 
     dev.gpugen.Cli render = dev.gpugen.Cli.run("render", other.toString(), "-o", out.toString());

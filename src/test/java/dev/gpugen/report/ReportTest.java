@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.Cli;
 import dev.gpugen.Golden;
+import dev.gpugen.cli.ExitCodes;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -250,12 +251,13 @@ class ReportTest {
   @Test
   void foldersLinksAndMissingReportsAreRefused() throws Exception {
     Path empty = Files.createDirectories(tmp.resolve("empty"));
+    // Nothing to read is 3, like an unreadable spec: 1 means a report that is not play 05's.
     Cli cli = Cli.run("report", "--reports", empty.toString());
-    assertEquals(1, cli.exit(), cli.toString());
+    assertEquals(ExitCodes.ENVIRONMENT, cli.exit(), cli.toString());
     assertTrue(cli.err().contains("no reports in " + empty), cli.err());
 
     cli = Cli.run("report", tmp.resolve("render").toString());
-    assertEquals(1, cli.exit(), cli.toString());
+    assertEquals(ExitCodes.ENVIRONMENT, cli.exit(), cli.toString());
     assertTrue(cli.err().contains("has no reports folder (ansible/reports or reports)"), cli.err());
 
     cli = Cli.run("report");

@@ -242,6 +242,21 @@ public final class Binder {
     return "write " + str.what();
   }
 
+  /**
+   * The hint for a string where a number belongs: a quoted number loses its quotes; a word ({@code
+   * count: two}), quoted or not, becomes digits.
+   */
+  private static String numberHint(ScalarNode node, Tag tag, String text) {
+    if (!tag.equals(Tag.STR)) {
+      return null;
+    }
+    boolean digits = text.strip().matches("[-+]?[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?");
+    if (!node.isPlain() && digits) {
+      return "remove the quotes";
+    }
+    return "write the number in digits" + (node.isPlain() ? "" : ", without quotes");
+  }
+
   private Object bindScalar(ScalarNode node, Shape shape, SpecPath path) {
     return bindScalarAt(node, shape, path, false);
   }
@@ -315,7 +330,7 @@ public final class Binder {
             "spec-type",
             path,
             where + " must be " + i.describe() + ", not a " + kind(tag) + " (" + text + ")",
-            tag.equals(Tag.STR) ? "remove the quotes" : null);
+            numberHint(node, tag, text));
         return null;
       }
       long v;
@@ -342,7 +357,7 @@ public final class Binder {
             "spec-type",
             path,
             where + " must be " + num.describe() + ", not a " + kind(tag),
-            tag.equals(Tag.STR) ? "remove the quotes" : null);
+            numberHint(node, tag, text));
         return null;
       }
       double v;

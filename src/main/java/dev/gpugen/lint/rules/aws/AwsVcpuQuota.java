@@ -8,6 +8,7 @@ import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** What the spec's nodes need of the account's EC2 vCPU quotas, said before anything is applied. */
 public final class AwsVcpuQuota extends Rule {
@@ -51,7 +52,8 @@ public final class AwsVcpuQuota extends Rule {
               + String.join(", ", n.pools())
               + ")");
     }
-    String region = plan.spec().cloud().region().orElse("the region");
+    // Without cloud.region (its own finding) the command has no --region: the CLI's default.
+    Optional<String> region = plan.spec().cloud().region();
     String first = needs.needs().get(0).quota().code();
     findings.report(
         SpecPath.of("pools"),
@@ -61,8 +63,7 @@ public final class AwsVcpuQuota extends Rule {
                 : String.join(", ", parts.subList(0, parts.size() - 1))
                     + " and "
                     + parts.get(parts.size() - 1))
-            + " in "
-            + region
+            + region.map(r -> " in " + r).orElse("")
             + "; a new account has 0 of each"
             + (needs.unchecked().isEmpty()
                 ? ""
@@ -70,8 +71,7 @@ public final class AwsVcpuQuota extends Rule {
         "compare with the account's: aws service-quotas get-service-quota --service-code ec2"
             + " --quota-code "
             + first
-            + " --region "
-            + region
+            + region.map(r -> " --region " + r).orElse("")
             + " (gpugen up checks each before it applies); raise one in the Service Quotas"
             + " console");
   }
