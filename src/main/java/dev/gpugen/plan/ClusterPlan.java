@@ -124,6 +124,16 @@ public record ClusterPlan(
     return kubeadm(spec);
   }
 
+  /**
+   * The pod network's ports between the hosts of a kubeadm cluster ({@code kubernetes.cni}); empty
+   * for any other distribution, whose pod network is not gpugen's.
+   */
+  public java.util.SortedMap<String, PodNetworkPort> podNetworkPorts() {
+    return kubeadm()
+        ? PodNetworkPort.of(spec.kubernetes().orElseThrow().cni())
+        : java.util.Collections.emptySortedMap();
+  }
+
   private static boolean kubeadm(ClusterSpec spec) {
     boolean statics = spec.cloud().provider() == dev.gpugen.spec.Provider.STATIC;
     boolean aws = spec.cloud().provider() == dev.gpugen.spec.Provider.AWS;
