@@ -226,6 +226,9 @@ final class AppliedNetwork {
         Members m = members(Party.EKS);
         for (JsonNode c : v.path("vpc_config")) {
           m.groups().add(c.path("cluster_security_group_id").asText());
+          groupAddress.put(
+              c.path("cluster_security_group_id").asText(),
+              address + ".vpc_config[0].cluster_security_group_id");
           c.path("security_group_ids").forEach(g -> m.groups().add(g.asText()));
           c.path("subnet_ids").forEach(s -> m.subnets().add(s.asText()));
         }
