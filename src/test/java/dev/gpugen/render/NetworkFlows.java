@@ -665,6 +665,15 @@ final class NetworkFlows {
             S3_GATEWAY));
     r.add(
         aws(
+            "aws-s3-control-plane",
+            Party.CONTROL_PLANE,
+            List.of("s3"),
+            "kubeadm, `connection: ssm`",
+            d -> d.kubeadm() && d.ssm(),
+            "the SSM connection's file transfers (play 02b on the control plane)",
+            S3_GATEWAY));
+    r.add(
+        aws(
             "aws-eks-nodes",
             Party.NODES,
             List.of("ec2", "ecr.api", "ecr.dkr", "eks-auth", "sts", "s3"),
