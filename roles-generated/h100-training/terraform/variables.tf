@@ -365,6 +365,7 @@ variable "pools" {
       value  = optional(string)
       effect = string
     })), [])
+    role           = optional(string)
     user_data_file = optional(string)
   }))
 
@@ -456,6 +457,11 @@ variable "pools" {
   validation {
     condition     = alltrue([for name, pool in var.pools : length(pool.node_taints) <= 32 && alltrue([for i in pool.node_taints : (can(regex("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", i.key)) && length(i.key) <= 316) && (i.value == null ? true : can(regex("^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$", i.value))) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], i.effect)])])
     error_message = "Every pools entry's node_taints must be a list of at most 32 objects with key a Kubernetes label key like workload-type or nvidia.com/gpu, value a Kubernetes label value (up to 63 letters, digits, '-', '_', '.'), effect one of NoSchedule, PreferNoSchedule, NoExecute."
+  }
+
+  validation {
+    condition     = alltrue([for name, pool in var.pools : pool.role == null ? true : pool.role == "system"])
+    error_message = "Every pools entry's role must be null for a GPU pool, or system for EKS's system pool (gpugen:role system: the inventory leaves its nodes out)."
   }
 
   validation {
@@ -595,6 +601,17 @@ variable "eks_addon_versions" {
   validation {
     condition     = alltrue([for k, v in var.eks_addon_versions : contains(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"], k) && can(regex("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$", v))])
     error_message = "The eks_addon_versions keys must be coredns, eks-pod-identity-agent, kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."
+  }
+}
+
+variable "eks_controller_tolerations" {
+  description = "What the cluster's controllers (CoreDNS here) tolerate besides every pool's taints: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes."
+  type        = list(object({ key = string, operator = string, value = string, effect = string }))
+  default     = []
+
+  validation {
+    condition     = alltrue([for t in var.eks_controller_tolerations : contains(["Equal", "Exists"], t.operator) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect) && (t.operator == "Equal" || t.value == "")])
+    error_message = "Every eks_controller_tolerations entry needs operator Equal or Exists (Exists with value \"\") and effect NoSchedule, PreferNoSchedule or NoExecute."
   }
 }
 

@@ -115,6 +115,7 @@ module "pool" {
   network_interfaces          = each.value.network_interfaces
   root_volume                 = each.value.root_volume
   user_data                   = local.pool_user_data[each.key]
+  role                        = each.value.role
 
   ami_id                 = local.ami_id
   subnet_id              = local.subnet_id

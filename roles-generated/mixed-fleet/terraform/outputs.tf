@@ -39,8 +39,8 @@ output "private_ips" {
 }
 
 output "placement_groups" {
-  description = "Placement group by pool; null with placement_strategy none."
-  value       = { for name, pool in module.pool : name => pool.placement_group }
+  description = "Placement group by GPU pool; null with placement_strategy none."
+  value       = { for name, pool in module.pool : name => pool.placement_group if var.pools[name].role == null }
 
   # Only pools with a group count: a pool launched into a Capacity Reservation has none.
   precondition {

@@ -89,8 +89,10 @@ kubeadm_kubernetes_minor: [=unsafe(ansible.kubernetes.version)]
 kubeadm_cni: [=unsafe(ansible.kubernetes.cni)]
 <#if ansible.kubernetes.aws>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
-# that overlaps neither the VPC nor the subnet.
+# that overlaps neither the VPC nor the subnet; --service-cidr: the first of 10.96.0.0/12
+# (kubeadm's default), 172.20.0.0/16, 10.100.0.0/16 that overlaps none of them.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+kubeadm_service_cidr: [=unsafe(ansible.kubernetes.serviceCidr)]
 <#if ansible.kubernetes.awsLoadBalancer>
 # kubeadm init --control-plane-endpoint: the internal Network Load Balancer in front of the
 # control-plane instances, known once terraform apply has created it: Terraform tags each
@@ -103,10 +105,15 @@ kubeadm_control_plane_endpoint: "{{ hostvars[groups['kube_control_plane'] | firs
 </#if>
 # The endpoint's host is an extra SAN of the API server certificate.
 kubeadm_apiserver_cert_extra_sans: "{{ kubeadm_control_plane_endpoint | regex_replace(':[0-9]+$', '') }}"
+# kubelet pulls from Amazon ECR (the EFA device plugin's image) with the node role, through
+# ecr-credential-provider, as EKS nodes do.
+kubeadm_ecr_credential_provider: true
 <#else>
 # kubeadm init --pod-network-cidr: the first of 10.244.0.0/16, 192.168.0.0/16, 172.16.0.0/16
-# that holds none of the spec's host addresses.
+# that holds none of the spec's host addresses; --service-cidr: the first of 10.96.0.0/12
+# (kubeadm's default), 172.20.0.0/16, 10.100.0.0/16 that holds none and overlaps neither.
 kubeadm_pod_cidr: [=unsafe(ansible.kubernetes.podCidr)]
+kubeadm_service_cidr: [=unsafe(ansible.kubernetes.serviceCidr)]
 # kubeadm init --control-plane-endpoint: kubernetes.controlPlane.endpoint (the load balancer or
 # DNS name in front of every API server), else the first control-plane host's address; its host
 # is an extra SAN of the API server certificate.
@@ -154,6 +161,20 @@ gpu_operator_efa_device_plugin: [=ansible.efaPools?c]
 <#if ansible.rdmaDevicePlugin()>
 # InfiniBand/RoCE pools: the RDMA shared device plugin gives pods the HCAs.
 gpu_operator_rdma_device_plugin: true
+</#if>
+<#if ansible.gpuNodeTolerations?has_content>
+# What every node-level DaemonSet gpugen installs tolerates (the EFA and RDMA device plugins; the
+# GPU Operator's operands and NFD's worker get the same list in gpu_operator_values): every GPU
+# pool's taint, and play 05's verdict taint.
+gpu_operator_node_tolerations:
+<#list ansible.gpuNodeTolerations as t>
+  - key: [=unsafe(t.key)]
+    operator: [=unsafe(t.operator)]
+<#if t.operator == "Equal">
+    value: [=unsafe(t.value)]
+</#if>
+    effect: [=unsafe(t.effect)]
+</#list>
 </#if>
 </#if>
 </#if>

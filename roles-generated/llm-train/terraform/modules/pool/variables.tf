@@ -121,3 +121,9 @@ variable "node_tags" {
   description = "More tags on the nodes only (the Lustre address, the SSM bucket, EKS ownership)."
   type        = map(string)
 }
+
+variable "role" {
+  description = "null for a GPU pool; system for EKS's system pool (the gpugen:role tag, which the inventory leaves out)."
+  type        = string
+  default     = null
+}

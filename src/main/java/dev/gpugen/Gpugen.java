@@ -1,6 +1,5 @@
 package dev.gpugen;
 
-import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.CompatTable;
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InternalFailure;
@@ -103,9 +102,7 @@ public final class Gpugen {
       Optional<String> env,
       Set<String> skipRules,
       boolean specSuppressions) {
-    SpecReader.Result r =
-        new SpecReader(type -> compat.awsInstance(type).map(AwsInstanceType::efa).orElse(false))
-            .read(label, bytes, env);
+    SpecReader.Result r = new SpecReader(compat::efaSupported).read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
     List<Linter.Suppressed> suppressed = new ArrayList<>();
     Optional<ClusterPlan> plan = r.spec().map(s -> ClusterPlan.of(s, compat));

@@ -337,12 +337,16 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_controller" {
 locals {
   eks_addons = toset(var.eks_enabled ? ["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"] : [])
 
-  # CoreDNS must run somewhere: tolerate the taints of the GPU pools, which are the only nodes.
-  eks_coredns_tolerations = distinct(flatten([
-    for pool, k in local.pool_kubelet : [
-      for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
-    ]
-  ]))
+  # CoreDNS must run somewhere: tolerate every pool's registered taints, and what gpugen's plan
+  # gives the cluster's controllers (play 05's verdict taint, which every GPU node may carry).
+  eks_coredns_tolerations = distinct(concat(
+    flatten([
+      for pool, k in local.pool_kubelet : [
+        for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
+      ]
+    ]),
+    var.eks_controller_tolerations,
+  ))
 }
 
 # EKS's default version for the cluster's minor of each add-on eks_addon_versions does not name.

@@ -504,3 +504,33 @@ moved {
   from = aws_placement_group.control_plane
   to   = aws_placement_group.control_plane[0]
 }
+
+# kubelet pulls the EFA device plugin's image from Amazon ECR (account 602401143452's registry,
+# aws/eks-charts stable/aws-efa-k8s-device-plugin values.yaml) with the node role, through the
+# ecr-credential-provider play 02b installs (EKS nodes get the same with
+# AmazonEC2ContainerRegistryReadOnly). Pull actions only, on that account's repositories; the
+# authorization token has no resource to scope
+# (https://docs.aws.amazon.com/AmazonECR/latest/userguide/security_iam_id-based-policy-examples.html).
+data "aws_iam_policy_document" "nodes_ecr_pull" {
+  count = var.control_plane_count > 0 ? 1 : 0
+
+  statement {
+    sid       = "EcrToken"
+    actions   = ["ecr:GetAuthorizationToken"]
+    resources = ["*"]
+  }
+
+  statement {
+    sid       = "EksImagePull"
+    actions   = ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"]
+    resources = ["arn:${data.aws_partition.current.partition}:ecr:*:602401143452:repository/*"]
+  }
+}
+
+resource "aws_iam_role_policy" "nodes_ecr_pull" {
+  count = var.control_plane_count > 0 ? 1 : 0
+
+  name   = "ecr-pull"
+  role   = aws_iam_role.nodes.id
+  policy = data.aws_iam_policy_document.nodes_ecr_pull[0].json
+}

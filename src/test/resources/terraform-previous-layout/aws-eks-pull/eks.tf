@@ -474,12 +474,18 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_nodes" {
 locals {
   eks_addons = toset(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"])
 
-  # CoreDNS must run somewhere: tolerate the taints of the GPU pools, which are the only nodes.
-  eks_coredns_tolerations = distinct(flatten([
-    for pool, k in local.pool_kubelet : [
-      for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
-    ]
-  ]))
+  # CoreDNS must run somewhere: tolerate the taints of the GPU pools, which are the only nodes,
+  # and what gpugen's plan gives the cluster's controllers (play 05's verdict taint).
+  eks_coredns_tolerations = distinct(concat(
+    flatten([
+      for pool, k in local.pool_kubelet : [
+        for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
+      ]
+    ]),
+    [
+      { key = "gpugen.dev/validation", operator = "Exists", value = "", effect = "NoSchedule" },
+    ],
+  ))
 }
 
 # EKS's default version of each add-on for the cluster's minor, unless eks_addon_versions names one.

@@ -35,19 +35,24 @@ gpu_operator_nccl_namespaces:
   - default
 gpu_operator_nccl_conf: ""
 
+# What every node-level DaemonSet gpugen installs tolerates: the GPU pools' taints and play 05's
+# verdict taint (group_vars/all.yml, from one definition in gpugen's plan; the GPU Operator's
+# operands and NFD's worker get the same list in gpu_operator_values).
+gpu_operator_node_tolerations: []
+
 # The AWS EFA device plugin (network.fabric efa): the eks-charts chart, pinned to the version of
-# gpugen's table (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin).
-# Its DaemonSet runs only on the instance types its values.yaml lists (the chart's node affinity;
-# the linter refuses an EFA pool of any other type: efa-device-plugin-unscheduled); it tolerates
-# every taint there, as the GPU nodes' own taints must not keep their device plugin away.
+# gpugen's table (https://github.com/aws/eks-charts/tree/master/stable/aws-efa-k8s-device-plugin),
+# installed by play 04 after the EFA installer. Its DaemonSet runs only on the instance types its
+# values.yaml lists (the chart's node affinity on node.kubernetes.io/instance-type; the linter
+# refuses an EFA pool of any other type: efa-device-plugin-unscheduled); the chart appends these
+# tolerations to its own CriticalAddonsOnly.
 gpu_operator_efa_device_plugin: false
 gpu_operator_efa_chart_repo_name: eks
 gpu_operator_efa_chart_repo_url: https://aws.github.io/eks-charts
 gpu_operator_efa_chart_version: [=yaml(ansible.efaDevicePluginChartVersion)]
 gpu_operator_efa_release_name: aws-efa-k8s-device-plugin
 gpu_operator_efa_namespace: kube-system
-gpu_operator_efa_tolerations:
-  - operator: Exists
+gpu_operator_efa_tolerations: "{{ gpu_operator_node_tolerations }}"
 
 # InfiniBand/RoCE pools: NVIDIA's RDMA shared device plugin (k8s-rdma-shared-dev-plugin, the one
 # NVIDIA's Network Operator deploys), so pods that request rdma/<resource> get the HCAs'
@@ -70,8 +75,7 @@ gpu_operator_rdma_config:
       selectors:
         vendors: ["15b3"]
 # Like the EFA device plugin's: the GPU nodes' own taints must not keep their device plugin away.
-gpu_operator_rdma_tolerations:
-  - operator: Exists
+gpu_operator_rdma_tolerations: "{{ gpu_operator_node_tolerations }}"
 
 <#if argocd.enabled>
 # GitOps (gitops.argocd): the Applications to check, in ArgoCD's namespace, and how long to wait

@@ -150,33 +150,6 @@
             nccl.conf: "{{ gpu_operator_nccl_conf }}"
       loop: "{{ gpu_operator_nccl_namespaces }}"
 
-# With EFA, pods reach the fabric only through the EFA device plugin's vpc.amazonaws.com/efa
-# resource; without it multi-node NCCL in pods falls back to TCP while host checks pass.
-- name: Install the AWS EFA device plugin
-  delegate_to: localhost
-  run_once: true
-  become: false
-  when: gpu_operator_efa_device_plugin | bool
-  tags: [helm, kubernetes, network]
-  block:
-    - name: Add the EKS charts repository
-      kubernetes.core.helm_repository:
-        name: "{{ gpu_operator_efa_chart_repo_name }}"
-        repo_url: "{{ gpu_operator_efa_chart_repo_url }}"
-
-    - name: Install the EFA device plugin at its pinned chart version
-      kubernetes.core.helm:
-        release_name: "{{ gpu_operator_efa_release_name }}"
-        chart_ref: "{{ gpu_operator_efa_chart_repo_name }}/aws-efa-k8s-device-plugin"
-        chart_version: "{{ gpu_operator_efa_chart_version }}"
-        release_namespace: "{{ gpu_operator_efa_namespace }}"
-        values:
-          tolerations: "{{ gpu_operator_efa_tolerations }}"
-        update_repo_cache: true
-        wait: true
-        wait_timeout: "{{ gpu_operator_helm_wait_timeout }}"
-        kubeconfig: "{{ gpu_operator_kubeconfig | default(omit, true) }}"
-
 <#if ansible.rdmaDevicePlugin()>
 # InfiniBand/RoCE: the HCAs reach pods only through an RDMA device plugin. Not waited for: the
 # plugin finds the HCAs once play 04 has installed rdma-core (its periodic update, 300 s), and

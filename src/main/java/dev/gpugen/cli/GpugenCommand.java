@@ -41,6 +41,7 @@ public final class GpugenCommand implements Runnable {
   static {
     SUBCOMMANDS.put("validate", ValidateCommand::new);
     SUBCOMMANDS.put("render", RenderCommand::new);
+    SUBCOMMANDS.put("plan", PlanCommand::new);
     SUBCOMMANDS.put("schema", SchemaCommand::new);
     SUBCOMMANDS.put("explain", ExplainCommand::new);
     SUBCOMMANDS.put("init", InitCommand::new);

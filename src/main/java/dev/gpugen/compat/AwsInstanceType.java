@@ -123,15 +123,6 @@ public record AwsInstanceType(
   }
 
   /**
-   * The number of EFA interfaces to request for full bandwidth: one per network card that supports
-   * EFA when the type does, else 0.
-   */
-  public int efaInterfaces() {
-    return (int)
-        networkInterfaces(true).stream().filter(i -> !i.type().equals("interface")).count();
-  }
-
-  /**
    * The network interfaces of a node, one per card at device index 0: with {@code efaFabric} and an
    * EFA type, card 0 carries the primary interface, an EFA with ENA where card 0 supports EFA and
    * an ENA interface where it does not (P6-B300), and every other card an EFA-only interface (EC2

@@ -285,11 +285,6 @@ public final class CompatTable {
     return Optional.ofNullable(branchByNumber.get(number));
   }
 
-  /** All driver branches, oldest first. */
-  public List<DriverBranch> driverBranches() {
-    return List.copyOf(branchByNumber.values());
-  }
-
   /**
    * The kernel-module flavour a driver installs when nothing chooses one: open from R560 on,
    * proprietary before. Check the GPU with {@link GpuModel.KernelModules#allows} before using it.
@@ -377,11 +372,6 @@ public final class CompatTable {
   /** The pinned AWS EFA device plugin chart and the instance types its DaemonSet runs on. */
   public EfaDevicePluginChart efaDevicePlugin() {
     return extras.efaDevicePlugin();
-  }
-
-  /** Whether EC2 instance type {@code instanceType} is a non-GPU type the table knows has EFA. */
-  public boolean efaOtherType(String instanceType) {
-    return extras.efaOtherTypes().contains(instanceType);
   }
 
   /**

@@ -10,7 +10,6 @@ import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
 import dev.gpugen.spec.SafeRead;
-import dev.gpugen.spec.Sha256;
 import dev.gpugen.spec.ShellCommand;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,6 +38,10 @@ public final class Drift {
     List<Finding> out = new ArrayList<>();
     Map<String, List<HostFacts>> byPool = new TreeMap<>();
     for (HostFacts h : hosts) {
+      // EKS's system nodes are the cluster's, not a pool of the spec's GPU nodes.
+      if (h.tag(GpugenTags.ROLE).filter(GpugenTags.ROLE_SYSTEM::equals).isPresent()) {
+        continue;
+      }
       byPool.computeIfAbsent(h.tag(GpugenTags.POOL).orElse(""), k -> new ArrayList<>()).add(h);
     }
     Map<String, Pool> pools = new LinkedHashMap<>();
@@ -228,7 +231,7 @@ public final class Drift {
     // A pool that pins NCCL_SOCKET_IFNAME to an interface found on the host: the baseline names it.
     dev.gpugen.plan.PoolPlan pp = plan.pool(p.name());
     String hostInterface = base.path("bootstrap_interface").asText("");
-    String nccl = Sha256.hex(plan.ncclConf(pp, hostInterface));
+    String nccl = plan.ncclConfSha256(pp, hostInterface);
     check(out, p, host, "nccl-env", nccl, base.path("nccl_env_sha256").asText(""));
     JsonNode live = local.path("gpugen_nccl");
     if (live.has("nccl_env_sha256")) {
@@ -270,9 +273,8 @@ public final class Drift {
               live.has("error") ? live.path("error").asText() : "no live NCCL fact"));
     }
     String recorded = base.path("gpugen_spec_sha256").asText("");
-    // Earlier gpugen hashed the model's toString(), so the same spec gave another value.
     boolean earlier =
-        !recorded.equals(plan.fingerprint()) && recorded.equals(Sha256.hex(spec.toString()));
+        !recorded.equals(plan.fingerprint()) && recorded.equals(plan.earlierFingerprint());
     check(
         out,
         p,

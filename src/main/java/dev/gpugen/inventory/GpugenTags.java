@@ -31,6 +31,9 @@ public final class GpugenTags {
 
   public static final String ROLE_CONTROL_PLANE = "control-plane";
 
+  /** EKS's system pool (no GPU): not in the inventory at all. */
+  public static final String ROLE_SYSTEM = "system";
+
   /**
    * The kubeadm control-plane endpoint, HOST:PORT (the internal load balancer's DNS name and the
    * API server port): the host variable {@code gpugen_kube_endpoint} of each control-plane host.

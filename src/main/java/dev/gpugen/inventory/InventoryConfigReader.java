@@ -574,7 +574,7 @@ public final class InventoryConfigReader {
       }
       checkPlain(where + ".tag", tag, errors);
       if (prefix == null) {
-        prefix = InventoryBuilder.group("", tag);
+        prefix = dev.gpugen.plan.GroupName.of("", tag);
       } else if (!GROUP_PREFIX.matcher(prefix).matches()) {
         errors.add(
             "\""

@@ -13,6 +13,7 @@ import dev.gpugen.lint.rules.aws.AwsVcpuQuota;
 import dev.gpugen.lint.rules.compat.CompatUnknown;
 import dev.gpugen.lint.rules.conn.ConnBastionWithSsm;
 import dev.gpugen.lint.rules.conn.ConnSettingIgnored;
+import dev.gpugen.lint.rules.conn.ConnSshKeyMissing;
 import dev.gpugen.lint.rules.conn.ConnSshUnreachable;
 import dev.gpugen.lint.rules.ctk.CtkKnownIssue;
 import dev.gpugen.lint.rules.ctk.CtkVulnerableVersion;
@@ -47,10 +48,12 @@ import dev.gpugen.lint.rules.k8s.K8sApiUnreachable;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
+import dev.gpugen.lint.rules.k8s.K8sNetworkOverlap;
 import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
 import dev.gpugen.lint.rules.k8s.K8sRdmaHostOnly;
 import dev.gpugen.lint.rules.k8s.K8sSettingIgnored;
+import dev.gpugen.lint.rules.k8s.K8sSystemPoolOff;
 import dev.gpugen.lint.rules.k8s.K8sVersionUnsupported;
 import dev.gpugen.lint.rules.krn.KrnNouveauNotBlacklisted;
 import dev.gpugen.lint.rules.nccl.NcclAlgoProtoForced;
@@ -140,6 +143,8 @@ public final class Rules {
           new K8sDistributionProvider(),
           new K8sControlPlaneEndpointMissing(),
           new K8sControlPlaneEven(),
+          new K8sSystemPoolOff(),
+          new K8sNetworkOverlap(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),
           new K8sRdmaHostOnly(),
@@ -192,6 +197,7 @@ public final class Rules {
           // How Ansible reaches the nodes; where Terraform keeps its state
           new ConnBastionWithSsm(),
           new ConnSshUnreachable(),
+          new ConnSshKeyMissing(),
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new EfaUnsupportedInstance(),

@@ -26,6 +26,49 @@ final class Canonical {
     return b.toString();
   }
 
+  /**
+   * {@code value} as JSON data (maps sorted by key, lists, strings, numbers, booleans, null) by the
+   * same rules as {@link #json}, for a printer to format.
+   */
+  static Object tree(Object v) {
+    if (v == null) {
+      return null;
+    } else if (v instanceof Optional<?> o) {
+      return tree(o.orElse(null));
+    } else if (v instanceof OptionalInt o) {
+      return o.isPresent() ? o.getAsInt() : null;
+    } else if (v instanceof Keyword k) {
+      return k.spelling();
+    } else if (v instanceof Enum<?> e) {
+      return e.name();
+    } else if (v instanceof String || v instanceof Boolean || v instanceof Number) {
+      return v;
+    } else if (v instanceof dev.gpugen.spec.Cidr c) {
+      // As the spec writes it (10.0.0.0/16), not its two numbers.
+      return c.toString();
+    } else if (v instanceof Map<?, ?> m) {
+      Map<String, Object> out = new TreeMap<>();
+      m.forEach((k, x) -> out.put(k.toString(), tree(x)));
+      return out;
+    } else if (v instanceof Collection<?> c) {
+      java.util.List<Object> out = new java.util.ArrayList<>();
+      c.forEach(x -> out.add(tree(x)));
+      return out;
+    } else if (v instanceof Record r) {
+      Map<String, Object> out = new TreeMap<>();
+      for (RecordComponent c : r.getClass().getRecordComponents()) {
+        try {
+          out.put(c.getName(), tree(c.getAccessor().invoke(r)));
+        } catch (IllegalAccessException | InvocationTargetException e) {
+          throw new IllegalStateException("model records are public: " + c, e);
+        }
+      }
+      return out;
+    }
+    // Value types of the spec (a CIDR, a version, a path) print as they read.
+    return v.toString();
+  }
+
   private static void write(StringBuilder b, Object v) {
     if (v == null) {
       b.append("null");

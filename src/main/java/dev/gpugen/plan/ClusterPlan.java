@@ -4,7 +4,6 @@ import dev.gpugen.compat.CompatTable;
 import dev.gpugen.compat.GpuModel;
 import dev.gpugen.compat.KernelModule;
 import dev.gpugen.compat.Version;
-import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.Internet;
@@ -78,7 +77,7 @@ public record ClusterPlan(
               hw,
               kernelModules(p.software(), hw.gpu(), compat),
               // gpugen-inventory's own naming, so render and inventory name the group alike.
-              InventoryBuilder.group("pool_", p.name()),
+              GroupName.of("pool_", p.name()),
               PoolPlan.identifier(p.name()),
               // A pool launched into a Capacity Reservation (a Capacity Block, or a targeted
               // On-Demand one) gets no placement group of gpugen's: EC2 places a Capacity Block's
@@ -135,6 +134,14 @@ public record ClusterPlan(
         : java.util.Collections.emptySortedMap();
   }
 
+  /**
+   * The pod and Service networks kubeadm init gets, where play 02b bootstraps the cluster; empty
+   * otherwise.
+   */
+  public Optional<KubeadmNetwork> kubeadmNetwork() {
+    return kubeadm() ? Optional.of(KubeadmNetwork.of(spec)) : Optional.empty();
+  }
+
   private static boolean kubeadm(ClusterSpec spec) {
     boolean statics = spec.cloud().provider() == dev.gpugen.spec.Provider.STATIC;
     boolean aws = spec.cloud().provider() == dev.gpugen.spec.Provider.AWS;
@@ -144,8 +151,8 @@ public record ClusterPlan(
   }
 
   /**
-   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
-   * the EFA installer and GDRCopy on those pools' hosts.
+   * Whether some pool's fabric is EFA: play 04 then installs the EFA installer and GDRCopy on those
+   * pools' hosts, and after them the AWS EFA device plugin.
    */
   public boolean efaPools() {
     return efaPools(spec);
@@ -153,6 +160,38 @@ public record ClusterPlan(
 
   private static boolean efaPools(ClusterSpec spec) {
     return spec.pools().stream().anyMatch(p -> p.fabric() == Fabric.EFA);
+  }
+
+  /**
+   * The tolerations every node-level DaemonSet gpugen installs carries (the GPU Operator's operands
+   * and NFD worker, the EFA and RDMA device plugins): one per distinct blocking taint of the GPU
+   * pools, then play 05's verdict taint where play 05 sets it.
+   */
+  public List<Toleration> gpuNodeTolerations() {
+    return Scheduling.gpuNodeTolerations(spec, ValidationState.applies(this));
+  }
+
+  /** EKS's system pool, where the spec or the default turns it on (see {@link SystemPool}). */
+  public Optional<SystemPool> systemPool() {
+    return Scheduling.systemPool(spec);
+  }
+
+  /** Where the cluster's controllers run without help (see {@link Scheduling.ControllerHome}). */
+  public Scheduling.ControllerHome controllerHome() {
+    return Scheduling.controllerHome(spec, kubeadm());
+  }
+
+  /**
+   * The tolerations the controllers gpugen installs (the GPU Operator, NFD's master and garbage
+   * collector) carry beyond their charts' own, so that they have a node.
+   */
+  public List<Toleration> controllerTolerations() {
+    return Scheduling.controllerTolerations(spec, kubeadm(), ValidationState.applies(this));
+  }
+
+  /** The Kubernetes labels gpugen puts on pool {@code p}'s nodes (besides per-node config). */
+  public java.util.SortedMap<String, String> nodeLabels(PoolPlan p) {
+    return Scheduling.nodeLabels(spec, p.pool());
   }
 
   /** The pool named {@code name}; it must exist. */
@@ -172,9 +211,51 @@ public record ClusterPlan(
     return kernelModules(spec.software(), Optional.empty(), compat);
   }
 
+  /** The driver branch of a software stack: its driver version's major ({@code 570}). */
+  public static String driverBranch(ClusterSpec.Software s) {
+    return s.driver().substring(0, s.driver().indexOf('.'));
+  }
+
+  /**
+   * The newest CUDA major a software stack's driver branch runs: the table's max_cuda_major, else
+   * the toolkit's major as written. A driver that is no version (the linter reports it) falls back
+   * to the toolkit's major, and the role's settings check refuses a value that is no number.
+   */
+  public String driverCudaMajor(ClusterSpec.Software s) {
+    java.util.OptionalInt known = java.util.OptionalInt.empty();
+    try {
+      known =
+          compat
+              .driverBranch(Version.parse(s.driver()))
+              .map(b -> b.maxCudaMajor())
+              .orElse(java.util.OptionalInt.empty());
+    } catch (dev.gpugen.failure.InvalidInput e) {
+      // Not a version: the toolkit's major below.
+    }
+    return known.isPresent() && known.getAsInt() > 0
+        ? Integer.toString(known.getAsInt())
+        : s.cuda().replaceFirst("[.].*", "");
+  }
+
   /** SHA-256 of {@link #ncclConf()}: the NCCL baseline nodes record and drift compares. */
   public String ncclConfSha256() {
     return Sha256.hex(ncclConf);
+  }
+
+  /**
+   * SHA-256 of a pool's {@link #ncclConf(PoolPlan, String)}: what its nodes record, drift compares.
+   */
+  public String ncclConfSha256(PoolPlan pool, String hostInterface) {
+    return Sha256.hex(ncclConf(pool, hostInterface));
+  }
+
+  /**
+   * The fingerprint gpugen recorded before {@link #fingerprint} had a canonical form (SHA-256 of
+   * the model's {@code toString()}): drift tells a node that recorded it "the same spec,
+   * fingerprinted by an earlier gpugen" rather than a changed one.
+   */
+  public String earlierFingerprint() {
+    return Sha256.hex(spec.toString());
   }
 
   public Provider provider() {

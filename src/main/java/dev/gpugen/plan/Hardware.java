@@ -171,11 +171,6 @@ public record Hardware(
     return gpuCount.orElse(0);
   }
 
-  /** EFA interfaces to request (one per network card on EFA types); 0 without EFA or unknown. */
-  public int efaInterfaces() {
-    return aws.map(AwsInstanceType::efaInterfaces).orElse(0);
-  }
-
   /**
    * The NVMe instance-store volumes of the node (AWS), none when the table does not know the type
    * or it has none.

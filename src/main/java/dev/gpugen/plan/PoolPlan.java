@@ -73,6 +73,21 @@ public record PoolPlan(
   }
 
   /**
+   * The single-node bus-bandwidth threshold play 05 holds the pool to: its validation value, else
+   * the healthy share of the table's figure for its nodes ({@link
+   * Hardware#defaultMinBusBandwidthGbps()}); empty: reported only.
+   */
+  public Optional<Double> minBusBandwidthGBps() {
+    return pool.validation()
+        .minBusBandwidthGBps()
+        .or(
+            () -> {
+              java.util.OptionalInt d = hardware.defaultMinBusBandwidthGbps();
+              return d.isPresent() ? Optional.of((double) d.getAsInt()) : Optional.empty();
+            });
+  }
+
+  /**
    * One EC2 instance of a pool.
    *
    * @param key its stable key within the pool: {@code "0"}, {@code "1"}, ... in launch order, so

@@ -33,7 +33,7 @@ public enum Source {
   GIT("git", "https://github.com/wilicc/gpu-burn.git and https://github.com/NVIDIA/nccl-tests.git"),
   /** NVIDIA's Helm repository: the GPU Operator chart (play 03, or ArgoCD's Application). */
   HELM_GPU_OPERATOR("helm.gpuOperator", "https://helm.ngc.nvidia.com/nvidia"),
-  /** AWS's eks-charts: the EFA device plugin chart (play 03, EFA pools). */
+  /** AWS's eks-charts: the EFA device plugin chart (play 04, EFA pools). */
   HELM_EKS_CHARTS("helm.eksCharts", "https://aws.github.io/eks-charts"),
   /** Cilium's Helm repository (play 02b, kubeadm with cni cilium). */
   HELM_CILIUM("helm.cilium", "https://helm.cilium.io"),

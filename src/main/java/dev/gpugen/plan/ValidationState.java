@@ -1,8 +1,6 @@
 package dev.gpugen.plan;
 
 import dev.gpugen.spec.ClusterSpec;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * How play 05's verdict reaches the Kubernetes scheduler: the node labels, annotations and the
@@ -60,15 +58,11 @@ public final class ValidationState {
   }
 
   /**
-   * The toleration the GPU Operator's DaemonSets (and NFD's worker) need so that a pending or
-   * failed node still runs its device plugin, exporter and validator: the taint is about new
-   * workloads, not the node's own agents.
+   * The toleration of the verdict taint, pending or failed: a node's own agents (device plugins,
+   * exporter, validator, NFD's worker) and the cluster's controllers where the GPU nodes are their
+   * only home must keep running there; the taint is about new GPU workloads, not them.
    */
-  public static Map<String, Object> toleration() {
-    Map<String, Object> t = new TreeMap<>();
-    t.put("key", TAINT_KEY);
-    t.put("operator", "Exists");
-    t.put("effect", EFFECT);
-    return t;
+  public static Toleration toleration() {
+    return new Toleration(TAINT_KEY, "Exists", "", EFFECT);
   }
 }

@@ -1,7 +1,5 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.Version;
-import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -281,6 +278,7 @@ public final class AnsibleView {
    * @param cni kubeadm: cilium or calico; else empty
    * @param podCidr kubeadm: kubeadm init's --pod-network-cidr, which the CNI's IPAM uses; else
    *     empty
+   * @param serviceCidr kubeadm: kubeadm init's --service-cidr; else empty
    * @param controlPlaneEndpoint kubeadm: kubeadm init's --control-plane-endpoint, the spec's
    *     controlPlane.endpoint or else the first control-plane host's address; else empty
    * @param apiServerCertSan kubeadm: the endpoint's host, an extra SAN of the API server's
@@ -300,6 +298,7 @@ public final class AnsibleView {
       boolean kubeadm,
       String cni,
       String podCidr,
+      String serviceCidr,
       String controlPlaneEndpoint,
       String apiServerCertSan,
       boolean aws,
@@ -325,6 +324,7 @@ public final class AnsibleView {
                         "",
                         "",
                         "",
+                        "",
                         false,
                         false)
                     : plan.aws()
@@ -335,7 +335,8 @@ public final class AnsibleView {
                             k.version(),
                             true,
                             k.cni().spelling(),
-                            PodNetwork.cidrAvoiding(List.of(), awsNetworks()),
+                            plan.kubeadmNetwork().orElseThrow().podCidr(),
+                            plan.kubeadmNetwork().orElseThrow().serviceCidr(),
                             "",
                             "",
                             true,
@@ -347,20 +348,13 @@ public final class AnsibleView {
                             k.version(),
                             true,
                             k.cni().spelling(),
-                            PodNetwork.cidr(allAddresses()),
+                            plan.kubeadmNetwork().orElseThrow().podCidr(),
+                            plan.kubeadmNetwork().orElseThrow().serviceCidr(),
                             controlPlaneEndpoint(k),
                             controlPlaneEndpointHost(k),
                             false,
                             false))
-        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", false, false));
-  }
-
-  /** The AWS networks the pod network must keep clear of: the VPC's and the subnet's, if known. */
-  private List<String> awsNetworks() {
-    List<String> out = new ArrayList<>();
-    spec.network().vpcCidr().ifPresent(out::add);
-    spec.network().subnetCidr().ifPresent(out::add);
-    return out;
+        .orElse(new KubernetesVars(false, "", false, "", false, "", "", "", "", "", false, false));
   }
 
   /** The spec's endpoint (HOST:PORT), else the first control-plane host's address. */
@@ -382,13 +376,6 @@ public final class AnsibleView {
    */
   public boolean kubeadm() {
     return plan.kubeadm();
-  }
-
-  /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
-  private List<String> allAddresses() {
-    List<String> out = new ArrayList<>();
-    plan.hostEntries().forEach(e -> out.add(e.host().address()));
-    return out;
   }
 
   /**
@@ -425,9 +412,17 @@ public final class AnsibleView {
   }
 
   /**
-   * Whether some pool's fabric is EFA: play 03 then installs the AWS EFA device plugin, and play 04
-   * carries the GDRCopy install that AWS's EFA and NCCL guide adds for Libfabric (its tasks still
-   * run only on the EFA pools' hosts).
+   * What every node-level DaemonSet gpugen installs tolerates (the plan's one list): the GPU pools'
+   * taints.
+   */
+  public List<dev.gpugen.plan.Toleration> gpuNodeTolerations() {
+    return plan.gpuNodeTolerations();
+  }
+
+  /**
+   * Whether some pool's fabric is EFA: play 04 then installs the AWS EFA device plugin and carries
+   * the GDRCopy install that AWS's EFA and NCCL guide adds for Libfabric (its tasks still run only
+   * on the EFA pools' hosts).
    */
   public boolean efaPools() {
     return plan.efaPools();
@@ -718,7 +713,7 @@ public final class AnsibleView {
   public List<String> pullGroups(String poolName) {
     Pool p = plan.pool(poolName).pool();
     TreeSet<String> groups = new TreeSet<>(poolGroups(p));
-    groups.add(InventoryBuilder.group("type_", p.instanceType()));
+    groups.add(dev.gpugen.plan.GroupName.of("type_", p.instanceType()));
     return List.copyOf(groups);
   }
 
@@ -761,8 +756,8 @@ public final class AnsibleView {
     return new SoftwareVars(
         s.os(),
         s.driver(),
-        s.driver().substring(0, s.driver().indexOf('.')),
-        driverCudaMajor(s),
+        ClusterPlan.driverBranch(s),
+        plan.driverCudaMajor(s),
         s.cuda(),
         "cuda-toolkit-" + s.cuda().replace('.', '-'),
         s.containerToolkit(),
@@ -774,11 +769,12 @@ public final class AnsibleView {
   }
 
   /**
-   * The Kubernetes labels of pool {@code p}'s nodes: the spec's, plus the device plugin's per-node
-   * config label where the pool's time-slicing differs from the cluster's.
+   * The Kubernetes labels of pool {@code p}'s nodes: the plan's (the spec's, and the instance type
+   * where no cloud provider sets it), plus the device plugin's per-node config label where the
+   * pool's time-slicing differs from the cluster's.
    */
   private Map<String, String> nodeLabels(PoolPlan pp) {
-    Map<String, String> labels = new TreeMap<>(pp.pool().labels());
+    Map<String, String> labels = new TreeMap<>(plan.nodeLabels(pp));
     GpuOperatorValues.poolConfigKey(plan, pp)
         .ifPresent(k -> labels.put(GpuOperatorValues.CONFIG_LABEL, k));
     return labels;
@@ -792,27 +788,6 @@ public final class AnsibleView {
     Map<String, String> out = new TreeMap<>();
     GpuOperatorValues.devicePluginReplicas(plan).forEach((k, r) -> out.put(k, r.toString()));
     return entries(out);
-  }
-
-  /**
-   * The driver branch's newest CUDA major from the table, else the toolkit's major as written. A
-   * value that is no version (the linter reports it) goes through as text, and the role's settings
-   * check refuses it.
-   */
-  private String driverCudaMajor(Software s) {
-    java.util.OptionalInt known = java.util.OptionalInt.empty();
-    try {
-      known =
-          plan.compat()
-              .driverBranch(Version.parse(s.driver()))
-              .map(b -> b.maxCudaMajor())
-              .orElse(java.util.OptionalInt.empty());
-    } catch (InvalidInput e) {
-      // Not a version: fall back to the toolkit's major below.
-    }
-    return known.isPresent() && known.getAsInt() > 0
-        ? Integer.toString(known.getAsInt())
-        : s.cuda().replaceFirst("[.].*", "");
   }
 
   /** {@code gates}: the spec's gateScheduling where gpugen can apply it (ValidationState). */
@@ -833,13 +808,9 @@ public final class AnsibleView {
         gates && v.gateScheduling());
   }
 
-  /** A pool's thresholds: its spec's, else the default for its GPUs (where the table has one). */
+  /** A pool's thresholds, with the bus-bandwidth one the plan resolves for it. */
   private static ValidationVars validation(ClusterSpec.Validation v, PoolPlan pp, boolean gates) {
-    if (v.minBusBandwidthGBps().isPresent()) {
-      return validation(v, gates);
-    }
-    OptionalInt dflt = pp.hardware().defaultMinBusBandwidthGbps();
-    return validation(v, dflt.isPresent() ? Integer.toString(dflt.getAsInt()) : "", gates);
+    return validation(v, pp.minBusBandwidthGBps().map(AnsibleView::number).orElse(""), gates);
   }
 
   private static List<Entry> entries(Map<String, String> m) {

@@ -2,8 +2,9 @@ package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
-import dev.gpugen.plan.ValidationState;
+import dev.gpugen.plan.Toleration;
 import dev.gpugen.spec.ClusterSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,7 +49,87 @@ public final class GpuOperatorValues {
    * installs the driver and toolkit; everywhere else plays 01 and 02 installed them on the host.
    */
   public static Map<String, Object> of(ClusterPlan plan) {
-    return plan.gke() ? gke(plan) : hostInstalled(plan);
+    Map<String, Object> values = plan.gke() ? gke(plan) : hostInstalled(plan);
+    scheduling(plan, values);
+    return sortedMap(values);
+  }
+
+  // The chart's own tolerations, which a list in the values replaces rather than extends (Helm
+  // merges maps, not lists), so they are kept beside gpugen's. NVIDIA/gpu-operator
+  // deployments/gpu-operator/values.yaml, v25.3.0 and v25.10.1: operator.tolerations,
+  // node-feature-discovery.worker.tolerations, daemonsets.tolerations; the NFD subchart's
+  // master.tolerations (0.17.2: master and control-plane; 0.18.2: control-plane) and gc (none).
+  private static final Toleration MASTER =
+      new Toleration("node-role.kubernetes.io/master", "Equal", "", "NoSchedule");
+  private static final Toleration CONTROL_PLANE =
+      new Toleration("node-role.kubernetes.io/control-plane", "Equal", "", "NoSchedule");
+  private static final Toleration GPU =
+      new Toleration("nvidia.com/gpu", "Exists", "", "NoSchedule");
+
+  static final List<Toleration> OPERATOR_TOLERATIONS = List.of(MASTER, CONTROL_PLANE);
+  static final List<Toleration> NFD_MASTER_TOLERATIONS = List.of(MASTER, CONTROL_PLANE);
+  static final List<Toleration> NFD_GC_TOLERATIONS = List.of();
+  static final List<Toleration> NFD_WORKER_TOLERATIONS = List.of(MASTER, CONTROL_PLANE, GPU);
+
+  /**
+   * The operands' tolerations: the ClusterPolicy's daemonsets.tolerations replace each operand
+   * DaemonSet's own (NVIDIA/gpu-operator controllers/object_controls.go,
+   * applyCommonDaemonsetConfig), whose default is nvidia.com/gpu (each operand asset, e.g.
+   * assets/state-device-plugin/0500_daemonset.yaml).
+   */
+  static final List<Toleration> OPERAND_TOLERATIONS = List.of(GPU);
+
+  /**
+   * Tolerations for the nodes the spec creates: every node-level DaemonSet (the operands, NFD's
+   * worker) tolerates every GPU pool's taint, and the controllers (the operator, NFD's master and
+   * garbage collector) what the plan says they need to have a node. A list is written only where
+   * the chart's own does not already tolerate it.
+   */
+  private static void scheduling(ClusterPlan plan, Map<String, Object> values) {
+    List<Toleration> nodes = plan.gpuNodeTolerations();
+    List<Toleration> controllers = plan.controllerTolerations();
+    withTolerations(values, "daemonsets", OPERAND_TOLERATIONS, nodes);
+    withTolerations(values, "operator", OPERATOR_TOLERATIONS, controllers);
+    Map<String, Object> nfd = new TreeMap<>();
+    withTolerations(nfd, "master", NFD_MASTER_TOLERATIONS, controllers);
+    withTolerations(nfd, "gc", NFD_GC_TOLERATIONS, controllers);
+    withTolerations(nfd, "worker", NFD_WORKER_TOLERATIONS, nodes);
+    if (!nfd.isEmpty()) {
+      values.put("node-feature-discovery", nfd);
+    }
+  }
+
+  /**
+   * Sets {@code values[key].tolerations} to the chart's list plus what it lacks of {@code needed},
+   * unless the chart's list already tolerates all of it.
+   */
+  @SuppressWarnings("unchecked")
+  private static void withTolerations(
+      Map<String, Object> values, String key, List<Toleration> chart, List<Toleration> needed) {
+    List<Toleration> list = tolerations(chart, needed);
+    if (list.equals(chart)) {
+      return;
+    }
+    Map<String, Object> section =
+        new TreeMap<>((Map<String, Object>) values.getOrDefault(key, Map.of()));
+    section.put("tolerations", list.stream().map(Toleration::toMap).toList());
+    values.put(key, section);
+  }
+
+  /** {@code chart} followed by each toleration of {@code needed} none of {@code chart} covers. */
+  public static List<Toleration> tolerations(List<Toleration> chart, List<Toleration> needed) {
+    List<Toleration> out = new ArrayList<>(chart);
+    for (Toleration t : needed) {
+      ClusterSpec.Taint taint =
+          new ClusterSpec.Taint(
+              t.key(),
+              t.operator().equals("Equal") ? Optional.of(t.value()) : Optional.empty(),
+              t.effect());
+      if (out.stream().noneMatch(c -> c.tolerates(taint))) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -158,13 +239,8 @@ public final class GpuOperatorValues {
     Map<String, Object> v = new TreeMap<>();
     v.put("driver", Map.of("enabled", false));
     v.put("toolkit", Map.of("enabled", false));
-    Map<String, Object> operator = new TreeMap<>();
-    operator.put("defaultRuntime", "containerd");
-    v.put("operator", operator);
+    v.put("operator", Map.of("defaultRuntime", "containerd"));
     v.put("nfd", Map.of("enabled", true));
-    if (ValidationState.applies(plan)) {
-      tolerateValidationTaint(v, operator);
-    }
     v.put("gfd", Map.of("enabled", true));
     // One DCGM host engine per node: the host's nvidia-dcgm service that play 01 installs. No
     // standalone engine pod (dcgm.enabled), and the exporter connects to the host's engine instead
@@ -183,41 +259,7 @@ public final class GpuOperatorValues {
       devicePlugin.put("config", Map.of("name", TIME_SLICING_CONFIG, "default", DEFAULT_CONFIG));
     }
     v.put("devicePlugin", devicePlugin);
-    return sortedMap(v);
-  }
-
-  /**
-   * Play 05 taints a failing node (and a gated pool's nodes until they pass) with {@link
-   * ValidationState#TAINT_KEY}; the operator, NFD and their per-node agents must still run there,
-   * or a gated node would never advertise its GPUs and a failed one would lose its exporter. The
-   * lists replace the chart's, so they carry its defaults too: NVIDIA/gpu-operator v25.3.0
-   * deployments/gpu-operator/values.yaml (daemonsets, operator, node-feature-discovery.worker) and
-   * its node-feature-discovery chart v0.17.2 values.yaml (master; gc has none).
-   */
-  private static void tolerateValidationTaint(Map<String, Object> v, Map<String, Object> operator) {
-    Map<String, Object> gpu = toleration("nvidia.com/gpu", "Exists", null);
-    Map<String, Object> master = toleration("node-role.kubernetes.io/master", "Equal", "");
-    Map<String, Object> controlPlane =
-        toleration("node-role.kubernetes.io/control-plane", "Equal", "");
-    Map<String, Object> gate = ValidationState.toleration();
-    v.put("daemonsets", Map.of("tolerations", List.of(gpu, gate)));
-    operator.put("tolerations", List.of(master, controlPlane, gate));
-    Map<String, Object> nfd = new TreeMap<>();
-    nfd.put("worker", Map.of("tolerations", List.of(master, controlPlane, gpu, gate)));
-    nfd.put("master", Map.of("tolerations", List.of(master, controlPlane, gate)));
-    nfd.put("gc", Map.of("tolerations", List.of(gate)));
-    v.put("node-feature-discovery", nfd);
-  }
-
-  private static Map<String, Object> toleration(String key, String operator, String value) {
-    Map<String, Object> t = new TreeMap<>();
-    t.put("key", key);
-    t.put("operator", operator);
-    if (value != null) {
-      t.put("value", value);
-    }
-    t.put("effect", "NoSchedule");
-    return t;
+    return v;
   }
 
   // GKE (Ubuntu nodes, operator-installed driver).
@@ -245,7 +287,7 @@ public final class GpuOperatorValues {
     if (!gkeTimeSlicing(plan).isEmpty()) {
       values.put("devicePlugin", Map.of("config", Map.of("name", TIME_SLICING_CONFIG)));
     }
-    return sortedMap(values);
+    return values;
   }
 
   @SuppressWarnings("unchecked")

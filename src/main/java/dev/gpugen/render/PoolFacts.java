@@ -30,7 +30,7 @@ public record PoolFacts(
         p.hardware().nvswitch(),
         p.hardware().nvlinkSubnetManager(),
         p.hardware().fabricStateReported(),
-        p.hardware().efaInterfaces(),
+        p.efaInterfaces(),
         p.kernelModules(),
         p.hardware().computeCapability());
   }

@@ -127,7 +127,7 @@ final class RenderPlan {
             "group_vars/all.yml")) {
       b.file("ansible/" + f);
     }
-    b.perPool("ansible/group_vars/pool_{pool}.yml");
+    b.perPool("ansible/group_vars/{group}.yml", "ansible/group_vars/pool_{pool}.yml");
   }
 
   private static void ansibleNodes(Builder b, ClusterPlan plan) {
@@ -255,9 +255,21 @@ final class RenderPlan {
 
     /** A file per pool: {@code {pool}} in the path becomes the pool's identifier. */
     void perPool(String path) {
-      String source = templates.source(path);
+      perPool(path, path);
+    }
+
+    /**
+     * A file per pool from the template {@code template}: {@code {pool}} becomes the pool's
+     * identifier, {@code {group}} its Ansible group (the plan's name for it).
+     */
+    void perPool(String path, String template) {
+      String source = templates.source(template);
       for (PoolPlan p : plan.pools()) {
-        out.add(new Output(path.replace("{pool}", p.tfPrefix()), source, Optional.of(p)));
+        out.add(
+            new Output(
+                path.replace("{pool}", p.tfPrefix()).replace("{group}", p.group()),
+                source,
+                Optional.of(p)));
       }
     }
 

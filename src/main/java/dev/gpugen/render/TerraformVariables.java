@@ -4,6 +4,7 @@ import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.SystemPool;
 import dev.gpugen.plan.ValidationState;
 import dev.gpugen.render.TfShape.Attr;
 import dev.gpugen.render.TfShape.Check;
@@ -504,6 +505,11 @@ final class TerraformVariables {
                         + " kubelet.kubernetes.io/, node.kubernetes.io/ and"
                         + " node-restriction.kubernetes.io/"),
             TfShape.attr("node_taints", poolKey("taints")),
+            TfShape.attr("role", "string", false)
+                .check(
+                    "{x} == \"system\"",
+                    "null for a GPU pool, or system for EKS's system pool (gpugen:role system:"
+                        + " the inventory leaves its nodes out)"),
             TfShape.attr("user_data_file", "string", false)
                 .check(
                     "can(regex(\"^user-data-[a-z0-9_]+[.]sh$\", {x}))",
@@ -560,8 +566,44 @@ final class TerraformVariables {
       }
       out.put(pp.name(), v);
     }
+    plan.systemPool().ifPresent(sp -> out.put(sp.name(), systemPoolValues(plan, sp)));
     return out;
   }
+
+  /**
+   * EKS's system pool as one more entry of the pools: on-demand, one ENA interface, no placement
+   * group, a gp3 root volume for the images, joined like the GPU pools with its labels and no
+   * taint, and no pull-mode script (gpugen configures nothing on it).
+   */
+  private static Map<String, Object> systemPoolValues(ClusterPlan plan, SystemPool sp) {
+    Map<String, Object> v = new TreeMap<>();
+    v.put("instance_type", sp.instanceType());
+    v.put("market", "on-demand");
+    Map<String, String> nodes = new LinkedHashMap<>();
+    for (int i = 0; i < sp.count(); i++) {
+      nodes.put(String.valueOf(i), plan.qualifiedName() + "-" + sp.name() + "-" + i);
+    }
+    v.put("nodes", nodes);
+    v.put("launch_template_name_prefix", plan.qualifiedName() + "-" + sp.name() + "-");
+    Map<String, Object> nic = new TreeMap<>();
+    nic.put("network_card_index", 0);
+    nic.put("interface_type", null);
+    v.put("network_interfaces", List.of(nic));
+    Map<String, Object> root = new TreeMap<>();
+    root.put("type", "gp3");
+    root.put("size_gib", SYSTEM_ROOT_GIB);
+    root.put("iops", null);
+    root.put("throughput", null);
+    root.put("encrypted", true);
+    v.put("root_volume", root);
+    v.put("node_labels", new TreeMap<>(sp.labels()));
+    v.put("node_taints", List.of());
+    v.put("role", "system");
+    return v;
+  }
+
+  /** The system nodes' root volume: the container images of the cluster's controllers. */
+  private static final int SYSTEM_ROOT_GIB = 50;
 
   /** Taints as Terraform objects, the value "" where the spec has none. */
   private static List<Map<String, String>> taints(
@@ -755,6 +797,34 @@ final class TerraformVariables {
                     + " v))])",
                 "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
                     + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
+        TfVar.of(
+                "eks_controller_tolerations",
+                "list(object({ key = string, operator = string, value = string, effect ="
+                    + " string }))",
+                "What the cluster's controllers (CoreDNS here) tolerate besides every pool's"
+                    + " taints: gpugen's plan writes play 05's verdict taint where it gates"
+                    + " nodes, and the GPU pools' taints where those are the only nodes.")
+            .defaultTo(List.of())
+            .validation(
+                "alltrue([for t in {var} : contains([\"Equal\", \"Exists\"], t.operator) &&"
+                    + " contains([\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"],"
+                    + " t.effect) && (t.operator == \"Equal\" || t.value == \"\")])",
+                "Every eks_controller_tolerations entry needs operator Equal or Exists (Exists"
+                    + " with value \"\") and effect NoSchedule, PreferNoSchedule or NoExecute.")
+            .setIf(
+                TerraformVariables::eks,
+                p ->
+                    p.controllerTolerations().stream()
+                        .map(
+                            t -> {
+                              Map<String, Object> m = new TreeMap<>();
+                              m.put("key", t.key());
+                              m.put("operator", t.operator());
+                              m.put("value", t.value());
+                              m.put("effect", t.effect());
+                              return m;
+                            })
+                        .toList()),
         TfVar.of(
                 "eks_log_retention_days",
                 "number",

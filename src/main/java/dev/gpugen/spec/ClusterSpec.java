@@ -532,6 +532,10 @@ public record ClusterSpec(
    * @param controlPlaneInstanceType kubeadm on aws: the control-plane instances' EC2 type
    * @param controlPlaneCount kubeadm on aws: how many control-plane instances (1 or 3)
    * @param cni kubeadm: cilium or calico
+   * @param systemPoolEnabled eks: whether the system pool is on, if the spec says (else the plan
+   *     decides: on when every GPU pool is tainted)
+   * @param systemPoolInstanceType eks: the system pool's EC2 type
+   * @param systemPoolCount eks: how many system nodes
    */
   public record Kubernetes(
       Distribution distribution,
@@ -544,8 +548,13 @@ public record ClusterSpec(
       Optional<String> controlPlaneEndpoint,
       String controlPlaneInstanceType,
       int controlPlaneCount,
-      Cni cni) {
+      Cni cni,
+      Optional<Boolean> systemPoolEnabled,
+      String systemPoolInstanceType,
+      int systemPoolCount) {
     public Kubernetes {
+      Objects.requireNonNull(systemPoolEnabled);
+      Objects.requireNonNull(systemPoolInstanceType);
       Objects.requireNonNull(distribution);
       Objects.requireNonNull(version);
       Objects.requireNonNull(endpointAccess);

@@ -3,7 +3,6 @@ package dev.gpugen.spec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -63,10 +62,6 @@ public final class SourceMap {
   public boolean isWritten(SpecPath path) {
     String k = path.toString();
     return keys.containsKey(k) || values.containsKey(k);
-  }
-
-  public Optional<Position> exactValue(SpecPath path) {
-    return Optional.ofNullable(values.get(path.toString()));
   }
 
   private Position find(SpecPath path, boolean preferValue) {

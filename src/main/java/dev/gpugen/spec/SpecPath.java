@@ -39,11 +39,6 @@ public record SpecPath(List<Object> segments) implements Comparable<SpecPath> {
     return segments.isEmpty();
   }
 
-  /** The last key, or the empty string at the root or after an index. */
-  public String lastKey() {
-    return segments.isEmpty() || !(segments.get(segments.size() - 1) instanceof String s) ? "" : s;
-  }
-
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder();

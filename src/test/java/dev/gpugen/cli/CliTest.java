@@ -214,7 +214,7 @@ class CliTest {
     assertTrue(
         r.out()
             .contains(
-                ":20:26: error[spec-range]: environments.dev.pools.gpu.count is -3; it must be an"
+                ":21:26: error[spec-range]: environments.dev.pools.gpu.count is -3; it must be an"
                     + " integer from 0 to 10000\n"),
         r.out());
     // The file is one spec: an invalid overlay makes it invalid whichever environment is chosen.
@@ -235,7 +235,7 @@ class CliTest {
     assertTrue(
         r.out()
             .contains(
-                ":19:33: warning[sec-ssh-open-to-world]: network.sshIngressCidrs[0] 0.0.0.0/0 opens SSH"
+                ":20:33: warning[sec-ssh-open-to-world]: network.sshIngressCidrs[0] 0.0.0.0/0 opens SSH"
                     + " to the whole internet (environment dev)"),
         r.out());
     assertFalse(

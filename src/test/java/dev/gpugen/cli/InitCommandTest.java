@@ -94,6 +94,21 @@ class InitCommandTest {
     assertTrue(Files.readString(spec).contains("instanceType: p4d.24xlarge"));
   }
 
+  /**
+   * On AWS the starter's cluster is one gpugen creates and the nodes join at boot (EKS): a first
+   * cluster that works end to end. On static hosts it is the user's own, and the starter says they
+   * must join the hosts to it.
+   */
+  @Test
+  void onAwsTheStarterJoinsTheNodesToEksAndOnStaticItSaysWhoJoinsThem() {
+    String aws = Cli.run("init", "-o", "-").out();
+    assertTrue(aws.contains("\n  distribution: eks "), aws);
+    assertFalse(aws.contains("distribution: existing"), aws);
+    String statics = Cli.run("init", "--provider", "static", "-o", "-").out();
+    assertTrue(statics.contains("\n  distribution: existing "), statics);
+    assertTrue(statics.contains("join these hosts to it yourself first"), statics);
+  }
+
   @Test
   void dashWritesToStandardOutput() {
     Cli r = Cli.run("init", "--gpu", "h200", "-o", "-");

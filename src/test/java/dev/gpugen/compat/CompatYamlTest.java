@@ -83,7 +83,11 @@ class CompatYamlTest {
   @Test
   void theMinimalTableLoadsAndAnswersLookups() {
     CompatTable table = CompatYaml.parse(VALID, "test.yaml");
-    assertEquals(32, table.awsInstance("p5.48xlarge").orElseThrow().efaInterfaces());
+    assertEquals(
+        32,
+        table.awsInstance("p5.48xlarge").orElseThrow().networkInterfaces(true).stream()
+            .filter(n -> !n.type().equals("interface"))
+            .count());
     assertEquals(Optional.of(Version.parse("570.26")), table.minDriverFor(Version.parse("12.8")));
     assertEquals(Version.parse("1.17.4"), table.containerToolkitSecurityFloor());
     assertEquals(KernelModule.PROPRIETARY, table.defaultKernelModule(Version.parse("570.26")));

@@ -75,6 +75,22 @@ class InventoryBuilderTest {
   }
 
   /**
+   * EKS's system nodes (tag gpugen:role = system, pool gpugen-system) are the cluster's, configured
+   * by their join alone: the inventory leaves them out, so no play installs a driver on them.
+   */
+  @Test
+  void systemPoolInstancesAreLeftOut() throws Exception {
+    List<HostFacts> fleet = new ArrayList<>(smallFleet());
+    Map<String, String> tags = Fleet.tags("demo", "prod", "gpugen-system", "demo-prod-system-0");
+    tags.put(GpugenTags.ROLE, GpugenTags.ROLE_SYSTEM);
+    fleet.add(StandIns.facts(Instance.of("i-0d000000000000001", "m7i.large", "us-east-1a", tags)));
+    Inventory with = InventoryBuilder.build(smallFleetConfig(), fleet).inventory();
+    Inventory without = InventoryBuilder.build(smallFleetConfig(), smallFleet()).inventory();
+    assertEquals(without.groups(), with.groups());
+    assertFalse(with.hostvars().containsKey("demo-prod-system-0"));
+  }
+
+  /**
    * Control-plane instances (tag gpugen:role = control-plane) land in kube_control_plane only:
    * never in gpu_nodes or a pool group, so the NVIDIA plays leave them alone; each carries the
    * endpoint tag as gpugen_kube_endpoint, and a hostile endpoint is dropped with a warning.

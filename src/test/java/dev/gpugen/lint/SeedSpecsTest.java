@@ -54,6 +54,7 @@ class SeedSpecsTest {
                 "drv-branch-end-of-life", // nvidia-driver-550: R550 has ended
                 "efa-socket-tuning-ignored", // NSOCKS_PERTHREAD and BUFFSIZE on EFA
                 "k8s-not-configured", // no kubernetes: section: nothing joins a cluster
+                "conn-ssh-key-missing", // SSH from 10.0.0.0/8, but no key pair on the nodes
                 "aws-vcpu-quota", // the P-instance vCPUs to have before the apply
                 "val-nccl-test-too-small")), // all_reduce_perf -e 128M judged at 350 GB/s
         ids(c),

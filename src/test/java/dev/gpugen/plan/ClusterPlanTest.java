@@ -64,7 +64,7 @@ class ClusterPlanTest {
     assertEquals("H100", pool.hardware().gpuName());
     assertEquals(8, pool.hardware().gpus());
     assertTrue(pool.hardware().nvswitch());
-    assertEquals(32, pool.hardware().efaInterfaces());
+    assertEquals(32, pool.efaInterfaces());
     // H100 runs both flavours; the 580 branch defaults to the open modules.
     assertEquals("open", pool.kernelModules());
   }

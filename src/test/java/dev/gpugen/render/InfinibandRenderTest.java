@@ -79,7 +79,7 @@ class InfinibandRenderTest {
               boolean efa = p.pool().fabric() == dev.gpugen.spec.Fabric.EFA;
               assertEquals(
                   efa ? "efa" : "null", nics.path(0).path("interface_type").asText(), p.name());
-              assertEquals(efa ? p.hardware().efaInterfaces() : 1, nics.size(), p.name());
+              assertEquals(efa ? p.efaInterfaces() : 1, nics.size(), p.name());
             });
     assertEquals(
         1, r.tfvars().path("pools").path("a100").path("network_interfaces").size(), "a100: tcp");

@@ -8,6 +8,7 @@ import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
 import dev.gpugen.testing.TestRoot;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -127,14 +128,27 @@ class KubeadmTest {
 
   /**
    * A kubeadm stand-in (/usr/bin/kubeadm in each root): it records every call and answers as
-   * kubeadm does (the outputs of the HA page's steps): init writes admin.conf and kubelet.conf,
-   * token create prints a join command, upload-certs prints a new certificate key on its last line,
-   * join writes kubelet.conf. Anything else fails.
+   * kubeadm does (the outputs of the HA page's steps): init writes the cluster's CA, admin.conf,
+   * kubelet.conf (trusting the CA) and the API server's static pod manifest; token create prints a
+   * join command, upload-certs prints a new certificate key on its last line; join writes a
+   * kubelet.conf trusting the CA the discovery hash pins (/etc/fake-cluster-ca, written by the
+   * test), and with --control-plane the control-plane files too. Anything else fails.
    */
   private static final String FAKE_KUBEADM =
       """
       #!/bin/sh
       echo "$*" >> /var/log/fake-kubeadm.log
+      control_plane() {
+        mkdir -p /etc/kubernetes/pki /etc/kubernetes/manifests
+        cp /etc/fake-cluster-ca /etc/kubernetes/pki/ca.crt
+        echo "client-key-data: ADMINSECRET" > /etc/kubernetes/admin.conf
+        echo "kind: Pod" > /etc/kubernetes/manifests/kube-apiserver.yaml
+      }
+      kubelet_conf() {
+        mkdir -p /etc/kubernetes
+        printf 'apiVersion: v1\nkind: Config\nclusters:\n- name: kubernetes\n  cluster:\n    certificate-authority-data: %s\n    server: https://k8s-api.lab.example:6443\n' \
+          "$(base64 -w0 /etc/fake-cluster-ca)" > /etc/kubernetes/kubelet.conf
+      }
       case "$*" in
         "version --output short") echo v1.34.2 ;;
         "init phase upload-certs --upload-certs")
@@ -144,17 +158,35 @@ class KubeadmTest {
           printf 'c%063d\n' "$n" ;;
         "token create --print-join-command --ttl=15m")
           echo "kubeadm join k8s-api.lab.example:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:HASH" ;;
-        "init "*)
-          mkdir -p /etc/kubernetes
-          echo "client-key-data: ADMINSECRET" > /etc/kubernetes/admin.conf
-          : > /etc/kubernetes/kubelet.conf ;;
-        "join "*)
-          mkdir -p /etc/kubernetes
-          : > /etc/kubernetes/kubelet.conf ;;
+        "init "*) control_plane; kubelet_conf ;;
+        "join "*--control-plane*) control_plane; kubelet_conf ;;
+        "join "*) kubelet_conf ;;
         *) echo "unexpected: $*" >&2; exit 2 ;;
       esac
       """
           .replace("HASH", "a".repeat(64));
+
+  /**
+   * A kubectl stand-in (/usr/bin/kubectl in each root): {@code get --raw=/readyz} through the admin
+   * kubeconfig answers "ok" where an API server runs (its static pod manifest exists), else fails
+   * as kubectl does when nothing listens. Anything else fails.
+   */
+  private static final String FAKE_KUBECTL =
+      """
+      #!/bin/sh
+      echo "$*" >> /var/log/fake-kubectl.log
+      case "$*" in
+        "--kubeconfig=/etc/kubernetes/admin.conf get --raw=/readyz --request-timeout=10s")
+          if [ -f /etc/kubernetes/manifests/kube-apiserver.yaml ]; then echo ok; exit 0; fi
+          echo "The connection to the server k8s-api.lab.example:6443 was refused - did you specify the right host or port?" >&2
+          exit 1 ;;
+        *) echo "unexpected: $*" >&2; exit 2 ;;
+      esac
+      """;
+
+  /** The CA certificate the stand-ins' cluster has (what kubeadm init would create). */
+  private static final String CLUSTER_CA =
+      "-----BEGIN CERTIFICATE-----\nMIIBCLUSTERA\n-----END CERTIFICATE-----\n";
 
   /**
    * Play 02b's bootstrap on an HA control plane (the static-kubeadm-ha golden: three hosts behind
@@ -201,54 +233,14 @@ class KubeadmTest {
       String name, String controlPlaneVars, String endpoint, String san, String podCidr)
       throws Exception {
     Path dir = RenderedCase.render(name, tmp.resolve("render")).ansible();
-    List<String> hosts = List.of("cp-01", "cp-02", "cp-03", "gpu-node-01");
-    Map<String, Path> roots = new LinkedHashMap<>();
+    Map<String, Path> roots = roots(HOSTS);
     try {
-      for (String h : hosts) {
-        Path root = TestRoot.fresh(tmp.resolve("root-" + h));
-        roots.put(h, root);
-        Path bin = root.resolve("usr/bin/kubeadm");
-        Files.writeString(bin, FAKE_KUBEADM);
-        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
-      }
-      StringBuilder inv = new StringBuilder("all:\n  hosts:\n");
-      roots.forEach(
-          (h, root) ->
-              inv.append("    ")
-                  .append(h)
-                  .append(": {")
-                  .append(h.startsWith("cp-") ? controlPlaneVars : "")
-                  .append("ansible_connection: community.general.chroot, ansible_host: \"")
-                  .append(root)
-                  .append("\"}\n"));
-      inv.append("  children:\n")
-          .append("    kube_control_plane:\n      hosts: {cp-01: {}, cp-02: {}, cp-03: {}}\n")
-          .append("    gpu_nodes:\n      hosts: {gpu-node-01: {}}\n")
-          .append("    pool_h100:\n      hosts: {gpu-node-01: {}}\n");
-      Path inventory = Files.writeString(tmp.resolve("ha-inventory.yml"), inv.toString());
-      List<String> cmd =
-          List.of(
-              "ansible-playbook",
-              "-v",
-              "-i",
-              inventory.toString(),
-              "--tags",
-              "bootstrap",
-              "--skip-tags",
-              "helm",
-              "02b-kubernetes.yml");
-
+      List<String> cmd = bootstrap(inventory(roots, controlPlaneVars));
       RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
       RenderedCase.assertExit(0, first);
-      for (String h : hosts) {
+      for (String h : HOSTS) {
         assertEquals(0, RealTools.recap(first.output(), h).get("failed"), h);
       }
-      String join =
-          "join k8s-api.lab.example:6443 --token abcdef.0123456789abcdef"
-              + " --discovery-token-ca-cert-hash sha256:"
-              + "a".repeat(64);
-      String token = "token create --print-join-command --ttl=15m";
-      String upload = "init phase upload-certs --upload-certs";
       assertEquals(
           List.of(
               "version --output short",
@@ -259,20 +251,21 @@ class KubeadmTest {
                   + san
                   + " --pod-network-cidr="
                   + podCidr
+                  + " --service-cidr=10.96.0.0/12"
                   + " --upload-certs --skip-token-print",
-              token,
-              upload,
-              token,
-              upload,
-              token),
+              TOKEN,
+              UPLOAD,
+              TOKEN,
+              UPLOAD,
+              TOKEN),
           calls(roots.get("cp-01")));
       assertEquals(
-          List.of(join + " --control-plane --certificate-key c" + "0".repeat(62) + "1"),
+          List.of(JOIN + " --control-plane --certificate-key c" + "0".repeat(62) + "1"),
           calls(roots.get("cp-02")));
       assertEquals(
-          List.of(join + " --control-plane --certificate-key c" + "0".repeat(62) + "2"),
+          List.of(JOIN + " --control-plane --certificate-key c" + "0".repeat(62) + "2"),
           calls(roots.get("cp-03")));
-      assertEquals(List.of(join), calls(roots.get("gpu-node-01")));
+      assertEquals(List.of(JOIN), calls(roots.get("gpu-node-01")));
       // The admin kubeconfig reached the state folder, mode 0600.
       Path kubeconfig = dir.resolve(".state/kubeconfig");
       assertEquals("client-key-data: ADMINSECRET\n", Files.readString(kubeconfig));
@@ -286,7 +279,7 @@ class KubeadmTest {
 
       RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
       RenderedCase.assertExit(0, second);
-      for (String h : hosts) {
+      for (String h : HOSTS) {
         assertEquals(
             0, RealTools.recap(second.output(), h).get("changed"), h + ": " + second.output());
       }
@@ -296,14 +289,293 @@ class KubeadmTest {
         assertEquals(1, calls(roots.get(h)).size(), h + " joined again");
       }
     } finally {
-      for (Path root : roots.values()) {
+      deleteRoots(roots);
+    }
+  }
+
+  /**
+   * The first control-plane host replaced (a fresh root in its place) while the other two still run
+   * the cluster: play 02b finds that cp-02's API server answers, so cp-01 joins the cluster as a
+   * control-plane node with a token and certificate key made on cp-02; nobody runs kubeadm init
+   * again, and the GPU node, which already joined, is left alone.
+   */
+  @ChrootTest
+  @Test
+  @Timeout(value = 15, unit = TimeUnit.MINUTES)
+  void aReplacedFirstControlPlaneHostJoinsTheClusterInsteadOfCreatingAnother() throws Exception {
+    Path dir = RenderedCase.render("static-kubeadm-ha", tmp.resolve("render")).ansible();
+    Map<String, Path> roots = roots(HOSTS);
+    try {
+      List<String> cmd = bootstrap(inventory(roots, ""));
+      RenderedCase.assertExit(0, RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd));
+      TestRoot.delete(roots.get("cp-01"));
+      roots.putAll(roots(List.of("cp-01")));
+
+      cmd = bootstrap(inventory(roots, ""));
+      RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, r);
+      assertEquals(
+          List.of(JOIN + " --control-plane --certificate-key c" + "0".repeat(62) + "1"),
+          calls(roots.get("cp-01")),
+          "the replaced host joins with a key made on cp-02");
+      List<String> cp02 = calls(roots.get("cp-02"));
+      assertEquals(
+          List.of(
+              JOIN + " --control-plane --certificate-key c" + "0".repeat(62) + "1",
+              "version --output short",
+              TOKEN,
+              UPLOAD),
+          cp02);
+      assertFalse(cp02.stream().anyMatch(c -> c.startsWith("init --")), cp02::toString);
+      assertEquals(List.of(JOIN), calls(roots.get("gpu-node-01")));
+    } finally {
+      deleteRoots(roots);
+    }
+  }
+
+  /**
+   * A first host with an admin kubeconfig whose API server does not answer, and no other host that
+   * answers (kubeadm init failed half-way, or the control plane is down): play 02b stops with the
+   * host named and the fix, and runs kubeadm init nowhere.
+   */
+  @ChrootTest
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aFailedInitIsNamedNotRunAgain() throws Exception {
+    Path dir = RenderedCase.render("static-kubeadm-ha", tmp.resolve("render")).ansible();
+    Map<String, Path> roots = roots(HOSTS);
+    try {
+      Path etc = Files.createDirectories(roots.get("cp-01").resolve("etc/kubernetes"));
+      Files.writeString(etc.resolve("admin.conf"), "client-key-data: ADMINSECRET\n");
+      RealTools.Result r =
+          RealTools.run(
+              dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, bootstrap(inventory(roots, "")));
+      assertTrue(r.exitCode() != 0, r.output());
+      String flat = r.output().replaceAll("\\s+", " ");
+      assertTrue(
+          flat.contains(
+              "cp-01 has /etc/kubernetes/admin.conf but no control-plane host's API server answers"
+                  + " through it (The connection to the server k8s-api.lab.example:6443 was refused"
+                  + " - did you specify the right host or port?): a kubeadm init that failed, or a"
+                  + " control plane that is down."),
+          r.output());
+      assertTrue(flat.contains("run `kubeadm reset -f` on cp-01"), r.output());
+      for (String h : HOSTS) {
+        assertFalse(
+            calls(roots.get(h)).stream()
+                .anyMatch(c -> c.startsWith("init --") || c.startsWith("join")),
+            h + " ran init or join");
+      }
+    } finally {
+      deleteRoots(roots);
+    }
+  }
+
+  /**
+   * A GPU node whose kubelet.conf trusts another cluster's CA (it joined a cluster that was since
+   * recreated): play 02b names it and the fix instead of leaving it out of the cluster silently.
+   */
+  @ChrootTest
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aWorkerThatJoinedAnotherClusterIsNamed() throws Exception {
+    Path dir = RenderedCase.render("static-kubeadm-ha", tmp.resolve("render")).ansible();
+    Map<String, Path> roots = roots(HOSTS);
+    try {
+      String otherCa = "-----BEGIN CERTIFICATE-----\nMIIBOTHERCLUSTER\n-----END CERTIFICATE-----\n";
+      Path etc = Files.createDirectories(roots.get("gpu-node-01").resolve("etc/kubernetes"));
+      Files.writeString(
+          etc.resolve("kubelet.conf"),
+          "apiVersion: v1\nkind: Config\nclusters:\n- name: kubernetes\n  cluster:\n"
+              + "    certificate-authority-data: "
+              + java.util.Base64.getEncoder()
+                  .encodeToString(otherCa.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+              + "\n    server: https://k8s-api.lab.example:6443\n");
+      RealTools.Result r =
+          RealTools.run(
+              dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, bootstrap(inventory(roots, "")));
+      assertTrue(r.exitCode() != 0, r.output());
+      String flat = r.output().replaceAll("\\s+", " ");
+      assertTrue(
+          flat.contains(
+              "gpu-node-01's /etc/kubernetes/kubelet.conf trusts another cluster's CA (sha256 "
+                  + sha256(otherCa.strip())
+                  + "), not this cluster's (sha256 "
+                  + sha256(CLUSTER_CA.strip())
+                  + " on cp-01): it joined a cluster that no longer exists or another one."),
+          r.output());
+      assertEquals(1, RealTools.recap(r.output(), "gpu-node-01").get("failed"), r.output());
+      assertEquals(List.of(), calls(roots.get("gpu-node-01")), "the node was not joined again");
+    } finally {
+      deleteRoots(roots);
+    }
+  }
+
+  /**
+   * kubeadm on AWS: kubelet gets ecr-credential-provider from a loopback stand-in of
+   * artifacts.k8s.io (the binary of the minor's cloud-provider-aws release and the .sha256 beside
+   * it), its CredentialProviderConfig and both flags in /etc/default/kubelet; a second run changes
+   * nothing, and a binary that does not match its published checksum is refused.
+   */
+  @ChrootTest
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void onAwsKubeletPullsFromEcrThroughTheCredentialProvider() throws Exception {
+    Path dir = RenderedCase.render("aws-kubeadm", tmp.resolve("render")).ansible();
+    Path root = TestRoot.fresh(tmp.resolve("root"));
+    byte[] binary =
+        "#!/bin/sh\necho ecr-credential-provider stand-in\n".getBytes(StandardCharsets.UTF_8);
+    Map<String, byte[]> files = new java.util.concurrent.ConcurrentHashMap<>();
+    String path = "/v1.33.4/linux/amd64/ecr-credential-provider-linux-amd64";
+    files.put(path, binary);
+    files.put(path + ".sha256", (sha256(binary) + "\n").getBytes(StandardCharsets.UTF_8));
+    com.sun.net.httpserver.HttpServer server =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        ex -> {
+          byte[] body = files.get(ex.getRequestURI().getPath());
+          ex.sendResponseHeaders(body == null ? 404 : 200, body == null ? -1 : body.length);
+          if (body != null) {
+            ex.getResponseBody().write(body);
+          }
+          ex.close();
+        });
+    server.start();
+    try {
+      Path inventory =
+          Files.writeString(
+              tmp.resolve("inventory.yml"), RealTools.chrootInventory(root, "pool_h100"));
+      List<String> cmd =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              inventory.toString(),
+              "--tags",
+              "ecr-credential-provider",
+              "-e",
+              "kubeadm_ecr_credential_provider_base_url=http://127.0.0.1:"
+                  + server.getAddress().getPort(),
+              "02b-kubernetes.yml");
+      RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, first);
+      Path bin =
+          root.resolve("usr/local/libexec/kubernetes/credential-provider/ecr-credential-provider");
+      assertTrue(java.util.Arrays.equals(binary, Files.readAllBytes(bin)));
+      assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(bin)));
+      String config = Files.readString(root.resolve("etc/kubernetes/credential-provider.yaml"));
+      assertTrue(
+          config.contains(
+              "kind: CredentialProviderConfig\nproviders:\n  - name: ecr-credential-provider\n"
+                  + "    matchImages: [\"*.dkr.ecr.*.amazonaws.com\", \"*.dkr.ecr.*.amazonaws.com.cn\"]\n"
+                  + "    defaultCacheDuration: 12h\n"
+                  + "    apiVersion: credentialprovider.kubelet.k8s.io/v1\n"),
+          config);
+      assertEquals(
+          List.of(
+              "KUBELET_EXTRA_ARGS=--image-credential-provider-config=/etc/kubernetes/credential-provider.yaml"
+                  + " --image-credential-provider-bin-dir=/usr/local/libexec/kubernetes/credential-provider"),
+          Files.readAllLines(root.resolve("etc/default/kubelet")));
+
+      RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, second);
+      assertEquals(0, RealTools.recap(second.output(), "testhost").get("changed"), second.output());
+
+      Files.delete(bin);
+      files.put(path, "#!/bin/sh\necho tampered\n".getBytes(StandardCharsets.UTF_8));
+      RealTools.Result tampered = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      assertTrue(tampered.exitCode() != 0, tampered.output());
+      assertTrue(tampered.output().contains("did not match"), tampered.output());
+      assertFalse(Files.exists(bin), "a binary that fails its checksum is not installed");
+    } finally {
+      server.stop(0);
+      TestRoot.delete(root);
+    }
+  }
+
+  private static final List<String> HOSTS = List.of("cp-01", "cp-02", "cp-03", "gpu-node-01");
+  private static final String JOIN =
+      "join k8s-api.lab.example:6443 --token abcdef.0123456789abcdef"
+          + " --discovery-token-ca-cert-hash sha256:"
+          + "a".repeat(64);
+  private static final String TOKEN = "token create --print-join-command --ttl=15m";
+  private static final String UPLOAD = "init phase upload-certs --upload-certs";
+
+  /** A chroot root per host with the kubeadm and kubectl stand-ins and the cluster's CA. */
+  private Map<String, Path> roots(List<String> hosts) throws Exception {
+    Map<String, Path> roots = new LinkedHashMap<>();
+    for (String h : hosts) {
+      Path root = TestRoot.fresh(tmp.resolve("root-" + h + "-" + System.nanoTime()));
+      roots.put(h, root);
+      for (String[] tool :
+          List.of(new String[] {"kubeadm", FAKE_KUBEADM}, new String[] {"kubectl", FAKE_KUBECTL})) {
+        Path bin = root.resolve("usr/bin/" + tool[0]);
+        Files.writeString(bin, tool[1]);
+        Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
+      }
+      Files.writeString(root.resolve("etc/fake-cluster-ca"), CLUSTER_CA);
+      Files.writeString(root.resolve("var/log/fake-kubeadm.log"), "");
+    }
+    return roots;
+  }
+
+  private Path inventory(Map<String, Path> roots, String controlPlaneVars) throws Exception {
+    StringBuilder inv = new StringBuilder("all:\n  hosts:\n");
+    roots.forEach(
+        (h, root) ->
+            inv.append("    ")
+                .append(h)
+                .append(": {")
+                .append(h.startsWith("cp-") ? controlPlaneVars : "")
+                .append("ansible_connection: community.general.chroot, ansible_host: \"")
+                .append(root)
+                .append("\"}\n"));
+    inv.append("  children:\n")
+        .append("    kube_control_plane:\n      hosts: {cp-01: {}, cp-02: {}, cp-03: {}}\n")
+        .append("    gpu_nodes:\n      hosts: {gpu-node-01: {}}\n")
+        .append("    pool_h100:\n      hosts: {gpu-node-01: {}}\n");
+    return Files.writeString(
+        tmp.resolve("ha-inventory-" + System.nanoTime() + ".yml"), inv.toString());
+  }
+
+  /**
+   * Play 02b's bootstrap: init and joins. The CNI's Helm install and the wait for Ready nodes need
+   * an API server (tags helm, kubernetes) and are left out; KubernetesReadyWaitTest runs the wait.
+   */
+  private static List<String> bootstrap(Path inventory) {
+    return List.of(
+        "ansible-playbook",
+        "-v",
+        "-i",
+        inventory.toString(),
+        "--tags",
+        "bootstrap",
+        "--skip-tags",
+        "helm,kubernetes",
+        "02b-kubernetes.yml");
+  }
+
+  private static void deleteRoots(Map<String, Path> roots) throws Exception {
+    for (Path root : roots.values()) {
+      if (Files.exists(root)) {
         TestRoot.delete(root);
       }
     }
   }
 
+  private static String sha256(String s) throws Exception {
+    return sha256(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String sha256(byte[] b) throws Exception {
+    return java.util.HexFormat.of()
+        .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(b));
+  }
+
   private static List<String> calls(Path root) throws Exception {
-    return Files.readAllLines(root.resolve("var/log/fake-kubeadm.log"));
+    Path log = root.resolve("var/log/fake-kubeadm.log");
+    return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
 
   /**

@@ -85,6 +85,19 @@ final class KubernetesStandIn implements AutoCloseable {
    */
   volatile boolean completeJobs = true;
 
+  /** An action run once, before the {@code times}-th serving of {@code request} is answered. */
+  private record Trigger(String request, int times, Runnable action) {}
+
+  private final List<Trigger> triggers = new CopyOnWriteArrayList<>();
+
+  /**
+   * Runs {@code action} once, just before the {@code times}-th request {@code request} ("GET
+   * /api/v1/nodes/NAME") is answered: a node that turns Ready while a client polls.
+   */
+  void before(String request, int times, Runnable action) {
+    triggers.add(new Trigger(request, times, action));
+  }
+
   /** What {@code /version} reports: the API server's major, minor and gitVersion. */
   volatile String[] version = {"1", "31", "v1.31.6-gke.1020000"};
 
@@ -199,7 +212,14 @@ final class KubernetesStandIn implements AutoCloseable {
       String method = ex.getRequestMethod();
       String path = ex.getRequestURI().getPath();
       Map<String, String> query = query(ex.getRequestURI().getRawQuery());
-      requests.add(method + " " + path);
+      String line = method + " " + path;
+      requests.add(line);
+      long served = requests.stream().filter(line::equals).count();
+      for (Trigger t : triggers) {
+        if (t.request().equals(line) && t.times() == served) {
+          t.action().run();
+        }
+      }
       if (!("Bearer " + TOKEN).equals(ex.getRequestHeaders().getFirst("Authorization"))) {
         status(ex, 401, "Unauthorized", "no or wrong bearer token");
         return;

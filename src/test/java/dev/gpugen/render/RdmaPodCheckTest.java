@@ -108,7 +108,13 @@ class RdmaPodCheckTest {
         "nvcr.io/nvidia/mellanox/k8s-rdma-shared-dev-plugin:network-operator-v26.4.1",
         spec.path("containers").path(0).path("image").asText(),
         ds::toString);
-    assertEquals("[{\"operator\":\"Exists\"}]", spec.path("tolerations").toString());
+    // The node-level tolerations every gpugen DaemonSet carries (ClusterPlan.gpuNodeTolerations):
+    // the pool's taint and play 05's verdict taint.
+    assertEquals(
+        "[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Equal\",\"value\":\"present\","
+            + "\"effect\":\"NoSchedule\"},{\"key\":\"gpugen.dev/validation\","
+            + "\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
+        spec.path("tolerations").toString());
     assertTrue(spec.path("hostNetwork").asBoolean());
     ObjectNode cm = kube.get("ConfigMap", "kube-system", "rdma-devices").orElseThrow();
     JsonNode config = JSON.readTree(cm.path("data").path("config.json").asText());

@@ -746,6 +746,39 @@ class TerraformPlanTest {
           "toset(keys(aws_eks_addon.this)) == toset([\"coredns\", \"eks-pod-identity-agent\","
               + " \"kube-proxy\", \"vpc-cni\"])",
           "the core add-ons vpc-cni, coredns, kube-proxy and eks-pod-identity-agent");
+      java.util.Optional<dev.gpugen.plan.SystemPool> system =
+          dev.gpugen.TestSpecs.plan(spec).systemPool();
+      if (system.isEmpty()) {
+        check(
+            "contains(jsondecode(aws_eks_addon.this[\"coredns\"].configuration_values).tolerations,"
+                + " { key = \"gpugen.dev/validation\", operator = \"Exists\", value = \"\","
+                + " effect = \"NoSchedule\" })",
+            "CoreDNS tolerates play 05's verdict taint, which every GPU node may carry at once");
+      } else {
+        String sys = "module.pool[\"gpugen-system\"]";
+        check(
+            "length(" + sys + ".instances) == " + system.get().count(),
+            "the system pool has " + system.get().count() + " nodes");
+        check(
+            "alltrue([for i in values("
+                + sys
+                + ".instances) : i.instance_type == \""
+                + system.get().instanceType()
+                + "\" && i.tags[\"gpugen:role\"] == \"system\" && jsonencode([for m in"
+                + " i.instance_market_options : m.market_type]) == jsonencode([])]) && "
+                + sys
+                + ".placement_group == null",
+            "system nodes: "
+                + system.get().instanceType()
+                + ", on-demand, no placement group, tagged gpugen:role system");
+        check(
+            "length("
+                + sys
+                + ".launch_template.network_interfaces) == 1 && "
+                + sys
+                + ".launch_template.network_interfaces[0].interface_type == null",
+            "system nodes: one ENA interface");
+      }
       check(
           "toset(keys(aws_iam_role_policy_attachment.nodes_eks)) =="
               + " toset([\"AmazonEKSWorkerNodePolicy\", \"AmazonEC2ContainerRegistryReadOnly\","

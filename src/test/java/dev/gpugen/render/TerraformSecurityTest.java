@@ -315,6 +315,28 @@ class TerraformSecurityTest {
       }
     }
 
+    // kubeadm on AWS: the node role pulls images (the EFA device plugin's) from account
+    // 602401143452's ECR repositories only; the authorization token is the one action with no
+    // resource to scope.
+    if (r.tfvars().path("control_plane_count").asInt() > 0) {
+      Map<String, JsonNode> bySid = new java.util.TreeMap<>();
+      resourceData(parsed, "aws_iam_policy_document", "nodes_ecr_pull")
+          .path("statement")
+          .forEach(st -> bySid.put(st.path("sid").asText(), st));
+      assertEquals(java.util.Set.of("EcrToken", "EksImagePull"), bySid.keySet());
+      assertEquals(
+          List.of("ecr:GetAuthorizationToken"), texts(bySid.get("EcrToken").path("actions")));
+      assertEquals(
+          List.of("ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"),
+          texts(bySid.get("EksImagePull").path("actions")));
+      assertEquals(
+          List.of("arn:${data.aws_partition.current.partition}:ecr:*:602401143452:repository/*"),
+          texts(bySid.get("EksImagePull").path("resources")));
+      assertEquals(
+          "${data.aws_iam_policy_document.nodes_ecr_pull[0].json}",
+          resource(parsed, "aws_iam_role_policy", "nodes_ecr_pull").path("policy").asText());
+    }
+
     if (pull) {
       pullIsLeastPrivilege(r, parsed, problems);
     }

@@ -44,7 +44,7 @@ class CapacityReservationIdTest {
       Cli r = validate(bad);
       assertEquals(1, r.exit(), bad + ": " + r);
       assertTrue(
-          r.out().contains(":21:28: error[spec-value]: pools[0].capacityReservationId is "),
+          r.out().contains(":22:28: error[spec-value]: pools[0].capacityReservationId is "),
           r.toString());
       // The form, or (one digit too many) the length: both name what an id is.
       assertTrue(

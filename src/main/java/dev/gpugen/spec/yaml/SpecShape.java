@@ -1016,6 +1016,29 @@ public final class SpecShape {
               null,
               "kubeadm: the control plane."),
           opt(
+              "systemPool",
+              obj(
+                  opt(
+                          "enabled",
+                          new Bool(),
+                          null,
+                          "eks: whether gpugen adds the system pool; default: on when every GPU pool has a NoSchedule or NoExecute taint, so CoreDNS, the GPU Operator, NFD's master and any other controller have an untainted node (off: k8s-system-pool-off names what then has none).")
+                      .as("systemPoolEnabled"),
+                  opt(
+                          "instanceType",
+                          INSTANCE_TYPE,
+                          "m7i.large",
+                          "eks: the system pool's EC2 instance type (x86_64, no GPU, on-demand).")
+                      .as("systemPoolInstanceType"),
+                  opt(
+                          "count",
+                          new Int(1, 10),
+                          2L,
+                          "eks: how many system nodes: two keep CoreDNS's two replicas and the controllers running while one is replaced.")
+                      .as("systemPoolCount")),
+              null,
+              "eks: a small untainted pool of on-demand nodes without GPUs for the cluster's controllers, joined like the GPU pools (pool name gpugen-system)."),
+          opt(
               "cni",
               new Enum(Keyword.spellings(Cni.class)),
               Cni.CILIUM.spelling(),

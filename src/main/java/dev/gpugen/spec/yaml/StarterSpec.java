@@ -220,8 +220,10 @@ public final class StarterSpec {
   }
 
   /**
-   * The cluster the nodes join, before the software block; GKE's cluster is cloud.gke's. The minor
-   * is one the default GPU Operator release is validated on.
+   * The cluster the nodes join, before the software block: on AWS an EKS cluster the Terraform
+   * creates and the nodes join at boot; on static hosts the user's own cluster, which the comment
+   * says they must join first. GKE's cluster is cloud.gke's. The minor is one the default GPU
+   * Operator release is validated on.
    */
   /**
    * The model name a static pool writes: one that names the board where the GPU also comes on PCIe
@@ -239,12 +241,23 @@ public final class StarterSpec {
       return text;
     }
     int software = text.indexOf("software:\n");
-    return text.substring(0, software)
-        + "kubernetes:\n"
-        + "  distribution: existing         # the cluster your kubeconfig names: play 03 proves every\n"
-        + "                                 # node is Ready in it, play 05 that its GPUs are schedulable\n"
-        + "  version: \"1.33\"\n"
-        + text.substring(software);
+    String kubernetes =
+        provider == Provider.AWS
+            // The nodes join at first boot: a first cluster that works end to end.
+            ? "kubernetes:\n"
+                + "  distribution: eks              # Terraform creates the EKS control plane and the\n"
+                + "                                 # nodes join it at first boot\n"
+                + "  version: \"1.33\"\n"
+                + "  endpointAccess: private        # API server inside the VPC: run the plays from there,\n"
+                + "                                 # or public-and-private with publicCidrs: [YOUR/32]\n"
+            : "kubernetes:\n"
+                + "  distribution: existing         # YOUR cluster: join these hosts to it yourself first\n"
+                + "                                 # (kubeadm: set distribution: kubeadm and\n"
+                + "                                 # controlPlane.hosts to let gpugen create one); play 03\n"
+                + "                                 # proves every node is Ready in the cluster your\n"
+                + "                                 # kubeconfig names, play 05 that its GPUs are schedulable\n"
+                + "  version: \"1.33\"\n";
+    return text.substring(0, software) + kubernetes + text.substring(software);
   }
 
   /**

@@ -135,7 +135,7 @@ resource "aws_instance" "this" {
     delete_on_termination = true
   }
 
-  tags = merge(var.tags, var.node_tags, {
+  tags = merge(var.tags, var.node_tags, var.role == null ? {} : { "gpugen:role" = var.role }, {
     Name          = each.value
     "gpugen:pool" = var.name
   })

@@ -24,7 +24,7 @@ git_url=''
 git_ref=''
 git_path='roles-generated/fleet/ansible'
 spec_sha256='24d1558aeea4ce095548acb894f167fb5597eb888f8eff4689fc35e7b5943fb7'
-bundle_sha256='3ca4f9bb53a0c05833d58c6fc6fa3eeb37797b7aeafabb5a8e38792f14d2991b'
+bundle_sha256='d47b6e79ebed7bee101e80cb074ecc973183d2738b58f4a2c31e2704c71f694b'
 ansible_core='ansible-core==2.16.14'
 skip_tags='kubernetes,helm,reboot'
 
