@@ -280,7 +280,8 @@ resource "aws_eks_access_policy_association" "admins" {
 
 # EKS puts its cluster security group on the control plane's network interfaces. The nodes keep
 # gpugen's node security group; these rules open what both sides need: kubelet, webhooks and
-# metrics from the control plane to the nodes, and the API server (443) from the nodes.
+# metrics from the control plane to the nodes (all traffic, as EKS's own rules allow between a
+# cluster and its nodes), and the API server (443) from the nodes.
 resource "aws_vpc_security_group_ingress_rule" "nodes_from_eks" {
   count = var.eks_enabled ? 1 : 0
 
@@ -310,6 +311,22 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_nodes" {
   from_port                    = 443
   to_port                      = 443
   description                  = "The Kubernetes API server, from the gpugen GPU nodes"
+}
+
+# The private endpoint answers a network connected to the VPC only where the cluster security
+# group lets it in on 443 (AWS, "Cluster API server endpoint": "ensure that your Amazon EKS control
+# plane security group contains rules to allow ingress traffic on port 443 from your connected
+# network", https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html): the Ansible
+# controller of plays 03-05, or its bastion (kube_api_ingress_cidrs).
+resource "aws_vpc_security_group_ingress_rule" "eks_from_controller" {
+  for_each = var.eks_enabled ? toset(var.kube_api_ingress_cidrs) : toset([])
+
+  security_group_id = aws_eks_cluster.this[0].vpc_config[0].cluster_security_group_id
+  cidr_ipv4         = each.value
+  ip_protocol       = "tcp"
+  from_port         = 443
+  to_port           = 443
+  description       = "The Kubernetes API server, from the Ansible controller (kube_api_ingress_cidrs)"
 }
 
 ################################################################################

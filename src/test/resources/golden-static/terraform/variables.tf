@@ -471,6 +471,21 @@ variable "pools" {
 }
 
 ################################################################################
+# Kubernetes API access (eks.tf, kubeadm.tf)
+################################################################################
+
+variable "kube_api_ingress_cidrs" {
+  description = "IPv4 CIDRs that may reach the Kubernetes API server besides the nodes (kubernetes.apiIngressCidrs, default network.sshIngressCidrs): the Ansible controller, whose Helm and API calls (plays 02b-05) go there, or a bastion. EKS: 443 on the cluster security group, which the private endpoint needs for any network connected to the VPC; kubeadm: 6443 on the load balancer, or on the control-plane instance. Empty when the controller runs inside the node security group."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.kube_api_ingress_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
+    error_message = "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
+  }
+}
+
+################################################################################
 # kubeadm control plane (kubeadm.tf)
 ################################################################################
 
@@ -507,14 +522,19 @@ variable "control_plane_root_volume_size_gib" {
   }
 }
 
-variable "kube_api_ingress_cidrs" {
-  description = "IPv4 CIDRs that may reach the Kubernetes API server on TCP 6443 besides the nodes: the Ansible controller, whose Helm and API calls (the CNI, plays 03-05) go there. gpugen sets network.sshIngressCidrs, where the controller connects from; empty when the controller runs inside the node security group."
-  type        = list(string)
-  default     = []
+variable "pod_network_ports" {
+  description = "The pod network's ports between the control plane and the GPU nodes, by name (kubernetes.cni: Cilium's VXLAN and health checks, or Calico's BGP, IP-in-IP and Typha); ip_protocol tcp, udp, icmp (from_port the type, to_port the code) or 4 (IP-in-IP, no ports)."
+  type        = map(object({ ip_protocol = string, from_port = number, to_port = number }))
+  default     = {}
 
   validation {
-    condition     = alltrue([for c in var.kube_api_ingress_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
-    error_message = "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
+    condition     = alltrue([for p in values(var.pod_network_ports) : contains(["tcp", "udp", "icmp", "4"], p.ip_protocol)])
+    error_message = "Every pod_network_ports entry's ip_protocol must be tcp, udp, icmp or 4."
+  }
+
+  validation {
+    condition     = alltrue([for p in values(var.pod_network_ports) : p.ip_protocol == "4" ? p.from_port == null && p.to_port == null : p.from_port != null && p.to_port != null])
+    error_message = "A pod_network_ports entry has from_port and to_port, but IP-in-IP (4) has none."
   }
 }
 

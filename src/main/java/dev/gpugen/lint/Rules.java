@@ -49,6 +49,7 @@ import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
 import dev.gpugen.lint.rules.gop.GopGkeToolkitTooOld;
+import dev.gpugen.lint.rules.k8s.K8sApiUnreachable;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
@@ -88,6 +89,7 @@ import dev.gpugen.lint.rules.pull.PullNeedsBucket;
 import dev.gpugen.lint.rules.pull.PullUnpinnedRef;
 import dev.gpugen.lint.rules.pull.PullUnsupportedProvider;
 import dev.gpugen.lint.rules.rdma.RdmaSettingIgnored;
+import dev.gpugen.lint.rules.sec.SecApiOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecImdsv1Enabled;
 import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
@@ -155,6 +157,7 @@ public final class Rules {
           new K8sOperatorUnvalidated(),
           new K8sRdmaHostOnly(),
           new K8sSettingIgnored(),
+          new K8sApiUnreachable(),
           new EksPublicEndpointOpen(),
           new GcpEndpointOpen(),
           // driver, CUDA and GPU
@@ -243,6 +246,7 @@ public final class Rules {
           new SysHugepagesExceedMemory(),
           // security
           new SecSshOpenToWorld(),
+          new SecApiOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
           new SecMirrorKeyOverHttp(),

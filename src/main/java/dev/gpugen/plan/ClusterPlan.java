@@ -125,6 +125,16 @@ public record ClusterPlan(
   }
 
   /**
+   * The pod network's ports between the hosts of a kubeadm cluster ({@code kubernetes.cni}); empty
+   * for any other distribution, whose pod network is not gpugen's.
+   */
+  public java.util.SortedMap<String, PodNetworkPort> podNetworkPorts() {
+    return kubeadm()
+        ? PodNetworkPort.of(spec.kubernetes().orElseThrow().cni())
+        : java.util.Collections.emptySortedMap();
+  }
+
+  /**
    * The pod and Service networks kubeadm init gets, where play 02b bootstraps the cluster; empty
    * otherwise.
    */

@@ -371,6 +371,7 @@ final class TerraformVariables {
                         "The checkpoint_noncurrent_version_days must be a whole number of at least"
                             + " 1."))));
     out.add(new Section("Pools", List.of(awsPools())));
+    out.add(new Section("Kubernetes API access (eks.tf, kubeadm.tf)", kubernetesApi()));
     out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm()));
     out.add(new Section("EKS (eks.tf)", eks()));
     out.add(new Section("Pull mode (pull.tf)", pull()));
@@ -657,19 +658,65 @@ final class TerraformVariables {
                 "{var} >= 20 && {var} <= 16384 && floor({var}) == {var}",
                 "The control_plane_root_volume_size_gib must be a whole number from 20 to 16384."),
         TfVar.of(
+                "pod_network_ports",
+                "map(object({ ip_protocol = string, from_port = number, to_port = number }))",
+                "The pod network's ports between the control plane and the GPU nodes, by name"
+                    + " (kubernetes.cni: Cilium's VXLAN and health checks, or Calico's BGP,"
+                    + " IP-in-IP and Typha); ip_protocol tcp, udp, icmp (from_port the type,"
+                    + " to_port the code) or 4 (IP-in-IP, no ports).")
+            .defaultTo(Map.of())
+            .validation(
+                "alltrue([for p in values({var}) : contains([\"tcp\", \"udp\", \"icmp\","
+                    + " \"4\"], p.ip_protocol)])",
+                "Every pod_network_ports entry's ip_protocol must be tcp, udp, icmp or 4.")
+            .validation(
+                "alltrue([for p in values({var}) : p.ip_protocol == \"4\" ? p.from_port == null"
+                    + " && p.to_port == null : p.from_port != null && p.to_port != null])",
+                "A pod_network_ports entry has from_port and to_port, but IP-in-IP (4) has none.")
+            .setIf(TerraformVariables::kubeadm, TerraformVariables::podNetworkPorts));
+  }
+
+  /** The plan's pod network ports as the pod_network_ports variable's map. */
+  private static Object podNetworkPorts(ClusterPlan p) {
+    Map<String, Object> out = new TreeMap<>();
+    p.podNetworkPorts()
+        .forEach(
+            (name, port) -> {
+              Map<String, Object> entry = new TreeMap<>();
+              entry.put("ip_protocol", port.protocol());
+              entry.put("from_port", port.from().orElse(null));
+              entry.put("to_port", port.to().orElse(null));
+              out.put(name, entry);
+            });
+    return out;
+  }
+
+  /**
+   * Who besides the nodes may reach the Kubernetes API server's private endpoint, for EKS (443 on
+   * the cluster security group) and kubeadm on aws (6443 on the load balancer or the control
+   * plane).
+   */
+  private static List<TfVar> kubernetesApi() {
+    return List.of(
+        TfVar.of(
                 "kube_api_ingress_cidrs",
                 "list(string)",
-                "IPv4 CIDRs that may reach the Kubernetes API server on TCP 6443 besides the nodes:"
-                    + " the Ansible controller, whose Helm and API calls (the CNI, plays 03-05) go"
-                    + " there. gpugen sets network.sshIngressCidrs, where the controller connects"
-                    + " from; empty when the controller runs inside the node security group.")
+                "IPv4 CIDRs that may reach the Kubernetes API server besides the nodes"
+                    + " (kubernetes.apiIngressCidrs, default network.sshIngressCidrs): the Ansible"
+                    + " controller, whose Helm and API calls (plays 02b-05) go there, or a bastion."
+                    + " EKS: 443 on the cluster security group, which the private endpoint needs"
+                    + " for any network connected to the VPC; kubeadm: 6443 on the load balancer,"
+                    + " or on the control-plane instance. Empty when the controller runs inside"
+                    + " the node security group.")
             .defaultTo(List.of())
             .validation(
                 "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
                     + " == c, false)])",
                 "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix,"
                     + " like 203.0.113.0/24.")
-            .setIf(TerraformVariables::kubeadm, p -> p.spec().network().sshIngressCidrs()));
+            .setIf(
+                p -> kubeadm(p) || eks(p),
+                p -> p.spec().kubernetes().orElseThrow().apiIngressCidrs()));
   }
 
   private static String hclList(List<String> values) {

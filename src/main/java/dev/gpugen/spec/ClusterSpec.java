@@ -563,6 +563,8 @@ public record ClusterSpec(
    * @param version the Kubernetes minor, e.g. 1.33
    * @param endpointAccess eks: private or public-and-private
    * @param publicCidrs eks: who may reach a public endpoint
+   * @param apiIngressCidrs eks and kubeadm on aws: who besides the nodes may reach the API server's
+   *     private endpoint (the controller, the bastion)
    * @param admins eks: IAM principal ARNs given cluster-admin through access entries
    * @param controlPlaneHosts kubeadm: the control-plane hosts, the first one runs kubeadm init
    * @param controlPlaneEndpoint kubeadm: the load balancer or DNS name (HOST:PORT) in front of the
@@ -580,6 +582,7 @@ public record ClusterSpec(
       String version,
       EndpointAccess endpointAccess,
       List<String> publicCidrs,
+      List<String> apiIngressCidrs,
       List<String> admins,
       List<Host> controlPlaneHosts,
       Optional<String> controlPlaneEndpoint,
@@ -596,6 +599,7 @@ public record ClusterSpec(
       Objects.requireNonNull(version);
       Objects.requireNonNull(endpointAccess);
       publicCidrs = List.copyOf(publicCidrs);
+      apiIngressCidrs = List.copyOf(apiIngressCidrs);
       admins = List.copyOf(admins);
       controlPlaneHosts = List.copyOf(controlPlaneHosts);
       Objects.requireNonNull(controlPlaneEndpoint);

@@ -279,6 +279,59 @@ class KubernetesLintTest {
         of(privateCidrs, "k8s-setting-ignored").get(0).message());
   }
 
+  /**
+   * apiIngressCidrs opens an API server gpugen creates on aws; with another distribution it does
+   * nothing. Unwritten, it is the SSH CIDRs; with neither and no bastion the private API admits no
+   * controller, and a /0 opens it to the internet.
+   */
+  @Test
+  void theApiIngressCidrsAreReadWhereGpugenCreatesTheApiServer() {
+    assertEquals(
+        List.of("kubernetes.apiIngressCidrs"),
+        of(
+                check(
+                    AWS,
+                    "kubernetes: {distribution: existing, version: \"1.33\","
+                        + " apiIngressCidrs: [10.8.0.0/16]}"),
+                "k8s-setting-ignored")
+            .stream()
+            .map(d -> d.path().toString())
+            .toList());
+    assertEquals(
+        List.of(),
+        of(
+            check(
+                AWS,
+                "kubernetes: {distribution: eks, version: \"1.33\","
+                    + " apiIngressCidrs: [10.8.0.0/16]}"),
+            "k8s-setting-ignored"));
+    String noSsh = AWS.replace("network: {sshIngressCidrs: [203.0.113.0/24]}", "");
+    assertEquals(
+        List.of("kubernetes.endpointAccess"),
+        of(
+                check(noSsh, "kubernetes: {distribution: eks, version: \"1.33\"}"),
+                "k8s-api-unreachable")
+            .stream()
+            .map(d -> d.path().toString())
+            .toList());
+    assertEquals(
+        List.of(),
+        of(check(AWS, "kubernetes: {distribution: eks, version: \"1.33\"}"), "k8s-api-unreachable"),
+        "the SSH CIDRs are the default");
+    assertEquals(
+        List.of("kubernetes.apiIngressCidrs[0]"),
+        of(
+                check(
+                    AWS,
+                    "kubernetes: {distribution: kubeadm, version: \"1.33\","
+                        + " apiIngressCidrs: [0.0.0.0/0], controlPlane: {instanceType: m7i.xlarge,"
+                        + " count: 1}}"),
+                "sec-api-open-to-world")
+            .stream()
+            .map(d -> d.path().toString())
+            .toList());
+  }
+
   @Test
   void aPublicEndpointNeedsItsCidrsAndNeverTheWholeInternet() {
     Gpugen.Checked none =

@@ -879,8 +879,9 @@ class TerraformPlanTest {
       check(
           "alltrue([for i in "
               + cp
-              + " : i.vpc_security_group_ids == toset([aws_security_group.nodes.id])])",
-          "kubeadm: the control plane is in the nodes' security group");
+              + " : i.vpc_security_group_ids =="
+              + " toset([aws_security_group.control_plane[0].id])])",
+          "kubeadm: the control plane is in its own security group, not the nodes'");
       spec.pools().stream()
           .filter(p -> p.count() > 0)
           .findFirst()
@@ -916,9 +917,9 @@ class TerraformPlanTest {
                 + ":6443\"])",
             "kubeadm: each control-plane instance carries the NLB's endpoint for the inventory");
         check(
-            "try(aws_vpc_security_group_ingress_rule.nodes_from_kube_api_lb[0].from_port == 6443"
-                + " && aws_vpc_security_group_ingress_rule.kube_api_lb_from_nodes[0].from_port =="
-                + " 6443, false)",
+            "try(aws_vpc_security_group_ingress_rule.control_plane_api_from_kube_api_lb[0]"
+                + ".from_port == 6443 && aws_vpc_security_group_ingress_rule.kube_api_lb_from_nodes[0]"
+                + ".from_port == 6443, false)",
             "kubeadm: 6443 from the nodes to the NLB and from the NLB to the control plane");
       } else {
         check(
@@ -1199,6 +1200,10 @@ class TerraformPlanTest {
         b.append("  override_resource {\n    target          = aws_security_group.nodes\n")
             .append("    override_during = plan\n    values = {\n")
             .append("      id = \"sg-0123456789abcdef0\"\n    }\n  }\n\n")
+            .append(
+                "  override_resource {\n    target          = aws_security_group.control_plane\n")
+            .append("    override_during = plan\n    values = {\n")
+            .append("      id = \"sg-0123456789abcdef1\"\n    }\n  }\n\n")
             .append("  override_resource {\n    target          = aws_lb.kube_api\n")
             .append("    override_during = plan\n    values = {\n")
             .append("      dns_name = ")

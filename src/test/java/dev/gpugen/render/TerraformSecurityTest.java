@@ -161,29 +161,39 @@ class TerraformSecurityTest {
           String cidr = body.path("cidr_ipv4").asText("");
           boolean ok =
               body.has("referenced_security_group_id")
-                  || (name.equals("nodes_ssh")
+                  || (List.of("nodes_ssh", "control_plane_ssh").contains(name)
                       && cidr.equals("${each.value}")
-                      && body.path("for_each").asText().equals("${toset(var.ssh_ingress_cidrs)}")
+                      && body.path("for_each").asText().contains("toset(var.ssh_ingress_cidrs)")
                       && body.path("from_port").asInt() == 22
                       && body.path("to_port").asInt() == 22)
-                  // kubeadm on AWS: the API server, from the controller's CIDRs (the spec's
-                  // sshIngressCidrs, which sec-ssh-open-to-world keeps narrow), port 6443 only.
-                  || (List.of("kube_api_lb_from_controller", "nodes_kube_api_from_controller")
+                  // kubeadm on AWS: the API server, from the controller's CIDRs
+                  // (kubernetes.apiIngressCidrs, which sec-api-open-to-world keeps narrow), port
+                  // 6443 only.
+                  || (List.of("kube_api_lb_from_controller", "control_plane_api_from_controller")
                           .contains(name)
                       && cidr.equals("${each.value}")
                       && body.path("for_each")
                           .asText()
                           .contains("toset(var.kube_api_ingress_cidrs)")
                       && body.path("from_port").asText().equals("${local.kube_api_port}")
-                      && body.path("to_port").asText().equals("${local.kube_api_port}"));
+                      && body.path("to_port").asText().equals("${local.kube_api_port}"))
+                  // EKS: the private endpoint, from the same CIDRs, port 443 only.
+                  || (name.equals("eks_from_controller")
+                      && cidr.equals("${each.value}")
+                      && body.path("for_each")
+                          .asText()
+                          .contains("toset(var.kube_api_ingress_cidrs)")
+                      && body.path("from_port").asInt() == 443
+                      && body.path("to_port").asInt() == 443);
           if (!ok || body.has("cidr_ipv6")) {
             problems.add("aws_vpc_security_group_ingress_rule." + name + " admits " + body);
           }
         });
-    // The only CIDR ingress comes from the spec's sshIngressCidrs; none of the cases asks for /0.
-    r.tfvars()
-        .path("ssh_ingress_cidrs")
-        .forEach(c -> assertFalse(c.asText().endsWith("/0"), c.asText()));
+    // The only CIDR ingress comes from the spec's sshIngressCidrs and apiIngressCidrs; none of
+    // the cases asks for /0.
+    for (String v : List.of("ssh_ingress_cidrs", "kube_api_ingress_cidrs")) {
+      r.tfvars().path(v).forEach(c -> assertFalse(c.asText().endsWith("/0"), c.asText()));
+    }
     String everything = String.join("\n", r.tf().values());
     assertFalse(everything.contains("::/0"), "no IPv6 everywhere rules");
 

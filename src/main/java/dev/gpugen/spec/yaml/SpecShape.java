@@ -1031,6 +1031,13 @@ public final class SpecShape {
               null,
               "eks with endpointAccess public-and-private: the CIDRs that may reach the public endpoint (required then; never 0.0.0.0/0 by default)."),
           opt(
+                  "apiIngressCidrs",
+                  new ListOf(CIDR, 0, 40),
+                  null,
+                  "aws, eks and kubeadm: the CIDRs (as the VPC sees them) that may reach the Kubernetes API server's private endpoint besides the nodes: the Ansible controller's, whose Helm and API calls (plays 02b-05) go there, or the bastion's. Opens 443 on the EKS cluster security group, 6443 on the kubeadm API load balancer or control plane. Default: network.sshIngressCidrs.")
+              .resolvedBy(
+                  (s, cidrs) -> cidrs != null ? cidrs : s.rootList("network.sshIngressCidrs")),
+          opt(
               "admins",
               new ListOf(IAM_PRINCIPAL_ARN, 0, 50),
               null,

@@ -24,7 +24,9 @@ public final class K8sSettingIgnored extends Rule {
             + " access and access entries), systemPool its untainted node group; controlPlane and cni configure kubeadm. With another"
             + " distribution they change nothing, and publicCidrs does nothing while the endpoint"
             + " is private. Within controlPlane, hosts and endpoint describe a static control"
-            + " plane, instanceType and count the instances gpugen creates on aws. Remove them,"
+            + " plane, instanceType and count the instances gpugen creates on aws; apiIngressCidrs"
+            + " opens the API server gpugen creates on aws (eks, kubeadm) to the controller."
+            + " Remove them,"
             + " or pick the distribution or provider they belong to."
             + " Sources: https://docs.aws.amazon.com/eks/latest/userguide/cluster-endpoint.html ,"
             + " https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html ,"
@@ -53,6 +55,19 @@ public final class K8sSettingIgnored extends Rule {
                 for (String key : List.of("instanceType", "count")) {
                   controlPlane(findings, key, !aws, Provider.AWS, spec.cloud().provider());
                 }
+              }
+              // Who may reach the API server gpugen creates: eks, or kubeadm's instances on aws.
+              SpecPath api = SpecPath.of("kubernetes", "apiIngressCidrs");
+              boolean created = spec.cloud().provider() == Provider.AWS && (k.eks() || k.kubeadm());
+              if (!created && findings.isWritten(api)) {
+                findings.report(
+                    api,
+                    "kubernetes.apiIngressCidrs is read for an API server gpugen creates on aws"
+                        + " (eks, kubeadm), not for distribution "
+                        + k.distribution()
+                        + " on "
+                        + spec.cloud().provider(),
+                    "remove kubernetes.apiIngressCidrs; open your own API server's firewall");
               }
               if (k.eks() && !k.publicEndpoint()) {
                 SpecPath path = SpecPath.of("kubernetes", "publicCidrs");
