@@ -6,9 +6,11 @@
 # manifest, a user's file where the render puts its own, a file where a folder must go, two
 # renders racing into one folder, host variables that run code, .inf, keys with newlines and
 # escapes, security rules skipped with and without a reason, unknown rule ids, the internet in
-# pieces, hostile drift facts (escapes, 3 GiB, a pipe), pull mode's bundle digest (a planted fact
-# cache included), report and IAM scoping, localhost hosts, role variables as host variables,
-# secrets anywhere in the spec, http mirrors serving keys, networks EC2 refuses, keyed groups that
+# pieces, hostile drift facts (escapes, 3 GiB, a pipe, a line feed in the name), pull mode's bundle
+# digest (a planted fact cache, an empty folder, a line feed in a name included), report and IAM
+# scoping, localhost hosts and loopback in every form, a GPU host named like the control plane,
+# role variables as host variables, secrets anywhere in the spec, http mirrors serving keys,
+# charts or images, huge pages beyond memory, networks EC2 refuses, keyed groups that
 # name gpugen's, endpoints with passwords, linked, FIFO and huge template overrides, and names with
 # shell and terminal syntax in the commands printed for pasting. Each must exit with its documented code, print no stack trace, never print what lies
 # outside the folder, and leave a sibling folder unchanged. Prints each time and the slowest,
@@ -121,20 +123,23 @@ check "nothing written through the link" test ! -e "$tmp/victim/sub"
 truncate -s 3G "$tmp/out-big/.gpugen-manifest.json"
 run "a 3 GiB manifest" 3 ./gpugen render $ex -o "$tmp/out-big"
 check "one line: 3.0 GiB, more than the 16 MiB" grep -q '3.0 GiB, more than the 16 MiB' "$tmp/stderr"
-./gpugen render $ex -o "$tmp/out-user" >/dev/null 2>&1
+# The same spec file, edited to pull mode: the folder is its render (its manifest names it).
+cp $ex "$tmp/pull-mode.yaml"
+./gpugen render "$tmp/pull-mode.yaml" -o "$tmp/out-user" >/dev/null 2>&1
 echo '# my own pull.tf' >"$tmp/out-user/terraform/pull.tf"
-sed 's|^ansible:$|ansible:\n  mode: pull|' $ex >"$tmp/pull-mode.yaml"
+sed -i 's|^ansible:$|ansible:\n  mode: pull|' "$tmp/pull-mode.yaml"
 run "your file where the render puts its own" 1 ./gpugen render "$tmp/pull-mode.yaml" -o "$tmp/out-user"
 check "your file kept" grep -qx '# my own pull.tf' "$tmp/out-user/terraform/pull.tf"
-./gpugen render $ex -o "$tmp/out-argo" >/dev/null 2>&1
+./gpugen render src/test/resources/golden/aws-gitops/spec.yaml -o "$tmp/out-argo" >/dev/null 2>&1
+rm -r "$tmp/out-argo/argocd"
 echo 'not a folder' >"$tmp/out-argo/argocd"
 argo_before=$(cd "$tmp/out-argo" && find . -type f -exec sha256sum {} + | sort)
 run "a file where argocd/ must go" 1 ./gpugen render src/test/resources/golden/aws-gitops/spec.yaml -o "$tmp/out-argo"
 check "the old tree exactly" test "$argo_before" = "$(cd "$tmp/out-argo" && find . -type f -exec sha256sum {} + | sort)"
 mkdir "$tmp/race"
 t0=$(date +%s%N)
-timeout 60 ./gpugen render $ex -o "$tmp/race/out" >"$tmp/race-a" 2>&1 & a=$!
-timeout 60 ./gpugen render $st -o "$tmp/race/out" >"$tmp/race-b" 2>&1 & b=$!
+timeout 60 ./gpugen render $ex -o "$tmp/race/out" --force >"$tmp/race-a" 2>&1 & a=$!
+timeout 60 ./gpugen render $st -o "$tmp/race/out" --force >"$tmp/race-b" 2>&1 & b=$!
 timeout 60 ./gpugen render $ex -o "$tmp/race/sibling" >"$tmp/race-c" 2>&1 & c=$!
 rc=0
 wait $a || rc=1
@@ -173,13 +178,21 @@ truncate -s 3G "$tmp/facts-big/node.json"
 run "drift: a 3 GiB facts file" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/facts-big"
 mkfifo "$tmp/facts-fifo/node.json"
 run "drift: a pipe as facts file" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/facts-fifo"
+mkdir -p "$tmp/facts-lf"
+cp "$tmp/facts/"*.json "$tmp/facts-lf/"$'evil\n'
+run "drift: a facts file named with a line feed" 3 ./gpugen drift $ex --no-cloud --facts "$tmp/facts-lf"
 
 # Pull mode: the bundle digest in the user data is what a node computes over the bundle (the
 # user data's own command, run here), and a changed file changes it; IAM as rendered.
 ./gpugen render src/test/resources/golden/aws-pull/spec.yaml -o "$tmp/out-pull" >/dev/null 2>&1
+sed -n '/^bundle_listing() ($/,/^)$/p' "$tmp/out-pull/terraform/user-data-h100.sh" >"$tmp/bundle-listing.sh"
+check "the user data has its listing function" test -s "$tmp/bundle-listing.sh"
+# shellcheck source=/dev/null
+. "$tmp/bundle-listing.sh"
 digest() {
-  (cd "$1" && find . -type f -printf '%P\n' |
-    LC_ALL=C sort | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
+  local listing
+  listing=$(state=$tmp bundle=$1 bundle_listing 2>/dev/null && echo .) || { echo refused; return; }
+  printf '%s' "${listing%.}" | sha256sum | cut -d' ' -f1
 }
 baked=$(sed -n "s/^bundle_sha256='\?\([0-9a-f]\{64\}\)'\?$/\1/p" "$tmp/out-pull/terraform/user-data-h100.sh")
 check "the user data's bundle digest is the bundle's" test "$baked" = "$(digest "$tmp/out-pull/ansible")"
@@ -190,6 +203,14 @@ check "a changed bundle file changes the digest" test "$baked" != "$(digest "$tm
 mkdir -p "$tmp/out-pull2/ansible/.cache/facts"
 echo '{"prerequisites_sysctl": {"kernel.modprobe": "/tmp/x"}}' >"$tmp/out-pull2/ansible/.cache/facts/localhost"
 check "a planted fact cache changes the digest" test "$baked" != "$(digest "$tmp/out-pull2/ansible")"
+./gpugen render src/test/resources/golden/aws-pull/spec.yaml -o "$tmp/out-pull3" >/dev/null 2>&1
+check "the fresh render's digest is the baked one" test "$baked" = "$(digest "$tmp/out-pull3/ansible")"
+mkdir -p "$tmp/out-pull3/ansible/group_vars/all"
+check "an empty folder changes the digest" test "$baked" != "$(digest "$tmp/out-pull3/ansible")"
+rmdir "$tmp/out-pull3/ansible/group_vars/all"
+mkdir -p "$tmp/out-pull3/ansible/host_vars/localhost"
+printf 'prerequisites_sysctl: {kernel.core_pattern: "|/tmp/evil %%p"}\n' >"$tmp/out-pull3/ansible/host_vars/localhost/"$'x\nA.yml'
+check "a name with a line feed refuses the bundle" test refused = "$(digest "$tmp/out-pull3/ansible")"
 check "the node caches facts in memory" grep -q 'ANSIBLE_CACHE_PLUGIN=memory ansible-playbook' "$tmp/out-pull/terraform/user-data-h100.sh"
 check "Terraform uploads the rendered list only" grep -q 'toset(var.pull_bundle_files)' "$tmp/out-pull/terraform/pull.tf"
 check "bundles: an explicit Deny of writes" grep -q 'sid    = "BundlesAreReadOnly"' "$tmp/out-pull/terraform/pull.tf"
@@ -212,6 +233,18 @@ sed 's|{name: cp-01, address: 10.40.0.5}|{name: cp-01, address: 10.40.0.5, vars:
 run "an access key in a control-plane host variable" 1 ./gpugen validate "$tmp/secret-cp.yaml"
 sed 's|^kernel:|mirrors: {cuda: http://mirror.example.com/cuda}\nkernel:|' $ex >"$tmp/mirror-http.yaml"
 run "the CUDA keyring from a plain http mirror" 1 ./gpugen validate "$tmp/mirror-http.yaml"
+sed 's|^kernel:|mirrors: {helm: {gpuOperator: http://charts.example.com/nvidia}, registries: {nvcr.io: "http://registry.example.com:5000"}}\nkernel:|' $ex >"$tmp/mirror-charts-http.yaml"
+run "charts and images from plain http mirrors" 1 ./gpugen validate "$tmp/mirror-charts-http.yaml"
+check "sec-unverified-mirror-over-http" grep -q 'error\[sec-unverified-mirror-over-http\]' "$tmp/stdout"
+for addr in 0x7f000001 '"::ffff:7f00:1"' '"0:0:0:0:0:ffff:7f00:1"' localhost4 localhost6 ip6-localhost ip6-loopback; do
+  sed "s|{name: cp-01, address: 10.40.0.5}|{name: cp-01, address: $addr}|" $st >"$tmp/host-loopback.yaml"
+  run "a host addressed $addr" 1 ./gpugen validate "$tmp/host-loopback.yaml"
+done
+sed 's|{name: infer-01,|{name: cp-01,|' $st >"$tmp/host-named-cp.yaml"
+run "a GPU host named like the control-plane host" 1 ./gpugen validate "$tmp/host-named-cp.yaml"
+check "spec-pool-shape names both" grep -q 'host name cp-01 is already used by l4.hosts\[0\]' "$tmp/stdout"
+sed 's|instanceType: p5.48xlarge|instanceType: p5.48xlarge\n    tuning: {hugepages: 10000000}|' $ex >"$tmp/hugepages.yaml"
+run "tuning.hugepages beyond the instance's memory" 1 ./gpugen validate "$tmp/hugepages.yaml"
 for cidr in 10.0.0.0/8:net-vpc-cidr-size 127.0.0.0/16:net-cidr-special-range \
   224.0.0.0/16:net-cidr-special-range 169.254.0.0/16:net-cidr-special-range \
   0.0.0.0/16:net-cidr-special-range 10.42.0.0/28:net-subnet-too-small; do

@@ -118,16 +118,46 @@ fi
   exit 1
 }
 
-# Every booting node runs the bundle as root: it must be, file for file, the one rendered with this
-# user data, whoever could write to the bucket or push to the branch since. The digest is the
-# SHA-256 of the sha256sum listing of every file fetched, dotfiles included (sorted in byte
-# order): a file the render did not write, such as a fact cache in .cache/, changes it.
-bundle_actual=$(cd "$bundle" && find . -type f -printf '%P\n' | LC_ALL=C sort \
-  | while IFS= read -r f; do sha256sum -- "$f"; done | sha256sum | cut -d' ' -f1)
-bundle_ok=true
-if [ "$bundle_actual" != "$bundle_sha256" ] || [ -n "$(find "$bundle" ! -type d ! -type f -print -quit)" ]; then
-  echo "gpugen pull: the bundle is not the one this node was launched with (SHA-256 of its file list $bundle_actual, expected $bundle_sha256); not running it" >&2
-  bundle_ok=false
+# Every booting node runs the bundle as root: it must be, entry for entry, the one rendered with
+# this user data, whoever could write to the bucket or push to the branch since. The digest is the
+# SHA-256 of a listing of every folder ("d PATH") and file ("f SHA256 PATH") fetched, dotfiles
+# included, sorted in byte order: an added file or folder (Ansible reads group_vars/all/ instead
+# of group_vars/all.yml) changes it. Names are read NUL-separated, and one outside [A-Za-z0-9._/-]
+# (a line feed would split a line), an entry that is neither a file nor a folder, or any error
+# refuses the bundle.
+bundle_listing() (
+  export LC_ALL=C
+  cd "$bundle" || exit 1
+  find . -mindepth 1 -printf '%P\0' >"$state/bundle.names" || exit 1
+  sort -z -o "$state/bundle.names" "$state/bundle.names" || exit 1
+  while IFS= read -r -d '' name; do
+    case "$name" in
+      "" | *[!A-Za-z0-9._/-]*)
+        echo "gpugen pull: refused name in the bundle: $(printf %q "$name")" >&2
+        exit 1 ;;
+    esac
+    if [ -L "$name" ]; then
+      echo "gpugen pull: refused symbolic link in the bundle: $name" >&2
+      exit 1
+    elif [ -d "$name" ]; then
+      printf 'd %s\n' "$name"
+    elif [ -f "$name" ]; then
+      sum=$(sha256sum -- "$name") || exit 1
+      printf 'f %s %s\n' "${sum%% *}" "$name"
+    else
+      echo "gpugen pull: refused special file in the bundle: $name" >&2
+      exit 1
+    fi
+  done <"$state/bundle.names"
+)
+bundle_ok=false
+bundle_actual=unreadable
+if bundle_listing >"$state/bundle.listing"; then
+  bundle_actual=$(sha256sum <"$state/bundle.listing" | cut -d' ' -f1)
+  [ "$bundle_actual" != "$bundle_sha256" ] || bundle_ok=true
+fi
+if [ "$bundle_ok" != true ]; then
+  echo "gpugen pull: the bundle is not the one this node was launched with (SHA-256 of its listing $bundle_actual, expected $bundle_sha256); not running it" >&2
 fi
 
 if [ "$fresh_ansible" = true ] && [ "$bundle_ok" = true ]; then

@@ -400,6 +400,11 @@ variable "pools" {
   }
 
   validation {
+    condition     = alltrue([for name, pool in var.pools : pool.market == "capacity-block" ? pool.capacity_reservation_id != null : (pool.market != "spot" || pool.capacity_reservation_id == null)])
+    error_message = "Every pools entry's market must be on-demand, capacity-block with a capacity_reservation_id (the Capacity Block's), or spot without one (Spot Instances run in no Capacity Reservation)."
+  }
+
+  validation {
     condition     = alltrue([for name, pool in var.pools : pool.capacity_reservation_id == null ? true : can(regex("^cr-[0-9a-f]{17}$", pool.capacity_reservation_id))])
     error_message = "Every pools entry's capacity_reservation_id must be a Capacity Reservation id: cr- and 17 hexadecimal digits, like cr-0123456789abcdef0."
   }

@@ -42,9 +42,10 @@ output "placement_groups" {
   description = "Placement group by pool; null with placement_strategy none."
   value       = { for name, pool in module.pool : name => pool.placement_group }
 
+  # Only pools with a group count: a pool launched into a Capacity Reservation has none.
   precondition {
-    condition     = var.placement_strategy != "spread" || alltrue([for p in values(var.pools) : length(p.nodes) <= 7])
-    error_message = "A spread placement group holds at most 7 running instances per availability zone; pools ${join(", ", [for name, p in var.pools : name if length(p.nodes) > 7])} ask for more."
+    condition     = var.placement_strategy != "spread" || alltrue([for p in values(var.pools) : p.placement_group == null || length(p.nodes) <= 7])
+    error_message = "A spread placement group holds at most 7 running instances per availability zone; pools ${join(", ", [for name, p in var.pools : name if p.placement_group != null && length(p.nodes) > 7])} ask for more."
   }
 }
 

@@ -267,6 +267,87 @@ run "placement_none" {
   }
 }
 
+# A pool launched into a Capacity Reservation has no placement group (the plan writes none), so
+# the spread limit does not count its nodes.
+run "spread_reserved_pool" {
+  command = plan
+  variables {
+    placement_strategy = "spread"
+    pools = {
+      gpu = {
+        instance_type               = "g6.xlarge"
+        capacity_reservation_id     = "cr-0123456789abcdef0"
+        launch_template_name_prefix = "h100-training-prod-gpu-"
+        network_interfaces          = [{ network_card_index = 0 }]
+        nodes = {
+          "0" = "h100-training-gpu-0", "1" = "h100-training-gpu-1", "2" = "h100-training-gpu-2",
+          "3" = "h100-training-gpu-3", "4" = "h100-training-gpu-4", "5" = "h100-training-gpu-5",
+          "6" = "h100-training-gpu-6", "7" = "h100-training-gpu-7",
+        }
+      }
+    }
+  }
+  assert {
+    condition     = output.placement_groups == { gpu = null } && length(module.pool["gpu"].instances) == 8
+    error_message = "eight reserved nodes, in no placement group"
+  }
+  assert {
+    condition     = alltrue([for i in module.pool["gpu"].instances : i.capacity_reservation_specification[0].capacity_reservation_target[0].capacity_reservation_id == "cr-0123456789abcdef0" && length(i.instance_market_options) == 0])
+    error_message = "on demand, in the targeted reservation"
+  }
+}
+
+# Market and reservation go together: a Capacity Block runs only in its reservation, Spot in none,
+# and a reservation id is cr- and 17 hexadecimal digits.
+run "capacity_block_without_reservation" {
+  command = plan
+  variables {
+    pools = {
+      gpu = {
+        instance_type               = "p5.4xlarge"
+        market                      = "capacity-block"
+        nodes                       = { "0" = "h100-training-gpu-0" }
+        launch_template_name_prefix = "h100-training-prod-gpu-"
+        network_interfaces          = [{ network_card_index = 0 }]
+      }
+    }
+  }
+  expect_failures = [var.pools]
+}
+
+run "spot_in_a_reservation" {
+  command = plan
+  variables {
+    pools = {
+      gpu = {
+        instance_type               = "g6.xlarge"
+        market                      = "spot"
+        capacity_reservation_id     = "cr-0123456789abcdef0"
+        nodes                       = { "0" = "h100-training-gpu-0" }
+        launch_template_name_prefix = "h100-training-prod-gpu-"
+        network_interfaces          = [{ network_card_index = 0 }]
+      }
+    }
+  }
+  expect_failures = [var.pools]
+}
+
+run "reservation_id_malformed" {
+  command = plan
+  variables {
+    pools = {
+      gpu = {
+        instance_type               = "g6.xlarge"
+        capacity_reservation_id     = "cr-0123"
+        nodes                       = { "0" = "h100-training-gpu-0" }
+        launch_template_name_prefix = "h100-training-prod-gpu-"
+        network_interfaces          = [{ network_card_index = 0 }]
+      }
+    }
+  }
+  expect_failures = [var.pools]
+}
+
 # kubernetes.distribution eks (the example's): the second control-plane subnet, the endpoint
 # rules and the labels kubelet may register.
 run "eks_control_plane_subnet" {

@@ -14,6 +14,7 @@ import java.util.OptionalInt;
  * @param gpuCount GPUs per instance
  * @param vcpus vCPUs per instance, what EC2's vCPU quotas count
  * @param gpuMemoryGib memory per GPU, GiB
+ * @param memoryGib the instance's own memory (RAM), GiB, where the sources give it
  * @param networkGbps the maximum network bandwidth, Gbit/s
  * @param networkCards network cards per instance
  * @param maxEnis the maximum number of network interfaces, where the sources give it
@@ -34,6 +35,7 @@ public record AwsInstanceType(
     int gpuCount,
     int vcpus,
     int gpuMemoryGib,
+    OptionalInt memoryGib,
     int networkGbps,
     int networkCards,
     OptionalInt maxEnis,
@@ -102,6 +104,7 @@ public record AwsInstanceType(
   public AwsInstanceType {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(gpu, "gpu");
+    Objects.requireNonNull(memoryGib, "memoryGib");
     Objects.requireNonNull(maxEnis, "maxEnis");
     Objects.requireNonNull(nvswitch, "nvswitch");
     Objects.requireNonNull(minStack, "minStack");

@@ -346,6 +346,7 @@ final class CompatYaml {
         f.count("gpus"),
         f.count("vcpus"),
         f.count("gpu_memory_gib"),
+        f.optCount("memory_gib"),
         f.count("network_gbps"),
         f.count("network_cards"),
         f.optCount("max_enis"),

@@ -144,6 +144,12 @@ public final class Drift {
     for (Path f : files) {
       String name = f.getFileName().toString();
       String host = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+      // The host is a word of the fix commands printed for pasting (ShellCommand): a name no
+      // command can carry is refused here, before any is built.
+      Optional<String> unprintable = ShellCommand.problem(host);
+      if (unprintable.isPresent()) {
+        throw new EnvironmentFailure(f + ": this facts file's host name " + unprintable.get());
+      }
       byte[] bytes;
       try {
         bytes = SafeRead.read(f, MAX_FACTS_BYTES, false);
@@ -202,10 +208,13 @@ public final class Drift {
               "driver",
               p.software().driver(),
               driver.isEmpty() ? "none" : driver,
-              "ansible-playbook "
-                  + (plan.aws() ? "-i gpugen-inventory " : "")
-                  + "upgrade-driver.yml -l "
-                  + host
+              ShellCommand.of(
+                      plan.aws()
+                          ? List.of(
+                              "ansible-playbook", "-i", "gpugen-inventory", "upgrade-driver.yml")
+                          : List.of("ansible-playbook", "upgrade-driver.yml"))
+                  + " "
+                  + ShellCommand.of("-l", host)
                   + " drains the node, installs the spec's driver, reboots and validates it"));
     }
     check(out, p, host, "cuda", p.software().cuda(), base.path("cuda").asText(""));

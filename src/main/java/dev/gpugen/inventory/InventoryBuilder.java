@@ -1,5 +1,6 @@
 package dev.gpugen.inventory;
 
+import dev.gpugen.spec.HostAddress;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -265,15 +266,18 @@ public final class InventoryBuilder {
     return names;
   }
 
-  /** A plain host name that is not one Ansible reserves (localhost, a loopback IP, all, ...). */
+  /**
+   * A plain host name that is not one Ansible reserves (localhost, all, ...) and that Ansible,
+   * connecting to the name where a host has no {@code ansible_host}, would reach as another
+   * machine: not a loopback or other special address, not a number resolvers read as one ({@code
+   * 127.1}, {@code 0x7f000001}), not a stock /etc/hosts loopback name ({@link HostAddress}).
+   */
   static boolean usableHostname(String name) {
     if (!HOSTNAME.matcher(name).matches()) {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return !RESERVED_NAMES.contains(lower)
-        && !lower.startsWith("localhost.")
-        && !(IPV4.matcher(lower).matches() && lower.startsWith("127."));
+    return !RESERVED_NAMES.contains(lower) && HostAddress.problem(lower).isEmpty();
   }
 
   /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
@@ -328,9 +332,9 @@ public final class InventoryBuilder {
       this.lifecycle =
           check("instance lifecycle", host.lifecycle(), LIFECYCLES::contains, "a lifecycle");
       this.spot = lifecycle.filter("spot"::equals).isPresent();
-      this.privateIp = format("private IP", host.privateIp(), IPV4);
-      this.publicIp = format("public IP", host.publicIp(), IPV4);
-      this.privateDns = format("private DNS name", host.privateDns(), DNS_NAME);
+      this.privateIp = address("private IP", host.privateIp(), IPV4);
+      this.publicIp = address("public IP", host.publicIp(), IPV4);
+      this.privateDns = address("private DNS name", host.privateDns(), DNS_NAME);
       this.lustreDnsName =
           format("tag " + GpugenTags.LUSTRE_DNS_NAME, tag(GpugenTags.LUSTRE_DNS_NAME), DNS_NAME);
       this.lustreMountName =
@@ -384,6 +388,21 @@ public final class InventoryBuilder {
               ? host.tag(source.tagKey().get()).filter(v -> !templatable(v))
               : source.valueOf(host, privateIp, publicIp, privateDns);
       return value.filter(InventoryBuilder::usableHostname);
+    }
+
+    /**
+     * An address Ansible may connect to: of its format, and another machine (not loopback,
+     * unspecified, link-local or multicast, not a number resolvers read as an IPv4 address, not a
+     * stock /etc/hosts loopback name; {@link HostAddress}).
+     */
+    private Optional<String> address(String what, Optional<String> value, Pattern pattern) {
+      Optional<String> formatted = format(what, value, pattern);
+      Optional<String> why = formatted.flatMap(HostAddress::problem);
+      if (why.isPresent()) {
+        warn(what, show(formatted.get()) + " is " + why.get());
+        return Optional.empty();
+      }
+      return formatted;
     }
 
     private Optional<String> format(String what, Optional<String> value, Pattern pattern) {

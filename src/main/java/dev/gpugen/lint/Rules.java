@@ -85,6 +85,7 @@ import dev.gpugen.lint.rules.sec.SecMirrorKeyOverHttp;
 import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.lint.rules.sec.SecSshOpenToWorld;
 import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
+import dev.gpugen.lint.rules.sec.SecUnverifiedMirrorOverHttp;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
@@ -93,6 +94,7 @@ import dev.gpugen.lint.rules.spec.SpecNetworkSource;
 import dev.gpugen.lint.rules.spec.SpecPoolShape;
 import dev.gpugen.lint.rules.spec.SpecSettingIgnored;
 import dev.gpugen.lint.rules.spec.SpecSubnetOutsideVpc;
+import dev.gpugen.lint.rules.sys.SysHugepagesExceedMemory;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.tf.TfBackendIgnored;
@@ -222,11 +224,13 @@ public final class Rules {
           new ValSettingIgnored(),
           new SysNumaBalancingEnabled(),
           new SysMaxMapCountLow(),
+          new SysHugepagesExceedMemory(),
           // security
           new SecSshOpenToWorld(),
           new SecUnencryptedStorage(),
           new SecImdsv1Enabled(),
           new SecMirrorKeyOverHttp(),
+          new SecUnverifiedMirrorOverHttp(),
           new SecSecretInSpec(),
           // GitOps hand-off
           new GitopsRepoCredentials(),

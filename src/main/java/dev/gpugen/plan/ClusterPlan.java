@@ -12,6 +12,7 @@ import dev.gpugen.spec.KernelModules;
 import dev.gpugen.spec.Placement;
 import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Sha256;
+import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -195,6 +196,57 @@ public record ClusterPlan(
   /** Bare metal: the hosts exist already and are listed in the spec. */
   public boolean staticHosts() {
     return provider() == Provider.STATIC;
+  }
+
+  /**
+   * A static host as the spec lists it: a GPU host of a pool, or a kubeadm control-plane host.
+   *
+   * @param at where the spec lists it ({@code pools[1].hosts[0]}, {@code
+   *     kubernetes.controlPlane.hosts[0]})
+   * @param label how messages name it: {@code l4.hosts[0]}, {@code
+   *     kubernetes.controlPlane.hosts[0]}
+   * @param pool the pool of a GPU host; empty for a control-plane host
+   * @param host its name, address and variables
+   */
+  public record HostEntry(SpecPath at, String label, Optional<String> pool, ClusterSpec.Host host) {
+    /**
+     * Whether {@code other} is this machine written again: a GPU host that is also a control-plane
+     * host has one name, one address and one set of variables in both lists.
+     */
+    public boolean sameMachine(HostEntry other) {
+      return host.equals(other.host) && pool.isPresent() != other.pool.isPresent();
+    }
+  }
+
+  /**
+   * Every static host entry of the spec, the one list of static host names and addresses: each
+   * pool's hosts in spec order, then {@code kubernetes.controlPlane.hosts}. inventory.yml has one
+   * host per name, so a name listed twice is one machine (spec-pool-shape refuses anything else).
+   */
+  public List<HostEntry> hostEntries() {
+    List<HostEntry> out = new ArrayList<>();
+    for (int i = 0; i < spec.pools().size(); i++) {
+      ClusterSpec.Pool p = spec.pools().get(i);
+      for (int h = 0; h < p.hosts().size(); h++) {
+        out.add(
+            new HostEntry(
+                SpecPath.of("pools", i, "hosts").index(h),
+                p.name() + ".hosts[" + h + "]",
+                Optional.of(p.name()),
+                p.hosts().get(h)));
+      }
+    }
+    spec.kubernetes()
+        .ifPresent(
+            k -> {
+              for (int h = 0; h < k.controlPlaneHosts().size(); h++) {
+                SpecPath at = SpecPath.of("kubernetes", "controlPlane", "hosts").index(h);
+                out.add(
+                    new HostEntry(
+                        at, at.toString(), Optional.empty(), k.controlPlaneHosts().get(h)));
+              }
+            });
+    return out;
   }
 
   /**

@@ -226,27 +226,21 @@ public final class AnsibleView {
     if (!staticHosts()) {
       return out;
     }
-    for (Pool p : spec.pools()) {
-      for (ClusterSpec.Host h : p.hosts()) {
+    // A GPU host that is also a control-plane host (spec-pool-shape allows a name twice only as the
+    // same machine) keeps its GPU entry and is only added to the group. The control plane: its
+    // address and the spec's vars only (no GPU pool, no gpugen_* vars).
+    java.util.Set<String> listed = new TreeSet<>();
+    for (ClusterPlan.HostEntry e : plan.hostEntries()) {
+      boolean gpu = e.pool().isPresent();
+      if ((gpu || kubeadm()) && listed.add(e.host().name())) {
+        ClusterSpec.Host h = e.host();
         Map<String, String> vars = new TreeMap<>(h.vars());
         vars.put("ansible_host", h.address());
         vars.put("gpugen_name", h.name());
-        putPoolVars(vars, p);
-        out.add(new StaticHost(h.name(), entries(vars)));
-      }
-    }
-    if (kubeadm()) {
-      // The control plane: its address and the spec's vars only (no GPU pool, no gpugen_* vars).
-      // A host that is also a GPU node keeps its GPU entry and is only added to the group.
-      java.util.Set<String> listed = new TreeSet<>();
-      out.forEach(h -> listed.add(h.name()));
-      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
-        if (listed.add(h.name())) {
-          Map<String, String> vars = new TreeMap<>(h.vars());
-          vars.put("ansible_host", h.address());
-          vars.put("gpugen_name", h.name());
-          out.add(new StaticHost(h.name(), entries(vars)));
+        if (gpu) {
+          putPoolVars(vars, plan.pool(e.pool().get()).pool());
         }
+        out.add(new StaticHost(h.name(), entries(vars)));
       }
     }
     out.sort(java.util.Comparator.comparing(StaticHost::name));
@@ -262,16 +256,13 @@ public final class AnsibleView {
     if (!staticHosts()) {
       return List.of();
     }
-    for (Pool p : spec.pools()) {
-      for (String g : poolGroups(p)) {
-        for (ClusterSpec.Host h : p.hosts()) {
-          groups.computeIfAbsent(g, k -> new TreeSet<>()).add(h.name());
-        }
-      }
-    }
-    if (kubeadm()) {
-      for (ClusterSpec.Host h : spec.kubernetes().orElseThrow().controlPlaneHosts()) {
-        groups.computeIfAbsent(CONTROL_PLANE_GROUP, k -> new TreeSet<>()).add(h.name());
+    for (ClusterPlan.HostEntry e : plan.hostEntries()) {
+      List<String> of =
+          e.pool().isPresent()
+              ? poolGroups(plan.pool(e.pool().get()).pool())
+              : kubeadm() ? List.of(CONTROL_PLANE_GROUP) : List.of();
+      for (String g : of) {
+        groups.computeIfAbsent(g, k -> new TreeSet<>()).add(e.host().name());
       }
     }
     List<Group> out = new ArrayList<>();
@@ -396,8 +387,7 @@ public final class AnsibleView {
   /** Every address of the spec's hosts, GPU and control plane (the pod network must avoid them). */
   private List<String> allAddresses() {
     List<String> out = new ArrayList<>();
-    spec.pools().forEach(p -> p.hosts().forEach(h -> out.add(h.address())));
-    spec.kubernetes().ifPresent(k -> k.controlPlaneHosts().forEach(h -> out.add(h.address())));
+    plan.hostEntries().forEach(e -> out.add(e.host().address()));
     return out;
   }
 

@@ -1,5 +1,7 @@
 package dev.gpugen.render;
 
+import dev.gpugen.spec.Printable;
+
 /**
  * One escaper per target language. Each returns a complete literal (quotes included), so a template
  * can never forget half of the job. The reader already restricts most values to safe charsets;
@@ -74,14 +76,14 @@ public final class Escape {
     return "'" + s.replace("'", "'\\''") + "'";
   }
 
-  /** Text for a one-line comment: anything that could end the line is replaced. */
+  /**
+   * Text for a one-line comment, as plain printable text: what could end the line (a line feed, a
+   * line separator, NEL) or change what a reader sees (other controls, ESC, C1, bidi overrides,
+   * CVE-2021-42574) is written as a visible escape ({@code \n}, {@code \x1b}, {@code \u202e}) by
+   * the one terminal escaper, {@link Printable}.
+   */
   public static String comment(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      b.append(c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029' || c == '\u0085' ? '?' : c);
-    }
-    return b.toString();
+    return Printable.text(s);
   }
 
   /**

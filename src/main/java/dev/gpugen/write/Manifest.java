@@ -243,7 +243,8 @@ public record Manifest(
           o.put("values", src.values());
           m.put("source", o);
         });
-    return Json.write(m).concat("\n").getBytes(StandardCharsets.UTF_8);
+    // ASCII, like everything gpugen prints: the spec path may carry a bidi control or ESC.
+    return Json.writeAscii(m).concat("\n").getBytes(StandardCharsets.UTF_8);
   }
 
   static String sha256(byte[] bytes) {

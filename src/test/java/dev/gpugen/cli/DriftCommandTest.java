@@ -275,6 +275,40 @@ class DriftCommandTest {
         node.out().lines().anyMatch(l -> l.startsWith("drift h100-training/prod: in sync")));
   }
 
+  /**
+   * A facts file named with a trailing line feed: its host is a word of the printed fix commands,
+   * and no shell word can end in a line feed (a command substitution drops it). Refused in one line
+   * naming the file escaped, exit 3, before any command is built; a name with shell syntax is
+   * quoted in every fix command.
+   */
+  @Test
+  void aFactsFileNamedWithALineFeedIsOneLineExitThree() throws Exception {
+    String edited = Sha256.hex("NCCL_DEBUG=INFO\n");
+    Path dir = Files.createDirectories(tmp.resolve("facts"));
+    Path evil = dir.resolve("evil\n");
+    Files.writeString(evil, facts("570.172.08", "n", edited, "s"));
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(3, r.exit(), r.toString());
+    assertEquals(
+        "gpugen: drift: "
+            + dir
+            + "/evil\\n: this facts file's host name ends in a line feed, which no command gpugen"
+            + " prints for pasting could name; rename it\n",
+        r.err());
+    assertEquals("", r.out());
+
+    Files.delete(evil);
+    Files.writeString(dir.resolve("node;touch x"), facts("570.172.08", "n", edited, "s"));
+    Run quoted = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(1, quoted.exit(), quoted.toString());
+    assertTrue(
+        quoted.out().contains("upgrade-driver.yml -l 'node;touch x' drains the node"),
+        quoted.out());
+    assertTrue(
+        quoted.out().contains("04-network-tuning.yml --check --diff -l 'node;touch x'"),
+        quoted.out());
+  }
+
   /** Facts files are read bounded: a pipe or a file beyond 16 MiB is one line, exit 3. */
   @Test
   void factsThatArePipesOrHugeAreOneLineExitThree() throws Exception {

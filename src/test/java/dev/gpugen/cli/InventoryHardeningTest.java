@@ -156,6 +156,80 @@ class InventoryHardeningTest {
     }
   }
 
+  /**
+   * EC2 data that would make Ansible connect to the controller itself or to no one host: a
+   * loopback, unspecified, link-local or multicast private IP is dropped with a warning (no
+   * ansible_host, no gpugen_private_ip); a Name tag that resolvers read as 127.0.0.1 (127.1,
+   * 0x7f000001, ip6-localhost) never names a host, which matters most when the host has no valid IP
+   * and Ansible connects to its name; a private DNS name "localhost" is dropped alike.
+   */
+  @Test
+  void loopbackAndOtherSpecialAddressesNeverBecomeAConnectionTarget() throws Exception {
+    String[][] cases = {
+      {"node-lo", "127.0.0.1", "a loopback address"},
+      {"node-zero", "0.0.0.0", "an unspecified address"},
+      {"node-imds", "169.254.169.254", "a link-local address"},
+      {"node-mcast", "224.0.0.1", "a multicast address"},
+      {"127.1", "not-an-ip", "is not a valid private IP"},
+      {"0x7f000001", "not-an-ip", "is not a valid private IP"},
+      {"ip6-localhost", "not-an-ip", "is not a valid private IP"},
+    };
+    for (int i = 0; i < cases.length; i++) {
+      standIn.add(
+          hostile(
+              String.format("i-0d%015d", i),
+              cases[i][0],
+              cases[i][1],
+              "ip-10-0-2-" + (i + 1) + ".ec2.internal",
+              "us-east-1a",
+              "p4d.24xlarge"));
+    }
+    standIn.add(
+        hostile(
+            "i-0e000000000000001",
+            "node-dns",
+            "not-an-ip",
+            "localhost",
+            "us-east-1a",
+            "p4d.24xlarge"));
+    for (String source : List.of("private-ip", "private-dns")) {
+      Run run = list("GPUGEN_ANSIBLE_HOST", source);
+      assertEquals(0, run.code(), run.err());
+      JsonNode hosts = JSON.readTree(run.out()).path("_meta").path("hostvars");
+      assertEquals(cases.length + 1, hosts.size(), hosts.toString());
+      List<String> special = new java.util.ArrayList<>(List.of("localhost"));
+      for (String[] c : cases) {
+        special.add(c[1].equals("not-an-ip") ? c[0] : c[1]);
+      }
+      // Where Ansible connects: ansible_host, else the inventory name.
+      hosts
+          .fieldNames()
+          .forEachRemaining(
+              name -> {
+                JsonNode vars = hosts.path(name);
+                String target = vars.path("ansible_host").asText(name);
+                assertFalse(
+                    special.contains(target), name + " connects to " + target + ": " + vars);
+                assertTrue(vars.path("gpugen_private_ip").isMissingNode(), vars.toString());
+                assertFalse(special.contains(vars.path("gpugen_private_dns").asText()));
+              });
+      for (int i = 0; i < 4; i++) {
+        assertTrue(
+            run.err()
+                .contains(
+                    String.format("dropped the private IP of i-0d%015d: ", i)
+                        + "\""
+                        + cases[i][1]
+                        + "\" is "
+                        + cases[i][2]),
+            run.err());
+      }
+      assertTrue(
+          run.err().contains("dropped the private DNS name of i-0e000000000000001: \"localhost\""),
+          run.err());
+    }
+  }
+
   @Test
   void hostnamesIsAnOrderedPreferenceAndTheFirstUniqueValueWins() throws Exception {
     standIn.addAll(StandIns.smallFleet());

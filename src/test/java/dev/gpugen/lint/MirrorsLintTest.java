@@ -261,4 +261,34 @@ class MirrorsLintTest {
         c.diagnostics().toString());
     ds.forEach(d -> assertEquals(Severity.ERROR, d.severity()));
   }
+
+  /**
+   * A plain http mirror of what nothing on the nodes verifies: the GPU Operator chart (installed
+   * without helm --verify, its pods privileged on every node), a registry whose images containerd
+   * pulls by tag, the Git server play 05 builds nccl-tests from by tag. Each is an error of its own
+   * rule; https mirrors and plain http for signed packages stay clean.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "helm: {gpuOperator: http://charts.example.com/nvidia}|mirrors.helm.gpuOperator",
+        "helm: {cilium: http://charts.example.com/cilium}|mirrors.helm.cilium",
+        "registries: {nvcr.io: \"http://registry.example.com:5000\"}|mirrors.registries[\"nvcr.io\"]",
+        "git: http://git.example.com/mirrors|mirrors.git",
+        "helm: {gpuOperator: https://charts.example.com/nvidia}|",
+        "registries: {nvcr.io: \"https://registry.example.com:5000\"}|",
+        "ubuntu: http://mirror.example.com/ubuntu|"
+      })
+  void aPlainHttpMirrorOfChartsImagesOrSourcesIsAnError(String row) throws Exception {
+    String[] p = row.split("\\|", -1);
+    String example = Files.readString(Path.of("examples/static-baremetal/cluster.yaml"));
+    Gpugen.Checked c = check(example + "mirrors:\n  " + p[0] + "\n");
+    List<Diagnostic> ds = LinterTest.of(c, "sec-unverified-mirror-over-http");
+    assertEquals(
+        p[1].isEmpty() ? List.of() : List.of(p[1]),
+        ds.stream().map(d -> d.path().toString()).toList(),
+        c.diagnostics().toString());
+    ds.forEach(d -> assertEquals(Severity.ERROR, d.severity()));
+    assertEquals(List.of(), LinterTest.of(c, "sec-mirror-key-over-http"));
+  }
 }

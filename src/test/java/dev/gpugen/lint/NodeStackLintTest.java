@@ -13,6 +13,7 @@ import dev.gpugen.spec.Severity;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -207,5 +208,37 @@ class NodeStackLintTest {
         ds.stream().map(d -> d.path().toString()).sorted().toList(),
         c.diagnostics().toString());
     assertEquals(List.of(), of(c, "sys-max-map-count-low"));
+  }
+
+  /**
+   * tuning.hugepages 10000000 on p5.48xlarge: 19,531 GiB of 2 MiB pages against the 2,048 GiB the
+   * instance has. The kernel would reserve what it can and leave the node nothing; the table's
+   * memory makes it an error, and a reservation within 90% stays clean.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"10000000|true", "943719|true", "943718|false", "1024|false"})
+  void hugepagesBeyondTheInstanceTypesMemoryAreAnError(String row) throws Exception {
+    String[] p = row.split("\\|");
+    String example =
+        java.nio.file.Files.readString(java.nio.file.Path.of("examples/aws-h100/cluster.yaml"));
+    String yaml =
+        example.replace(
+            "    instanceType: p5.48xlarge",
+            "    instanceType: p5.48xlarge\n    tuning: {hugepages: " + p[0] + "}");
+    Gpugen.Checked c = LinterTest.check(yaml, Optional.empty(), Set.of());
+    List<Diagnostic> ds = LinterTest.of(c, "sys-hugepages-exceed-memory");
+    assertEquals(Boolean.parseBoolean(p[1]) ? 1 : 0, ds.size(), c.diagnostics().toString());
+    ds.forEach(
+        d -> {
+          assertEquals(Severity.ERROR, d.severity());
+          assertEquals("pools[0].tuning.hugepages", d.path().toString());
+          assertTrue(d.message().contains("2048 GiB of memory"), d.message());
+        });
+    assertEquals(
+        OptionalInt.of(2048),
+        CompatTable.load()
+            .awsInstance("p5.48xlarge")
+            .map(AwsInstanceType::memoryGib)
+            .orElseThrow());
   }
 }

@@ -94,6 +94,53 @@ class MovedStateTest {
     plan.assertMoved("aws_placement_group.control_plane", "aws_placement_group.control_plane[0]");
   }
 
+  /**
+   * The last counted layout (at commit 70549c55, with Capacity Blocks): a P6-B300 pool in a
+   * Capacity Block (card 0 ENA only, EFA on cards 1-16) and a P5 pool in a targeted On-Demand
+   * Capacity Reservation, neither in a placement group. A reserved node replaced would be
+   * relaunched only while the reservation has room, so its market, reservation and interfaces must
+   * carry over unchanged.
+   */
+  @Test
+  void aReservedCapacityClusterOfTheLastCountedLayoutMovesWithoutReplacingAnything()
+      throws Exception {
+    Plan plan = upgrade("aws-capacity-block", false);
+    plan.assertNothingDestroyedOrReplaced();
+    plan.assertNodesMovedUnchanged();
+    for (JsonNode rc : plan.changes()) {
+      assertTrue(
+          !rc.path("type").asText().equals("aws_placement_group"),
+          "a reserved pool has no placement group in either layout: " + rc.path("address"));
+    }
+    // Each node planned with its pool's market and reservation: the state is a reserved
+    // cluster's, and the plan (no-op, above) keeps them.
+    for (ClusterSpec.Pool pool : plan.spec().pools()) {
+      for (int i = 0; i < pool.count(); i++) {
+        String address =
+            "module.pool["
+                + TerraformPlan.hclString(pool.name())
+                + "].aws_instance.this[\""
+                + i
+                + "\"]";
+        JsonNode after = plan.change(address).path("change").path("after");
+        assertEquals(
+            pool.capacityBlock() ? "capacity-block" : "",
+            after.path("instance_market_options").path(0).path("market_type").asText(),
+            address);
+        assertEquals(
+            pool.capacityReservationId().orElseThrow(),
+            after
+                .path("capacity_reservation_specification")
+                .path(0)
+                .path("capacity_reservation_target")
+                .path(0)
+                .path("capacity_reservation_id")
+                .asText(),
+            address);
+      }
+    }
+  }
+
   /** The check can fail: today's render without its moved blocks destroys every node. */
   @Test
   void withoutTheMovedBlocksEveryNodeWouldBeReplaced() throws Exception {
@@ -214,6 +261,16 @@ class MovedStateTest {
             label + ": " + lt.path("address") + " " + actions(lt));
       }
       assertTrue(nodes > 0, "the case has nodes");
+    }
+
+    /** The planned change at {@code address}. */
+    JsonNode change(String address) {
+      for (JsonNode rc : changes()) {
+        if (rc.path("address").asText().equals(address)) {
+          return rc;
+        }
+      }
+      throw new AssertionError(label + ": nothing planned at " + address + "\n" + summary());
     }
 
     JsonNode assertMoved(String from, String to) {

@@ -305,6 +305,84 @@ class PullBootstrapTest {
     }
   }
 
+  /**
+   * A host_vars file whose name has a line feed: a digest over a line-separated listing would see
+   * two names that do not exist, and Ansible would load the file (host_vars/localhost/ is the
+   * node's own variables, which outrank group_vars). The node reads names NUL-separated and refuses
+   * any outside [A-Za-z0-9._/-]: nothing of the bundle runs.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aFileWithALineFeedInItsNameIsNeverRun() throws Exception {
+    assertRefused(
+        bundle -> {
+          Path dir = Files.createDirectories(bundle.resolve("host_vars/localhost"));
+          Files.writeString(
+              dir.resolve("x\nA.yml"),
+              "prerequisites_sysctl: {kernel.core_pattern: \"|/tmp/evil %p\"}\n");
+        },
+        "refused name in the bundle: $'host_vars/localhost/x\\nA.yml'");
+  }
+
+  /**
+   * An empty folder group_vars/all/ beside the rendered group_vars/all.yml: Ansible would read the
+   * folder instead of the file, and every spec value of all.yml would silently fall back to the
+   * roles' defaults. The listing the digest covers has every folder as well as every file.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void anAddedEmptyFolderIsNeverRun() throws Exception {
+    assertRefused(
+        bundle -> Files.createDirectories(bundle.resolve("group_vars/all")),
+        "the bundle is not the one this node was launched with");
+  }
+
+  /** A test's change to the uploaded bundle. */
+  private interface Plant {
+    void into(Path bundle) throws Exception;
+  }
+
+  /**
+   * Boots a node of pool h100 on the aws-pull render with {@code plant} applied to the uploaded
+   * bundle, and asserts the node ran nothing of it, did not reboot, and reported the refusal with
+   * {@code why} in its log.
+   */
+  private void assertRefused(Plant plant, String why) throws Exception {
+    RealTools.requireRoot();
+    RenderedCase rendered = RenderedCase.render("aws-pull", tmp.resolve("render"));
+    Path out = rendered.ansible().getParent();
+    Path root = TestRoot.fresh(tmp.resolve("root"));
+    try {
+      String prefix =
+          json(out.resolve("terraform/terraform.tfvars.json")).get("pull_bundle_prefix").asText();
+      Path bundle = root.resolve("stub-s3/" + BUCKET + "/" + prefix);
+      upload(rendered.ansible(), bundle);
+      plant.into(bundle);
+
+      RealTools.Result r = boot(root, out.resolve("terraform/user-data-h100.sh"));
+      String log = log(root);
+      Path sysctl = root.resolve("etc/sysctl.d/90-gpugen.conf");
+      String configured =
+          Files.exists(sysctl) ? "\n--- ran; sysctl ---\n" + Files.readString(sysctl) : "";
+      assertTrue(log.contains(why), log + configured);
+      List<String> calls = Files.readAllLines(root.resolve("stub-s3/calls.log"));
+      assertTrue(
+          calls.stream().noneMatch(c -> c.startsWith("ansible-playbook")), calls + configured);
+      assertFalse(Files.exists(sysctl), "nothing configured" + configured);
+      assertNotEquals(0, r.exitCode(), r.output() + log);
+      JsonNode report =
+          json(root.resolve("stub-s3/" + BUCKET + "/gpugen/fleet/reports/" + CALLER + ".json"));
+      assertEquals("failed", report.get("status").asText(), report::toString);
+      assertFalse(report.get("bundle_verified").asBoolean(), report::toString);
+      String sha = prefix.substring(prefix.lastIndexOf('/') + 1);
+      assertFalse(
+          Files.exists(root.resolve("var/lib/gpugen/pull/rebooted-" + sha)),
+          "no reboot for a refused bundle");
+    } finally {
+      TestRoot.delete(root);
+    }
+  }
+
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void gitSourceChecksOutThePinnedTagAndReports() throws Exception {

@@ -155,6 +155,117 @@ class StaticHostsTest {
   }
 
   /**
+   * A loopback address in a form the grammar read as a DNS name or an IPv6 address: the
+   * controller's resolver turns each into 127.0.0.1 (inet_aton's hex and octal forms, IPv4-mapped
+   * IPv6, the stock /etc/hosts names of Debian, Ubuntu, Fedora and RHEL), so Ansible would
+   * configure the controller as this node.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "0x7f000001",
+        "0x7f.0x1",
+        "0x7f.0.0.0x1",
+        "::ffff:7f00:1",
+        "0:0:0:0:0:ffff:7f00:1",
+        "::7f00:1",
+        "localhost4",
+        "localhost6",
+        "localhost4.localdomain4",
+        "ip6-localhost",
+        "ip6-loopback",
+        "gpu.localhost"
+      })
+  void loopbackInAnyFormIsRefused(String address) {
+    String entry = "{name: gpu-01, address: \"" + address + "\"}";
+    List<Diagnostic> gpu = errorDiagnostics(spec(entry));
+    assertEquals(
+        List.of("spec-value pools[0].hosts[0].address"),
+        gpu.stream().map(d -> d.ruleId() + " " + d.path()).toList(),
+        gpu.toString());
+    assertTrue(
+        gpu.get(0).message().contains("127.0.0.1") || gpu.get(0).message().contains("loopback"),
+        gpu.get(0).message());
+  }
+
+  /** Addresses that name no one machine: link-local, multicast, reserved, broadcast. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "169.254.169.254|link-local",
+        "224.0.0.1|multicast",
+        "255.255.255.255|broadcast",
+        "fe80::1|link-local",
+        "ff02::1|multicast",
+        "ip6-allnodes|multicast",
+        "::ffff:a00:1|write that IPv4 address instead"
+      })
+  void addressesOfNoOneHostAreRefused(String row) {
+    String[] p = row.split("\\|");
+    List<Diagnostic> ds = errorDiagnostics(spec("{name: gpu-01, address: \"" + p[0] + "\"}"));
+    assertEquals(1, ds.size(), ds.toString());
+    assertEquals("pools[0].hosts[0].address", ds.get(0).path().toString());
+    assertTrue(ds.get(0).message().contains(p[1]), ds.get(0).message());
+  }
+
+  /**
+   * examples/static-baremetal with its inference host renamed like the control-plane host: the
+   * rendered inventory.yml has one host per name, so the GPU host would silently take cp-01's place
+   * in kube_control_plane at its own address and 10.40.0.5 would vanish. Names are unique across
+   * the pools and the control plane.
+   */
+  @Test
+  void aGpuHostNamedLikeAControlPlaneHostIsAnError() throws Exception {
+    String example =
+        Files.readString(Golden.repo().resolve("examples/static-baremetal/cluster.yaml"));
+    String renamed = example.replace("{name: infer-01,", "{name: cp-01,");
+    assertTrue(!renamed.equals(example), "the example has infer-01");
+    List<Diagnostic> ds = errorDiagnostics(renamed);
+    assertEquals(
+        List.of("spec-pool-shape kubernetes.controlPlane.hosts[0].name"),
+        ds.stream().map(d -> d.ruleId() + " " + d.path()).toList(),
+        ds.toString());
+    assertTrue(ds.get(0).message().contains("already used by l4.hosts[0]"), ds.get(0).message());
+    assertTrue(ds.get(0).message().contains("10.40.0.21"), ds.get(0).message());
+    // Two control-plane hosts of one name, or one address under two names, alike.
+    String twice =
+        example.replace(
+            "      - {name: cp-01, address: 10.40.0.5}\n",
+            "      - {name: cp-01, address: 10.40.0.5}\n"
+                + "      - {name: cp-01, address: 10.40.0.6}\n"
+                + "      - {name: cp-03, address: 10.40.0.11}\n");
+    assertEquals(
+        List.of(
+            "spec-pool-shape kubernetes.controlPlane.hosts[1].name",
+            "spec-pool-shape kubernetes.controlPlane.hosts[2].address"),
+        errors(twice).stream().filter(e -> e.startsWith("spec-pool-shape")).toList());
+  }
+
+  /**
+   * A GPU server that is also the control plane (a one-box lab) is listed in both places, with the
+   * same address and vars: one machine, so no error; any difference is one.
+   */
+  @Test
+  void aGpuHostAlsoListedAsTheControlPlaneIsOneMachine() throws Exception {
+    String example =
+        Files.readString(Golden.repo().resolve("examples/static-baremetal/cluster.yaml"));
+    String same =
+        example.replace(
+            "      - {name: cp-01, address: 10.40.0.5}\n",
+            "      - {name: infer-01, address: 10.40.0.21, vars: {ansible_user: ops}}\n");
+    assertEquals(List.of(), errors(same));
+    String otherVars =
+        example.replace(
+            "      - {name: cp-01, address: 10.40.0.5}\n",
+            "      - {name: infer-01, address: 10.40.0.21}\n");
+    assertEquals(
+        List.of(
+            "spec-pool-shape kubernetes.controlPlane.hosts[0].name",
+            "spec-pool-shape kubernetes.controlPlane.hosts[0].address"),
+        errors(otherVars));
+  }
+
+  /**
    * Host variables outrank group_vars: vars: {nvidia_driver_version: ...,
    * nccl_network_efa_installer_url: ..., ..._sha256: ...} would install another driver, or an
    * arbitrary installer as root, on that host while the spec says otherwise. Every variable of a

@@ -41,6 +41,7 @@ import dev.gpugen.spec.Distribution;
 import dev.gpugen.spec.EndpointAccess;
 import dev.gpugen.spec.Fabric;
 import dev.gpugen.spec.GpuDriver;
+import dev.gpugen.spec.HostAddress;
 import dev.gpugen.spec.HttpTokens;
 import dev.gpugen.spec.Internet;
 import dev.gpugen.spec.KernelModules;
@@ -392,50 +393,23 @@ public final class SpecShape {
     return Optional.empty();
   }
 
-  /** An address that is the controller itself (loopback) or no host (unspecified). */
+  /**
+   * An address that is not another machine as the controller's resolver reads it: loopback (the
+   * controller itself), unspecified, link-local, multicast, IPv4 in IPv6 clothing, a number in
+   * inet_aton's forms, a stock /etc/hosts loopback name ({@link HostAddress}).
+   */
   private static Optional<Shape.Refusal> reservedAddress(String address) {
-    boolean local =
-        address.equals("localhost")
-            || address.startsWith("localhost.")
-            || loopbackIpv4(address)
-            || address.startsWith("0.")
-            || (address.contains(":") && ipv6IsLoopbackOrUnspecified(address));
-    if (local) {
-      return Optional.of(
-          new Shape.Refusal(
-              "the controller itself (a loopback or unspecified address): Ansible would configure"
-                  + " the machine it runs on as this node",
-              "write the node's own address"));
-    }
-    return Optional.empty();
+    return HostAddress.problem(address)
+        .map(
+            why ->
+                new Shape.Refusal(
+                    why + "; Ansible would connect there instead of to the node",
+                    "write the node's own address: a dotted quad like 10.40.0.11, an IPv6"
+                        + " address or its DNS name"));
   }
 
   private static boolean loopbackIpv4(String s) {
     return s.matches("127(\\.[0-9]{1,3}){3}");
-  }
-
-  /** ::1 or :: in any of its RFC 4291 text forms (0:0:0:0:0:0:0:1, ::0:1, ...). */
-  private static boolean ipv6IsLoopbackOrUnspecified(String s) {
-    String[] halves = s.split("::", -1);
-    List<String> groups = new ArrayList<>();
-    List<String> head = halves[0].isEmpty() ? List.of() : List.of(halves[0].split(":"));
-    List<String> tail =
-        halves.length < 2 || halves[1].isEmpty() ? List.of() : List.of(halves[1].split(":"));
-    groups.addAll(head);
-    for (int i = head.size() + tail.size(); i < 8; i++) {
-      groups.add("0");
-    }
-    groups.addAll(tail);
-    if (groups.size() != 8) {
-      return false;
-    }
-    for (int i = 0; i < 7; i++) {
-      if (Integer.parseInt(groups.get(i), 16) != 0) {
-        return false;
-      }
-    }
-    int last = Integer.parseInt(groups.get(7), 16);
-    return last == 0 || last == 1;
   }
 
   static final Str HOST_VAR_VALUE =
@@ -813,7 +787,10 @@ public final class SpecShape {
           req(
               "address",
               HOST_ADDRESS.reserving(SpecShape::reservedAddress),
-              "Where Ansible connects (ansible_host; not a loopback address)."),
+              "Where Ansible connects (ansible_host): another machine, so no loopback,"
+                  + " unspecified, link-local or multicast address, IPv4-mapped IPv6 address,"
+                  + " number in inet_aton's hex or octal forms (0x7f000001) or stock /etc/hosts"
+                  + " loopback name (localhost4, ip6-localhost)."),
           opt(
               "vars",
               new MapOf(HOST_VAR_KEY, HOST_VAR_VALUE, 64),

@@ -9,6 +9,7 @@ import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,7 +32,10 @@ public final class SpecPoolShape extends Rule {
             + " the nodes are; gpu and hosts belong to static pools. On static a pool has no"
             + " instance type to derive the GPUs from, so it declares gpu: {model, count} and"
             + " lists its hosts; the rendered inventory.yml names each host once, so two hosts with"
-            + " one name (or one address) would silently run as one.");
+            + " one name (or one address), GPU hosts and kubernetes.controlPlane.hosts alike, would"
+            + " silently run as one: a GPU host named like a control-plane host would take its"
+            + " place in kube_control_plane at its own address. A GPU host that is also a"
+            + " control-plane host is listed in both places with the same address and vars.");
   }
 
   @Override
@@ -39,8 +43,6 @@ public final class SpecPoolShape extends Rule {
     ClusterSpec spec = plan.spec();
     CompatTable table = plan.compat();
     boolean isStatic = spec.cloud().provider() == Provider.STATIC;
-    Map<String, String> names = new HashMap<>();
-    Map<String, String> addresses = new HashMap<>();
     List<ClusterSpec.Pool> pools = spec.pools();
     for (int i = 0; i < pools.size(); i++) {
       ClusterSpec.Pool p = pools.get(i);
@@ -117,29 +119,55 @@ public final class SpecPoolShape extends Rule {
         findings.report(
             at, "static pool " + p.name() + " lists no hosts", "add hosts: [{name, address}]");
       }
-      for (int h = 0; h < p.hosts().size(); h++) {
-        ClusterSpec.Host host = p.hosts().get(h);
-        SpecPath hostAt = at.key("hosts").index(h);
-        String where = p.name() + ".hosts[" + h + "]";
-        String first = names.putIfAbsent(host.name(), where);
-        if (first != null) {
-          findings.report(
-              hostAt.key("name"),
-              "host name " + host.name() + " is already used by " + first,
-              "give every host its own name");
-        } else if (RESERVED.contains(host.name())) {
-          findings.report(
-              hostAt.key("name"),
-              "host name " + host.name() + " is also an inventory group name",
-              "rename the host (all, ungrouped and spot are group names)");
-        }
-        String firstAddress = addresses.putIfAbsent(host.address(), where);
-        if (firstAddress != null) {
-          findings.report(
-              hostAt.key("address"),
-              "host address " + host.address() + " is already used by " + firstAddress,
-              "give every host its own address");
-        }
+    }
+    if (isStatic) {
+      uniqueHosts(plan, findings);
+    }
+  }
+
+  /**
+   * Names and addresses are unique across every pool's hosts and the control-plane hosts
+   * (inventory.yml has one host per name): a name listed twice is one machine only when it is a GPU
+   * host also listed as a control-plane host with the same address and vars.
+   */
+  private static void uniqueHosts(ClusterPlan plan, Findings findings) {
+    Map<String, ClusterPlan.HostEntry> names = new HashMap<>();
+    Map<String, ClusterPlan.HostEntry> addresses = new HashMap<>();
+    Set<String> bothRoles = new HashSet<>();
+    for (ClusterPlan.HostEntry e : plan.hostEntries()) {
+      ClusterSpec.Host host = e.host();
+      ClusterPlan.HostEntry first = names.putIfAbsent(host.name(), e);
+      boolean sameMachine = first != null && first.sameMachine(e) && bothRoles.add(host.name());
+      if (first != null && !sameMachine) {
+        boolean roles = first.pool().isPresent() != e.pool().isPresent();
+        findings.report(
+            e.at().key("name"),
+            "host name "
+                + host.name()
+                + " is already used by "
+                + first.label()
+                + (roles
+                    ? " (address "
+                        + first.host().address()
+                        + "): inventory.yml has one host per name, so one of the two entries"
+                        + " would silently replace the other"
+                    : ""),
+            roles
+                ? "rename one of them; a GPU host that is also a control-plane host is listed in"
+                    + " both places with the same address and vars"
+                : "give every host its own name");
+      } else if (first == null && RESERVED.contains(host.name())) {
+        findings.report(
+            e.at().key("name"),
+            "host name " + host.name() + " is also an inventory group name",
+            "rename the host (all, ungrouped and spot are group names)");
+      }
+      ClusterPlan.HostEntry firstAddress = addresses.putIfAbsent(host.address(), e);
+      if (firstAddress != null && !sameMachine) {
+        findings.report(
+            e.at().key("address"),
+            "host address " + host.address() + " is already used by " + firstAddress.label(),
+            "give every host its own address");
       }
     }
   }
