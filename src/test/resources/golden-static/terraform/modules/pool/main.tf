@@ -30,7 +30,7 @@ resource "aws_placement_group" "this" {
   }
 }
 
-# What the nodes are launched with and cannot change in place (the root's local.node_settings):
+# What the nodes are launched with and cannot change in place (the root module builds them in pools.tf):
 # a change replaces this object, and with it every node of the pool (replace_triggered_by below),
 # so a new instance type or fabric reaches the nodes as new instances with the launch template's
 # interfaces, not as a stop, modify and start that keeps the interfaces they launched with (and

@@ -123,7 +123,7 @@ variable "node_tags" {
 }
 
 variable "settings" {
-  description = "What the nodes are launched with and cannot change in place (the root's local.node_settings); a change replaces every node."
+  description = "What the nodes are launched with and cannot change in place (the root module builds them in pools.tf); a change replaces every node."
   type = object({
     capacity_reservation_id     = string
     image                       = string
