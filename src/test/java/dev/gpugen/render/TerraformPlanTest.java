@@ -202,6 +202,9 @@ class TerraformPlanTest {
         bundle(ws, c);
         if (c.label().startsWith(MUTATION)) {
           MUTATIONS.get(c.label().substring(MUTATION.length())).edit().accept(c.read(), vars);
+          // A mutation plans other node settings than the render accepted, from empty state:
+          // the replacement guard would answer first (LifecycleTest plans the guard).
+          vars.remove("accepted_node_settings");
         }
         String text =
             PlanAssertions.of(c.read(), Hcl2Json.parse(tfOnly(files)))
