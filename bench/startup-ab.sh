@@ -3,6 +3,7 @@
 # (the floor), so that machine load hits all three alike. Each jar runs through the launcher
 # (GPUGEN_JAR) with its own class-data-sharing archive, recorded like the launcher does.
 # Usage: bench/startup-ab.sh A.jar B.jar [C.jar] [RUNS]   (default 21 rounds; medians, x hello)
+#        SPEC=examples/aws-mixed/cluster.yaml bench/startup-ab.sh ...   (another spec)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 names=(A B)
@@ -24,7 +25,7 @@ public class Hello {
 }
 JAVA
 javac -d "$tmp" "$tmp/Hello.java"
-spec=examples/aws-h100/cluster.yaml
+spec=${SPEC:-examples/aws-h100/cluster.yaml}
 jvm="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 for jar in "${jars[@]}"; do # the launcher's training run: one real render

@@ -146,14 +146,14 @@ class PreCommitHookIT {
   }
 
   /**
-   * The README's `.pre-commit-config.yaml`, installed as a Git hook: a commit of a current spec
+   * docs/ci.md's `.pre-commit-config.yaml`, installed as a Git hook: a commit of a current spec
    * goes through, a commit of a broken one is refused.
    */
   @Test
   void readmeConfigGuardsARealCommit() throws Exception {
     String head = git(hooks, "rev-parse", "HEAD").output().strip();
     String config =
-        readmePreCommitConfig()
+        docsPreCommitConfig()
             .replaceAll("repo: \\S+", "repo: " + hooks)
             .replaceAll("rev: \\S+", "rev: " + head);
     Files.writeString(project.resolve(".pre-commit-config.yaml"), config);
@@ -174,12 +174,12 @@ class PreCommitHookIT {
         refused.output());
   }
 
-  private static String readmePreCommitConfig() throws Exception {
-    String readme = Files.readString(ROOT.resolve("README.md"));
+  private static String docsPreCommitConfig() throws Exception {
+    String readme = Files.readString(ROOT.resolve("docs/ci.md"));
     Matcher m =
         Pattern.compile("```yaml\n(# \\.pre-commit-config\\.yaml\n.*?)```", Pattern.DOTALL)
             .matcher(readme);
-    assertTrue(m.find(), "README.md has a ```yaml block starting with # .pre-commit-config.yaml");
+    assertTrue(m.find(), "docs/ci.md has a ```yaml block starting with # .pre-commit-config.yaml");
     return m.group(1);
   }
 

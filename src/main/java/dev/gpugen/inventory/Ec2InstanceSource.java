@@ -2,7 +2,7 @@ package dev.gpugen.inventory;
 
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.Failure;
-import java.time.Duration;
+import dev.gpugen.inventory.Ec2Query.Filter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,22 +13,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
-import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
-import software.amazon.awssdk.services.ec2.model.AvailabilityZone;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Filter;
 
 /**
- * {@link InstanceSource} over EC2 DescribeInstances (AWS SDK v2): server-side tag and state
- * filters, {@code MaxResults} pages, standard retry mode and explicit timeouts.
+ * {@link InstanceSource} over EC2 DescribeInstances ({@link Ec2Query}: the AWS SDK's credentials,
+ * signer, retry strategy and HTTP client): server-side tag and state filters, {@code MaxResults}
+ * pages, standard retry mode and explicit timeouts.
  */
 public final class Ec2InstanceSource implements InstanceSource {
   /** The largest page DescribeInstances allows. */
@@ -92,15 +84,13 @@ public final class Ec2InstanceSource implements InstanceSource {
     filters.add(tagFilter(GpugenTags.MANAGED_BY, GpugenTags.MANAGED_BY_VALUE));
     filters.add(tagFilter(GpugenTags.CLUSTER, config.cluster()));
     config.environment().ifPresent(e -> filters.add(tagFilter(GpugenTags.ENVIRONMENT, e)));
-    filters.add(Filter.builder().name("instance-state-name").values(config.states()).build());
-    config
-        .filters()
-        .forEach((name, values) -> filters.add(Filter.builder().name(name).values(values).build()));
+    filters.add(new Filter("instance-state-name", config.states()));
+    config.filters().forEach((name, values) -> filters.add(new Filter(name, values)));
     return filters;
   }
 
   private static Filter tagFilter(String key, String value) {
-    return Filter.builder().name("tag:" + key).values(value).build();
+    return Filter.of("tag:" + key, value);
   }
 
   /**
@@ -112,13 +102,14 @@ public final class Ec2InstanceSource implements InstanceSource {
    */
   @Override
   public List<HostFacts> describe(String region) throws Failure {
-    Ec2Client client;
+    Ec2Query query;
     try {
-      client = client(region);
+      query = new Ec2Query(config, credentials, region, MAX_RESPONSE_BYTES);
     } catch (SdkException e) {
       throw Ec2Failures.describe(e, config, region);
     } catch (RuntimeException e) {
-      // The SDK reads AWS_MAX_ATTEMPTS, AWS_RETRY_MODE, ~/.aws/config ... while it is built.
+      // The SDK's settings (AWS_MAX_ATTEMPTS, AWS_ENDPOINT_URL_EC2, ~/.aws/config ...) are read
+      // here, as when its client is built.
       throw new EnvironmentFailure(
           "cannot set up the AWS SDK for "
               + region
@@ -127,47 +118,30 @@ public final class Ec2InstanceSource implements InstanceSource {
               + "; check the AWS_* variables and ~/.aws/config",
           e);
     }
-    try (Ec2Client ec2 = client) {
-      DescribeInstancesRequest request = request(List.of());
-      InstancePages.Page first = page(ec2, region, request);
+    try (Ec2Query ec2 = query) {
+      List<Filter> filters = filters(config);
+      // The first page's instances are read only if it is the only page: a larger fleet is read
+      // again by zone, and parsing 1,000 instances only to drop them would cost a page's CPU.
+      InstancePages.Page first = ec2.describeInstances(filters, PAGE_SIZE, null, false);
       if (first.nextToken() != null) {
         Optional<List<String>> zones = zones(ec2);
         if (zones.isPresent() && zones.get().size() > 1) {
+          first.release();
           return byZone(ec2, region, zones.get());
         }
       }
-      return chain(ec2, region, request, first);
+      ec2.instancesOf(first);
+      return chain(ec2, region, filters, first);
     } catch (SdkException | CredentialChain.MissingCredentialsException e) {
       throw Ec2Failures.describe(e, config, region);
     }
   }
 
-  /** One page of {@code request}, read by {@link InstancePages} as it arrives. */
-  private static InstancePages.Page page(
-      Ec2Client ec2, String region, DescribeInstancesRequest request) {
-    InstancePages.Page page = new InstancePages.Page(region);
-    ec2.describeInstances(
-        request.toBuilder()
-            .overrideConfiguration(c -> c.putExecutionAttribute(InstancePages.PAGE, page))
-            .build());
-    return page;
-  }
-
-  private DescribeInstancesRequest request(List<Filter> extra) {
-    List<Filter> filters = new ArrayList<>(filters(config));
-    filters.addAll(extra);
-    return DescribeInstancesRequest.builder().filters(filters).maxResults(PAGE_SIZE).build();
-  }
-
   /** The region's zone names, or empty if they cannot be listed. */
-  private static Optional<List<String>> zones(Ec2Client ec2) {
+  private static Optional<List<String>> zones(Ec2Query ec2) {
     try {
       return Optional.of(
-          ec2
-              .describeAvailabilityZones(r -> r.allAvailabilityZones(true))
-              .availabilityZones()
-              .stream()
-              .map(AvailabilityZone::zoneName)
+          ec2.availabilityZones().stream()
               .filter(z -> z != null && !z.isEmpty())
               .distinct()
               .sorted()
@@ -178,7 +152,7 @@ public final class Ec2InstanceSource implements InstanceSource {
     }
   }
 
-  private List<HostFacts> byZone(Ec2Client ec2, String region, List<String> zones) throws Failure {
+  private List<HostFacts> byZone(Ec2Query ec2, String region, List<String> zones) throws Failure {
     ExecutorService pool =
         Executors.newFixedThreadPool(
             Math.min(zones.size(), MAX_PARALLEL_ZONES),
@@ -193,9 +167,10 @@ public final class Ec2InstanceSource implements InstanceSource {
         futures.add(
             pool.submit(
                 () -> {
-                  Filter inZone = Filter.builder().name("availability-zone").values(zone).build();
-                  DescribeInstancesRequest request = request(List.of(inZone));
-                  return chain(ec2, region, request, page(ec2, region, request));
+                  List<Filter> inZone = new ArrayList<>(filters(config));
+                  inZone.add(Filter.of("availability-zone", zone));
+                  return chain(
+                      ec2, region, inZone, ec2.describeInstances(inZone, PAGE_SIZE, null, true));
                 }));
       }
       List<HostFacts> all = new ArrayList<>();
@@ -236,8 +211,7 @@ public final class Ec2InstanceSource implements InstanceSource {
 
   /** {@code first} and the pages after it, at most {@code maxPages}. */
   private List<HostFacts> chain(
-      Ec2Client ec2, String region, DescribeInstancesRequest request, InstancePages.Page first)
-      throws Failure {
+      Ec2Query ec2, String region, List<Filter> filters, InstancePages.Page first) throws Failure {
     List<HostFacts> hosts = new ArrayList<>();
     Set<String> tokens = new HashSet<>();
     InstancePages.Page page = first;
@@ -256,7 +230,7 @@ public final class Ec2InstanceSource implements InstanceSource {
       if (Thread.currentThread().isInterrupted()) {
         throw new EnvironmentFailure("interrupted while asking EC2");
       }
-      page = page(ec2, region, request.toBuilder().nextToken(page.nextToken()).build());
+      page = ec2.describeInstances(filters, PAGE_SIZE, page.nextToken(), true);
       collect(region, page, hosts, tokens);
     }
     return hosts;
@@ -285,37 +259,5 @@ public final class Ec2InstanceSource implements InstanceSource {
               + Ec2Failures.endpointName(config, region)
               + ") does not paginate correctly");
     }
-  }
-
-  private Ec2Client client(String region) {
-    ClientOverrideConfiguration override =
-        ClientOverrideConfiguration.builder()
-            .retryStrategy(
-                AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                    .maxAttempts(config.maxAttempts())
-                    .build())
-            .apiCallTimeout(config.apiCallTimeout())
-            .apiCallAttemptTimeout(config.attemptTimeout())
-            // Response hooks run last-added first: the limit wraps the body the pages read.
-            .addExecutionInterceptor(new InstancePages())
-            .addExecutionInterceptor(new ResponseLimit(MAX_RESPONSE_BYTES))
-            .build();
-    Ec2ClientBuilder builder =
-        Ec2Client.builder()
-            .region(Region.of(region))
-            .credentialsProvider(credentials)
-            .httpClient(
-                UrlConnectionHttpClient.builder()
-                    .connectionTimeout(connectTimeout())
-                    .socketTimeout(config.attemptTimeout())
-                    .build())
-            .overrideConfiguration(override);
-    config.endpoint().ifPresent(builder::endpointOverride);
-    return builder.build();
-  }
-
-  private Duration connectTimeout() {
-    Duration five = Duration.ofSeconds(5);
-    return config.attemptTimeout().compareTo(five) < 0 ? config.attemptTimeout() : five;
   }
 }

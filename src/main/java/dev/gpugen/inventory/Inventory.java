@@ -19,10 +19,20 @@ public record Inventory(
     TreeMap<String, List<String>> g = new TreeMap<>();
     groups.forEach((name, hosts) -> g.put(name, List.copyOf(hosts)));
     groups = Collections.unmodifiableSortedMap(g);
+    hostvars = frozen(hostvars);
+  }
+
+  /** {@code hostvars} as an immutable copy; the builder's arrays already are one. */
+  private static SortedMap<String, SortedMap<String, String>> frozen(
+      SortedMap<String, SortedMap<String, String>> hostvars) {
+    if (hostvars instanceof SortedArrayMap
+        && hostvars.values().stream().allMatch(v -> v instanceof SortedArrayMap)) {
+      return hostvars;
+    }
     TreeMap<String, SortedMap<String, String>> h = new TreeMap<>();
     hostvars.forEach(
         (host, vars) -> h.put(host, Collections.unmodifiableSortedMap(new TreeMap<>(vars))));
-    hostvars = Collections.unmodifiableSortedMap(h);
+    return Collections.unmodifiableSortedMap(h);
   }
 
   /** The variables of {@code host}; empty for a host not in the inventory. */

@@ -1,12 +1,15 @@
 package dev.gpugen.inventory;
 
 import dev.gpugen.spec.HostAddress;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,7 +49,7 @@ public final class InventoryBuilder {
   /** Warnings printed one by one; beyond this many, one line counts the rest. */
   static final int MAX_WARNINGS = 20;
 
-  private static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
+  static final Pattern HOSTNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
   private static final Pattern NOT_GROUP_CHAR = Pattern.compile("[^A-Za-z0-9_]");
 
   // The formats EC2 documents for each field (EC2 API reference, Instance data type).
@@ -138,7 +141,7 @@ public final class InventoryBuilder {
     List<HostFacts> sorted = new ArrayList<>(instances);
     sorted.sort(Comparator.comparing(HostFacts::instanceId).thenComparing(HostFacts::region));
     for (HostFacts host : sorted) {
-      if (!INSTANCE_ID.matcher(host.instanceId()).matches()) {
+      if (!Formats.instanceId(host.instanceId())) {
         if (badIds++ == 0) {
           warnings.add(
               "dropped an instance whose id "
@@ -155,55 +158,80 @@ public final class InventoryBuilder {
       warnings.add("dropped " + badIds + " instances in all whose ids are not EC2 instance ids");
     }
 
-    // Per host: the clean values, then the groups (needed before names, since a host may not be
-    // called like a group).
-    Map<String, Clean> clean = new LinkedHashMap<>();
-    TreeMap<String, TreeSet<String>> groupsById = new TreeMap<>();
-    Map<String, List<String>> hostGroups = new HashMap<>();
-    groupsById.put(ALL_NODES, new TreeSet<>());
+    // Per host (in instance-id order): the clean values, then the groups (needed before names,
+    // since a host may not be called like a group). Group names repeat across hosts: each
+    // distinct value is sanitised once.
+    Map<String, Map<String, String>> groupNames = new HashMap<>();
+    Map<Pattern, Map<String, Boolean>> matched = new HashMap<>();
+    List<Clean> clean = new ArrayList<>(hosts.size());
+    Map<String, List<Clean>> members = new TreeMap<>();
+    members.put(ALL_NODES, new ArrayList<>());
     for (String pool : config.pools().keySet()) {
-      groupsById.put(group("pool_", pool), new TreeSet<>());
+      members.put(group("pool_", pool), new ArrayList<>());
     }
     for (HostFacts host : hosts) {
-      Clean c = new Clean(host, config, warnings);
-      clean.put(host.instanceId(), c);
-      List<String> groups = new ArrayList<>();
+      Clean c = new Clean(host, config, warnings, matched);
+      clean.add(c);
+      List<String> groups = new ArrayList<>(6);
       if (c.controlPlane) {
         groups.add(CONTROL_PLANE);
       } else {
         groups.add(ALL_NODES);
-        c.pool.ifPresent(p -> groups.add(group("pool_", p)));
+        if (c.pool.isPresent()) {
+          groups.add(group(groupNames, "pool_", c.pool.get()));
+        }
       }
-      c.availabilityZone.ifPresent(az -> groups.add(group("az_", az)));
+      if (c.availabilityZone.isPresent()) {
+        groups.add(group(groupNames, "az_", c.availabilityZone.get()));
+      }
       groups.add(c.spot ? SPOT : ON_DEMAND);
-      c.instanceType.ifPresent(t -> groups.add(group("type_", t)));
-      for (KeyedGroup keyed : config.keyedGroups()) {
-        c.tag(keyed.tag())
-            .filter(v -> !v.isEmpty())
-            .ifPresent(v -> groups.add(group(keyed.prefix() + "_", v)));
+      if (c.instanceType.isPresent()) {
+        groups.add(group(groupNames, "type_", c.instanceType.get()));
       }
-      hostGroups.put(host.instanceId(), groups);
+      for (KeyedGroup keyed : config.keyedGroups()) {
+        Optional<String> value = c.tag(keyed.tag());
+        if (value.isPresent() && !value.get().isEmpty()) {
+          groups.add(group(groupNames, keyed.prefix() + "_", value.get()));
+        }
+      }
       for (String g : groups) {
-        groupsById.computeIfAbsent(g, k -> new TreeSet<>());
+        members.computeIfAbsent(g, k -> new ArrayList<>()).add(c);
       }
     }
 
-    Map<String, String> names = hostnames(config, clean, groupsById.keySet());
+    hostnames(config, clean, members.keySet());
 
     SortedMap<String, List<String>> groups = new TreeMap<>();
-    for (HostFacts host : hosts) {
-      String name = names.get(host.instanceId());
-      for (String g : hostGroups.get(host.instanceId())) {
-        groupsById.get(g).add(name);
+    for (Map.Entry<String, List<Clean>> group : members.entrySet()) {
+      String[] names = new String[group.getValue().size()];
+      for (int i = 0; i < names.length; i++) {
+        names[i] = group.getValue().get(i).hostname;
       }
+      // Hosts come in instance-id order, which is mostly name order too: a near-linear sort.
+      Arrays.sort(names);
+      int n = 0;
+      for (String name : names) {
+        if (n == 0 || !names[n - 1].equals(name)) {
+          names[n++] = name;
+        }
+      }
+      groups.put(group.getKey(), List.of(Arrays.copyOf(names, n)));
     }
-    groupsById.forEach((g, members) -> groups.put(g, List.copyOf(members)));
 
-    SortedMap<String, SortedMap<String, String>> hostvars = new TreeMap<>();
-    for (HostFacts host : hosts) {
-      hostvars.put(names.get(host.instanceId()), clean.get(host.instanceId()).vars(config));
+    // Variables in instance-id order, as their warnings are; then the hosts in name order.
+    for (Clean c : clean) {
+      c.vars = c.vars(config);
     }
-    return new Result(new Inventory(groups, hostvars), bounded(warnings), foreign);
+    Clean[] byName = clean.toArray(new Clean[0]);
+    Arrays.sort(byName, Comparator.comparing((Clean c) -> c.hostname));
+    String[] names = new String[byName.length];
+    Object[] vars = new Object[byName.length];
+    for (int i = 0; i < byName.length; i++) {
+      names[i] = byName[i].hostname;
+      vars[i] = byName[i].vars;
+    }
+    return new Result(
+        new Inventory(groups, SortedArrayMap.ofSorted(names, vars)), bounded(warnings), foreign);
   }
 
   private static List<String> bounded(List<String> warnings) {
@@ -227,43 +255,46 @@ public final class InventoryBuilder {
   }
 
   /**
-   * Each host's name: the first entry of {@code hostnames} whose value is a plain host name, unique
-   * among the hosts for that entry, not a reserved name, not a group name, and not another host's
-   * id or name; else the instance id. Hosts are named in instance-id order, so the result does not
-   * depend on the order EC2 listed them in.
+   * Each host's name ({@code Clean.hostname}): the first entry of {@code hostnames} whose value is
+   * a plain host name, unique among the hosts for that entry, not a reserved name, not a group
+   * name, and not another host's id or name; else the instance id. Hosts are named in instance-id
+   * order, so the result does not depend on the order EC2 listed them in.
    */
-  private static Map<String, String> hostnames(
-      InventoryConfig config, Map<String, Clean> hosts, Set<String> groupNames) {
-    Map<HostnameSource, Map<String, Integer>> counts = new HashMap<>();
-    for (HostnameSource source : config.hostnames()) {
+  private static void hostnames(InventoryConfig config, List<Clean> hosts, Set<String> groupNames) {
+    List<HostnameSource> sources = config.hostnames();
+    List<Map<String, Integer>> counts = new ArrayList<>(sources.size());
+    for (int s = 0; s < sources.size(); s++) {
       Map<String, Integer> count = new HashMap<>();
-      for (Clean c : hosts.values()) {
-        c.hostname(source).ifPresent(n -> count.merge(n, 1, Integer::sum));
+      for (Clean c : hosts) {
+        Optional<String> n = c.hostname(s, sources.get(s));
+        if (n.isPresent()) {
+          count.merge(n.get(), 1, Integer::sum);
+        }
       }
-      counts.put(source, count);
+      counts.add(count);
     }
-    Set<String> taken = new HashSet<>(hosts.keySet());
-    Map<String, String> names = new HashMap<>();
-    for (Map.Entry<String, Clean> entry : hosts.entrySet()) {
-      String id = entry.getKey();
+    Set<String> taken = new HashSet<>();
+    for (Clean c : hosts) {
+      taken.add(c.host.instanceId());
+    }
+    for (Clean c : hosts) {
+      String id = c.host.instanceId();
       String name = id;
-      for (HostnameSource source : config.hostnames()) {
-        Optional<String> candidate =
-            entry
-                .getValue()
-                .hostname(source)
-                .filter(n -> counts.get(source).getOrDefault(n, 0) == 1)
-                .filter(n -> !groupNames.contains(n))
-                .filter(n -> n.equals(id) || !taken.contains(n));
+      for (int s = 0; s < sources.size(); s++) {
+        Optional<String> candidate = c.hostname(s, sources.get(s));
         if (candidate.isPresent()) {
-          name = candidate.get();
-          break;
+          String n = candidate.get();
+          if (counts.get(s).getOrDefault(n, 0) == 1
+              && !groupNames.contains(n)
+              && (n.equals(id) || !taken.contains(n))) {
+            name = n;
+            break;
+          }
         }
       }
       taken.add(name);
-      names.put(id, name);
+      c.hostname = name;
     }
-    return names;
   }
 
   /**
@@ -273,7 +304,7 @@ public final class InventoryBuilder {
    * 127.1}, {@code 0x7f000001}), not a stock /etc/hosts loopback name ({@link HostAddress}).
    */
   static boolean usableHostname(String name) {
-    if (!HOSTNAME.matcher(name).matches()) {
+    if (!Formats.hostname(name)) {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
@@ -283,6 +314,68 @@ public final class InventoryBuilder {
   /** {@code prefix + value} with every character Ansible would warn about replaced by {@code _}. */
   public static String group(String prefix, String value) {
     return prefix + NOT_GROUP_CHAR.matcher(value).replaceAll("_");
+  }
+
+  /** {@link #group}, each distinct prefix and value worked out once. */
+  private static String group(Map<String, Map<String, String>> memo, String prefix, String value) {
+    return memo.computeIfAbsent(prefix, p -> new HashMap<>())
+        .computeIfAbsent(value, v -> group(prefix, v));
+  }
+
+  /**
+   * {@link DateTimeFormatter#ISO_INSTANT}'s text of {@code t}: {@code YYYY-MM-DDTHH:MM:SS}, a
+   * fraction of 3, 6 or 9 digits if it has one, {@code Z}; years outside 1000-9999 by the formatter
+   * itself.
+   */
+  static String isoInstant(Instant t) {
+    LocalDateTime d = LocalDateTime.ofEpochSecond(t.getEpochSecond(), 0, ZoneOffset.UTC);
+    if (d.getYear() < 1000 || d.getYear() > 9999) {
+      return DateTimeFormatter.ISO_INSTANT.format(t);
+    }
+    char[] c = new char[30];
+    int n = 0;
+    n = digits(c, n, d.getYear(), 4);
+    c[n++] = '-';
+    n = digits(c, n, d.getMonthValue(), 2);
+    c[n++] = '-';
+    n = digits(c, n, d.getDayOfMonth(), 2);
+    c[n++] = 'T';
+    n = digits(c, n, d.getHour(), 2);
+    c[n++] = ':';
+    n = digits(c, n, d.getMinute(), 2);
+    c[n++] = ':';
+    n = digits(c, n, d.getSecond(), 2);
+    int nano = t.getNano();
+    if (nano != 0) {
+      c[n++] = '.';
+      if (nano % 1_000_000 == 0) {
+        n = digits(c, n, nano / 1_000_000, 3);
+      } else if (nano % 1000 == 0) {
+        n = digits(c, n, nano / 1000, 6);
+      } else {
+        n = digits(c, n, nano, 9);
+      }
+    }
+    c[n++] = 'Z';
+    return new String(c, 0, n);
+  }
+
+  private static int digits(char[] c, int at, int value, int width) {
+    for (int i = width - 1; i >= 0; i--) {
+      c[at + i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+    return at + width;
+  }
+
+  /** {@code value} has a control character ({@link Character#isISOControl}). */
+  private static boolean hasControl(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when Jinja2 would treat {@code value} as a template. */
@@ -303,6 +396,71 @@ public final class InventoryBuilder {
     return b.append('"').toString();
   }
 
+  /**
+   * One host's variables, each in its slot of the sorted list of every variable the inventory sets:
+   * they come out in key order without a key comparison.
+   */
+  private static final class Vars {
+    private static final String[] KEYS =
+        SortedArrayMap.checkSorted(
+            new TreeSet<>(
+                    List.of(
+                        "ansible_host",
+                        "ansible_connection",
+                        "ansible_aws_ssm_instance_id",
+                        "ansible_aws_ssm_region",
+                        "ansible_aws_ssm_s3_addressing_style",
+                        "ansible_aws_ssm_bucket_name",
+                        "ansible_user",
+                        "ansible_ssh_common_args",
+                        "gpugen_cluster",
+                        "gpugen_environment",
+                        "gpugen_instance_id",
+                        "gpugen_region",
+                        "gpugen_state",
+                        "gpugen_instance_type",
+                        "gpugen_az",
+                        "gpugen_lifecycle",
+                        "gpugen_name",
+                        "gpugen_private_ip",
+                        "gpugen_public_ip",
+                        "gpugen_private_dns",
+                        "gpugen_launch_time",
+                        "gpugen_lustre_dns_name",
+                        "gpugen_lustre_mount_name",
+                        "gpugen_kube_endpoint",
+                        "gpugen_pool",
+                        "gpugen_expected_instance_type",
+                        "gpugen_expected_driver",
+                        "gpugen_expected_cuda",
+                        "gpugen_expected_container_toolkit"))
+                .toArray(new String[0]));
+
+    private static final Map<String, Integer> SLOTS = slots();
+
+    private final Object[] values = new Object[KEYS.length];
+
+    private static Map<String, Integer> slots() {
+      Map<String, Integer> slots = new HashMap<>();
+      for (int i = 0; i < KEYS.length; i++) {
+        slots.put(KEYS[i], i);
+      }
+      return slots;
+    }
+
+    void put(String key, String value) {
+      Integer slot = SLOTS.get(key);
+      if (slot == null) {
+        throw new IllegalArgumentException("no slot for host variable " + key);
+      }
+      values[slot] = value;
+    }
+
+    SortedMap<String, String> done() {
+      return SortedArrayMap.ofSlots(KEYS, values);
+    }
+  }
+
   /** One host's values after the hostile ones were dropped. */
   private static final class Clean {
     final HostFacts host;
@@ -321,10 +479,25 @@ public final class InventoryBuilder {
     final boolean controlPlane;
     final Optional<String> kubeEndpoint;
     final List<String> warnings;
+    private final Map<Pattern, Map<String, Boolean>> memo;
 
-    Clean(HostFacts host, InventoryConfig config, List<String> warnings) {
+    /** The name {@link #hostnames} gave it. */
+    String hostname;
+
+    /** Its variables, once worked out. */
+    SortedMap<String, String> vars;
+
+    /** {@link #hostname(int, HostnameSource)} by source index, once asked. */
+    private List<Optional<String>> hostnameBySource;
+
+    Clean(
+        HostFacts host,
+        InventoryConfig config,
+        List<String> warnings,
+        Map<Pattern, Map<String, Boolean>> memo) {
       this.host = host;
       this.warnings = warnings;
+      this.memo = memo;
       this.name = tag(GpugenTags.NAME).filter(s -> !s.isEmpty());
       this.pool = tag(GpugenTags.POOL).filter(s -> !s.isEmpty());
       this.availabilityZone = format("availability zone", host.availabilityZone(), ZONE);
@@ -374,11 +547,27 @@ public final class InventoryBuilder {
         warn("tag " + key, "it contains a Jinja2 delimiter ({{, {% or {#)");
         return Optional.empty();
       }
-      if (v.length() > MAX_TAG_VALUE || v.chars().anyMatch(Character::isISOControl)) {
+      if (v.length() > MAX_TAG_VALUE || hasControl(v)) {
         warn("tag " + key, "it is longer than 256 characters or has control characters");
         return Optional.empty();
       }
       return value;
+    }
+
+    /** This host's usable name from {@code source}, the {@code index}th entry of hostnames. */
+    Optional<String> hostname(int index, HostnameSource source) {
+      if (hostnameBySource == null) {
+        hostnameBySource = new ArrayList<>();
+      }
+      while (hostnameBySource.size() <= index) {
+        hostnameBySource.add(null);
+      }
+      Optional<String> name = hostnameBySource.get(index);
+      if (name == null) {
+        name = hostname(source);
+        hostnameBySource.set(index, name);
+      }
+      return name;
     }
 
     /** This host's usable name from {@code source}, if it has one. */
@@ -406,7 +595,24 @@ public final class InventoryBuilder {
     }
 
     private Optional<String> format(String what, Optional<String> value, Pattern pattern) {
-      return check(what, value, v -> pattern.matcher(v).matches(), "a valid " + what);
+      if (value.isPresent() && !matches(pattern, value.get())) {
+        warn(what, "it is not a valid " + what + ": " + show(value.get()));
+        return Optional.empty();
+      }
+      return value;
+    }
+
+    /** {@code pattern} matches {@code value}; the per-host formats are checked by loops. */
+    private boolean matches(Pattern pattern, String value) {
+      if (pattern == IPV4) {
+        return Formats.ipv4(value);
+      }
+      if (pattern == DNS_NAME) {
+        return Formats.dnsName(value);
+      }
+      // Zones and instance types repeat across the fleet: each distinct value is matched once.
+      return memo.computeIfAbsent(pattern, p -> new HashMap<>())
+          .computeIfAbsent(value, v -> pattern.matcher(v).matches());
     }
 
     private Optional<String> check(
@@ -423,7 +629,7 @@ public final class InventoryBuilder {
     }
 
     SortedMap<String, String> vars(InventoryConfig config) {
-      SortedMap<String, String> vars = new TreeMap<>();
+      Vars vars = new Vars();
       ansibleHost(config.ansibleHost()).ifPresent(a -> vars.put("ansible_host", a));
       connectionVars(config.connection(), vars);
       vars.put("gpugen_cluster", config.cluster());
@@ -438,14 +644,13 @@ public final class InventoryBuilder {
       privateIp.ifPresent(ip -> vars.put("gpugen_private_ip", ip));
       publicIp.ifPresent(ip -> vars.put("gpugen_public_ip", ip));
       privateDns.ifPresent(dns -> vars.put("gpugen_private_dns", dns));
-      host.launchTime()
-          .ifPresent(t -> vars.put("gpugen_launch_time", DateTimeFormatter.ISO_INSTANT.format(t)));
+      host.launchTime().ifPresent(t -> vars.put("gpugen_launch_time", isoInstant(t)));
       lustreDnsName.ifPresent(d -> vars.put("gpugen_lustre_dns_name", d));
       lustreMountName.ifPresent(m -> vars.put("gpugen_lustre_mount_name", m));
       kubeEndpoint.ifPresent(e -> vars.put("gpugen_kube_endpoint", e));
       if (controlPlane) {
         // A control-plane instance is no GPU node: no pool, no expected GPU software.
-        return vars;
+        return vars.done();
       }
       pool.ifPresent(
           p -> {
@@ -458,7 +663,7 @@ public final class InventoryBuilder {
               expect(vars, "gpugen_expected_container_toolkit", expected.containerToolkit());
             }
           });
-      return vars;
+      return vars.done();
     }
 
     /**
@@ -469,7 +674,7 @@ public final class InventoryBuilder {
      * https://docs.ansible.com/ansible/latest/collections/community/aws/aws_ssm_connection.html).
      * ssh: the image's login user, and ProxyJump with a jump host.
      */
-    private void connectionVars(NodeConnection connection, SortedMap<String, String> vars) {
+    private void connectionVars(NodeConnection connection, Vars vars) {
       if (connection.ssm()) {
         vars.put("ansible_connection", NodeConnection.SSM_PLUGIN);
         vars.put("ansible_aws_ssm_instance_id", host.instanceId());
@@ -493,7 +698,7 @@ public final class InventoryBuilder {
       }
     }
 
-    private static void expect(SortedMap<String, String> vars, String key, Optional<String> value) {
+    private static void expect(Vars vars, String key, Optional<String> value) {
       // Settings come from the spec; InventoryConfigReader already refused templatable ones.
       value.ifPresent(v -> vars.put(key, v));
     }

@@ -135,7 +135,9 @@ public final class InventoryService {
             + " ms ("
             + String.join(", ", config.regions())
             + ")");
+    long built0 = System.nanoTime();
     InventoryBuilder.Result built = InventoryBuilder.build(config, instances);
+    long built1 = System.nanoTime();
     if (built.foreignDropped() > 0) {
       verbose.accept(built.foreignDropped() + " instances dropped: not this cluster's or state");
     }
@@ -153,12 +155,23 @@ public final class InventoryService {
               + "; check \"cluster\", \"environment\" and \"regions\"");
     }
     byte[] list = InventoryJson.list(built.inventory());
+    long written = System.nanoTime();
+    verbose.accept(
+        "inventory built in "
+            + (built1 - built0) / 1_000_000
+            + " ms, "
+            + list.length
+            + " bytes of JSON written in "
+            + (written - built1) / 1_000_000
+            + " ms");
     if (empty) {
       // An empty answer is often a wrong setting or a transient state; never serve it again.
       verbose.accept("not caching an empty inventory");
     } else if (cache.isPresent()) {
       try {
+        long cached = System.nanoTime();
         cache.get().write(list, built.warnings());
+        verbose.accept("cache written in " + (System.nanoTime() - cached) / 1_000_000 + " ms");
       } catch (IOException | RuntimeException e) {
         // A cache that cannot be written costs speed, not correctness: never fail the run for it,
         // and stay quiet, since Ansible shows any stderr of a successful run as an error.

@@ -3,13 +3,9 @@ package dev.gpugen.inventory;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Optional;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /** Cuts off a response body longer than a bound, so an endless body cannot fill the heap. */
-final class ResponseLimit implements ExecutionInterceptor {
+final class ResponseLimit {
   /** The body went past the bound. */
   static final class TooLargeException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -19,16 +15,11 @@ final class ResponseLimit implements ExecutionInterceptor {
     }
   }
 
-  private final long limit;
+  private ResponseLimit() {}
 
-  ResponseLimit(long limit) {
-    this.limit = limit;
-  }
-
-  @Override
-  public Optional<InputStream> modifyHttpResponseContent(
-      Context.ModifyHttpResponse context, ExecutionAttributes executionAttributes) {
-    return context.responseBody().map(body -> new Bounded(body, limit));
+  /** {@code body}, failing with {@link TooLargeException} past {@code limit} bytes. */
+  static InputStream bounded(InputStream body, long limit) {
+    return new Bounded(body, limit);
   }
 
   private static final class Bounded extends FilterInputStream {

@@ -20,10 +20,11 @@ import java.util.stream.Stream;
  * (start-up, a syntax check per playbook). The folders are merged into one project: the first
  * folder's files at its root, then every other folder's files at the same place when the path is
  * new, under {@code cases/<name>/} when the path is taken by other bytes, and not at all when the
- * same bytes are already there. ansible-lint judges a file by its kind, which follows from its path
- * and bytes, so every file of every folder is judged as it would be in its own folder; a playbook
- * under {@code cases/} finds the roles of the root ({@code ANSIBLE_ROLES_PATH}) when it has none
- * beside it.
+ * same bytes are already there; a file under {@code cases/} brings the other files of its folder
+ * along, so that relative includes resolve. ansible-lint judges a file by its kind, which follows
+ * from its path and bytes, so every file of every folder is judged as it would be in its own
+ * folder; a playbook under {@code cases/} finds the roles of the root ({@code ANSIBLE_ROLES_PATH})
+ * when it has none beside it.
  */
 public final class AnsibleLint {
   private AnsibleLint() {}
@@ -84,6 +85,25 @@ public final class AnsibleLint {
           placed.put(digest, target);
         }
         origins.merge(target, name + ": " + rel, (a, b) -> a + ", " + b);
+      }
+      // A file under cases/ brings its folder's siblings: a task file's include_tasks and a
+      // playbook's relative paths resolve beside it, where the root's copies would not be found.
+      for (Path file : files(src)) {
+        String rel = src.relativize(file).toString();
+        Path parent = Path.of(rel).getParent();
+        String dir = CASES + "/" + name + "/" + (parent == null ? "" : parent + "/");
+        String target = CASES + "/" + name + "/" + rel;
+        boolean besideCaseFile =
+            origins.keySet().stream()
+                .anyMatch(
+                    t ->
+                        t.startsWith(dir) && t.indexOf('/', dir.length()) < 0 && !t.equals(target));
+        if (besideCaseFile && !origins.containsKey(target)) {
+          Path out = dest.resolve(target);
+          Files.createDirectories(out.getParent());
+          Files.copy(file, out, StandardCopyOption.COPY_ATTRIBUTES);
+          origins.put(target, name + ": " + rel);
+        }
       }
     }
     return new Project(dest, origins);
