@@ -94,14 +94,14 @@ class LifecycleTest {
         """,
         StandardCharsets.UTF_8);
     moto =
-        new ProcessBuilder(
-                "python3",
-                Path.of("src/test/resources/moto/ec2_stand_in.py").toAbsolutePath().toString(),
-                Integer.toString(port),
-                amis.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(scratch.resolve("moto.log").toFile())
-            .start();
+        RealTools.start(
+            new ProcessBuilder(
+                    "python3",
+                    Path.of("src/test/resources/moto/ec2_stand_in.py").toAbsolutePath().toString(),
+                    Integer.toString(port),
+                    amis.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(scratch.resolve("moto.log").toFile()));
     waitFor(port);
     SortedMap<String, String> files = render(BASE, new TreeMap<>(), false);
     files.put("moto_override.tf", override("http://127.0.0.1:" + port));
