@@ -43,16 +43,7 @@ final class PlanCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Gpugen.Checked checked = options.check(Knowledge.gpugen(), file);
-    if (!checked.diagnostics().isEmpty()) {
-      DiagnosticPrinter.text(err, checked);
-    }
-    if (options.fails(checked)) {
-      err.println(
-          Printable.text(file.toString())
-              + ": "
-              + DiagnosticPrinter.summary(checked.diagnostics())
-              + "; no plan");
-      err.flush();
+    if (options.printFails(err, file, checked, "no plan")) {
       return ExitCodes.INVALID;
     }
     Map<String, Object> view = PlanView.of(checked.plan().orElseThrow());

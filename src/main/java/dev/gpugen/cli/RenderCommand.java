@@ -216,16 +216,7 @@ final class RenderCommand implements Callable<Integer> {
       err.flush();
       return new Rendered(ExitCodes.INVALID);
     }
-    if (!checked.diagnostics().isEmpty()) {
-      DiagnosticPrinter.text(err, checked);
-    }
-    if (options.fails(checked)) {
-      err.println(
-          Printable.text(file.toString())
-              + ": "
-              + DiagnosticPrinter.summary(checked.diagnostics())
-              + "; nothing rendered");
-      err.flush();
+    if (options.printFails(err, file, checked, "nothing rendered")) {
       return new Rendered(ExitCodes.INVALID);
     }
     ClusterSpec cluster = checked.spec().orElseThrow();

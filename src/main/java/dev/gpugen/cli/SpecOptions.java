@@ -5,10 +5,12 @@ import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InvalidInput;
 import dev.gpugen.lint.Rules;
 import dev.gpugen.lint.rules.spec.SpecLintSettings;
+import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.yaml.ReaderRules;
 import dev.gpugen.spec.yaml.Suggest;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -99,5 +101,26 @@ final class SpecOptions {
   boolean fails(Gpugen.Checked c) {
     return c.spec().isEmpty()
         || c.diagnostics().stream().anyMatch(d -> d.severity().atLeast(failOn));
+  }
+
+  /**
+   * Prints {@code c}'s findings on {@code err} and, when they fail the run ({@link #fails}), the
+   * one summary line ending in {@code outcome} ("nothing rendered"); returns whether they fail it.
+   */
+  boolean printFails(PrintWriter err, Path file, Gpugen.Checked c, String outcome) {
+    if (!c.diagnostics().isEmpty()) {
+      DiagnosticPrinter.text(err, c);
+    }
+    if (!fails(c)) {
+      return false;
+    }
+    err.println(
+        Printable.text(file.toString())
+            + ": "
+            + DiagnosticPrinter.summary(c.diagnostics())
+            + "; "
+            + outcome);
+    err.flush();
+    return true;
   }
 }

@@ -102,16 +102,7 @@ final class UpCommand implements Callable<Integer> {
     UsageErrors.requirePasteable(spec.commandLine(), "-o", output);
     Gpugen gpugen = Knowledge.gpugen();
     Gpugen.Checked checked = options.check(gpugen, file);
-    if (!checked.diagnostics().isEmpty()) {
-      DiagnosticPrinter.text(err, checked);
-    }
-    if (options.fails(checked)) {
-      err.println(
-          Printable.text(file.toString())
-              + ": "
-              + DiagnosticPrinter.summary(checked.diagnostics())
-              + "; nothing run");
-      err.flush();
+    if (options.printFails(err, file, checked, "nothing run")) {
       return ExitCodes.INVALID;
     }
     ClusterPlan plan = checked.plan().orElseThrow();
