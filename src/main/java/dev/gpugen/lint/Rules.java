@@ -53,6 +53,7 @@ import dev.gpugen.lint.rules.k8s.K8sApiUnreachable;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
 import dev.gpugen.lint.rules.k8s.K8sDistributionProvider;
+import dev.gpugen.lint.rules.k8s.K8sLabelReserved;
 import dev.gpugen.lint.rules.k8s.K8sNetworkOverlap;
 import dev.gpugen.lint.rules.k8s.K8sNotConfigured;
 import dev.gpugen.lint.rules.k8s.K8sOperatorUnvalidated;
@@ -152,6 +153,7 @@ public final class Rules {
           new K8sControlPlaneEndpointMissing(),
           new K8sControlPlaneEven(),
           new K8sSystemPoolOff(),
+          new K8sLabelReserved(),
           new K8sNetworkOverlap(),
           new K8sVersionUnsupported(),
           new K8sOperatorUnvalidated(),
