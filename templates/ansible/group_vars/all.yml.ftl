@@ -123,8 +123,15 @@ kubeadm_apiserver_cert_extra_sans: [=unsafe(ansible.kubernetes.apiServerCertSan)
 # containerd's runc uses the systemd cgroup driver, as kubelet does under kubeadm.
 container_runtime_systemd_cgroup: true
 </#if>
-# The host's node name in Kubernetes: kubelet registers the host name unless told otherwise.
+<#if ansible.kubernetes.kubeadm>
+# The host's node name in Kubernetes: kubeadm's kubelet registers the host name.
 kubernetes_node_name: "{{ ansible_facts['nodename'] }}"
+<#else>
+# The host's node name in your cluster: on EC2 the private DNS name (gpugen-inventory's
+# gpugen_private_dns), as EKS and the AWS cloud provider name nodes; elsewhere the host name.
+# Set kubernetes_node_name per host if your cluster names its nodes otherwise.
+kubernetes_node_name: "{{ gpugen_private_dns | default(ansible_facts['nodename']) }}"
+</#if>
 </#if>
 
 </#if>
