@@ -76,14 +76,6 @@ final class RenderCommand implements Callable<Integer> {
   boolean oneLineInvalid;
 
   @Option(
-      names = "--allow-replace",
-      description =
-          "Accept the spec's node settings as they are now: where a change of them (instance"
-              + " type, fabric, image, key pair, market, placement, zone, ...) replaces a pool's"
-              + " nodes, terraform apply may do so. Without it Terraform refuses such a plan.")
-  boolean allowReplace;
-
-  @Option(
       names = {"-q", "--quiet"},
       description = "Print only the one-line summary, not the next steps.")
   boolean quiet;
@@ -222,9 +214,7 @@ final class RenderCommand implements Callable<Integer> {
     ClusterSpec cluster = checked.spec().orElseThrow();
     Path dir = folder(checked);
     ClusterPlan plan = checked.plan().orElseThrow();
-    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
-        Impact.accepted(dir, plan, allowReplace && !check);
-    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), accepted);
+    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file));
     {
       if (check) {
         if (!TreeWriter.rendered(dir)) {
@@ -240,7 +230,7 @@ final class RenderCommand implements Callable<Integer> {
           err.flush();
           return new Rendered(ExitCodes.INVALID);
         }
-        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan, accepted), force);
+        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan), force);
         String diff = TreeWriter.check(dir, tree);
         if (!diff.isEmpty()) {
           out.print(diff);
@@ -259,7 +249,7 @@ final class RenderCommand implements Callable<Integer> {
         out.flush();
         return new Rendered(ExitCodes.OK);
       }
-      Manifest.Source source = Impact.source(dir, file, plan, accepted);
+      Manifest.Source source = Impact.source(dir, file, plan);
       TreeWriter.Summary s = TreeWriter.write(dir, tree, Optional.of(source), force);
       out.println(
           "rendered "
@@ -273,7 +263,6 @@ final class RenderCommand implements Callable<Integer> {
               + " deleted");
       out.flush();
       Impact.print(out, s.previous(), plan);
-      Impact.printReplacement(out, accepted, plan, allowReplace, s.previous());
       return new Rendered(ExitCodes.OK, source.driverUpgradePending());
     }
   }
