@@ -361,6 +361,10 @@ class MovedStateTest {
         }
         if (!a.equals("no-op")) {
           changed.append("\n  ").append(a).append(' ').append(rc.path("address").asText());
+          if (rc.path("change").has("replace_paths")) {
+            changed.append(" (replaced for ").append(rc.path("change").path("replace_paths"));
+            changed.append(", ").append(rc.path("action_reason").asText()).append(')');
+          }
         }
       }
       return counts + ", " + moved + " moved" + changed;
