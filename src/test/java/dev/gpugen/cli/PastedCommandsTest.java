@@ -168,11 +168,17 @@ class PastedCommandsTest {
     String ansible = out.resolve("ansible").toString();
     assertEquals(
         List.of(
-            new Call("terraform", work.toString(), List.of("-chdir=" + tf, "init")),
-            new Call("terraform", work.toString(), List.of("-chdir=" + tf, "apply")),
+            // The collections first (a Galaxy failure leaves nothing billing), then Terraform from
+            // the ansible folder the first step went into.
+            new Call(
+                "ansible-galaxy",
+                ansible,
+                List.of("collection", "install", "-r", "requirements.yml")),
+            new Call("terraform", ansible, List.of("-chdir=" + tf, "init")),
+            new Call("terraform", ansible, List.of("-chdir=" + tf, "apply")),
             new Call(
                 "aws",
-                work.toString(),
+                ansible,
                 List.of(
                     "eks",
                     "update-kubeconfig",
@@ -182,10 +188,6 @@ class PastedCommandsTest {
                     "h100-training-prod",
                     "--kubeconfig",
                     out.resolve("ansible/.state/kubeconfig").toString())),
-            new Call(
-                "ansible-galaxy",
-                ansible,
-                List.of("collection", "install", "-r", "requirements.yml")),
             new Call("ansible-playbook", ansible, List.of("-i", "gpugen-inventory", "site.yml")),
             new Call("gpugen", ansible, List.of("up", spec.toString()))),
         paste(shell, lines));

@@ -47,7 +47,7 @@ class GitOpsTest {
         provider: gcp
         project: ml-finetune-1
         region: us-central1
-        gke: {cluster: ft, gpuDriver: operator}
+        gke: {cluster: ft, gpuDriver: operator, authorizedNetworks: [203.0.113.0/24]}
       pools:
         - {name: a100, instanceType: a2-ultragpu-8g, count: 2}
       software: {driver: "580.95.05", cuda: "12.8"}
