@@ -103,9 +103,9 @@ class PreCommitHookIT {
     edit("    count: 16", "    count: 12");
     RealTools.Result stale = tryRepo("gpugen-render-check");
     assertEquals(1, stale.exitCode(), stale.output());
-    // The diff shows the committed 16 going and the spec's 12 coming, whatever the templates.
-    assertTrue(stale.output().matches("(?s).*\n-[^\n]*\\b16\\b.*"), stale.output());
-    assertTrue(stale.output().matches("(?s).*\n\\+[^\n]*\\b12\\b.*"), stale.output());
+    // The diff shows the committed nodes 12 to 15 going and the spec's fingerprint changing.
+    assertTrue(stale.output().matches("(?s).*\n-[^\n]*\\b15\\b.*"), stale.output());
+    assertTrue(stale.output().contains("\n+gpugen_spec_sha256: "), stale.output());
     assertTrue(stale.output().contains("\n+++ b/"), stale.output());
     assertTrue(
         stale
