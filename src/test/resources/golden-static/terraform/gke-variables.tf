@@ -146,14 +146,27 @@ variable "node_image_type" {
 variable "system_pool" {
   description = "The untainted CPU node pool for kube-system and controllers (systemPool); null for none."
   type = object({
-    machine_type = string
-    node_count   = number
+    machine_type   = string
+    node_count     = number
+    disk_size_gb   = number
+    min_node_count = number
+    max_node_count = number
   })
   default = null
 
   validation {
-    condition     = var.system_pool == null ? true : (var.system_pool.node_count >= 1 && var.system_pool.node_count <= 100)
-    error_message = "The system_pool's node_count must be 1-100."
+    condition     = var.system_pool == null ? true : (var.system_pool.node_count >= 1 && var.system_pool.node_count <= 10)
+    error_message = "The system_pool's node_count must be 1-10."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.disk_size_gb >= 20 && var.system_pool.disk_size_gb <= 1000)
+    error_message = "The system_pool's disk_size_gb must be 20-1000."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : ((var.system_pool.min_node_count == null) == (var.system_pool.max_node_count == null) && (var.system_pool.min_node_count == null ? true : var.system_pool.min_node_count <= var.system_pool.max_node_count))
+    error_message = "The system_pool's min_node_count and max_node_count are both null or both set, min at most max."
   }
 }
 

@@ -593,7 +593,7 @@ final class TerraformVariables {
     v.put("network_interfaces", List.of(nic));
     Map<String, Object> root = new TreeMap<>();
     root.put("type", "gp3");
-    root.put("size_gib", SYSTEM_ROOT_GIB);
+    root.put("size_gib", sp.rootGib());
     root.put("iops", null);
     root.put("throughput", null);
     root.put("encrypted", true);
@@ -603,9 +603,6 @@ final class TerraformVariables {
     v.put("role", "system");
     return v;
   }
-
-  /** The system nodes' root volume: the container images of the cluster's controllers. */
-  private static final int SYSTEM_ROOT_GIB = 50;
 
   /** Taints as Terraform objects, the value "" where the spec has none. */
   private static List<Map<String, String>> taints(
@@ -1169,8 +1166,12 @@ final class TerraformVariables {
 
   private static Map<String, Object> systemPoolValue(ClusterPlan plan) {
     Map<String, Object> v = new TreeMap<>();
-    v.put("machine_type", plan.spec().systemPool().instanceType().orElseThrow());
-    v.put("node_count", plan.spec().systemPool().count());
+    ClusterSpec.SystemPool sp = plan.spec().systemPool();
+    v.put("machine_type", sp.instanceType().orElseThrow());
+    v.put("node_count", sp.count());
+    v.put("disk_size_gb", sp.diskSizeGb());
+    v.put("min_node_count", sp.autoscaling().map(a -> (Object) a.min()).orElse(null));
+    v.put("max_node_count", sp.autoscaling().map(a -> (Object) a.max()).orElse(null));
     return v;
   }
 

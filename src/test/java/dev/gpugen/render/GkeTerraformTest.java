@@ -439,10 +439,13 @@ class GkeTerraformTest {
             "    labels: {workload-type: batch}\n",
             "    labels: {workload-type: batch}\n"
                 + "    taints: [{key: dedicated, value: batch, effect: NoSchedule}]\n");
-    assertEquals(
-        Map.of("machine_type", "e2-standard-4", "node_count", 1),
-        JSON.convertValue(r.tfvars().path("system_pool"), Map.class));
-    Rendered noKey = variant("gke-system-default", "systemPool: {enabled: true}\n", "");
+    JsonNode pool = r.tfvars().path("system_pool");
+    assertEquals("e2-standard-4", pool.path("machine_type").asText(), pool.toString());
+    assertEquals(2, pool.path("node_count").asInt(), pool.toString());
+    assertEquals(50, pool.path("disk_size_gb").asInt(), pool.toString());
+    assertTrue(pool.path("min_node_count").isNull(), "no autoscaling unless written");
+    Rendered noKey =
+        variant("gke-system-default", "kubernetes:\n  systemPool: {enabled: true}\n", "");
     assertEquals(
         "e2-standard-4",
         noKey.tfvars().path("system_pool").path("machine_type").asText(),
