@@ -134,14 +134,14 @@ resource "google_container_node_pool" "system" {
   location           = var.zone
   cluster            = local.gke_name
   name               = "gpugen-system"
-  node_count         = var.system_pool.min_node_count == null ? var.system_pool.node_count : null
-  initial_node_count = var.system_pool.min_node_count
+  node_count         = var.system_pool.autoscaling == null ? var.system_pool.node_count : null
+  initial_node_count = var.system_pool.autoscaling == null ? null : var.system_pool.autoscaling.min
 
   dynamic "autoscaling" {
-    for_each = var.system_pool.min_node_count == null ? [] : [1]
+    for_each = var.system_pool.autoscaling == null ? [] : [var.system_pool.autoscaling]
     content {
-      min_node_count = var.system_pool.min_node_count
-      max_node_count = var.system_pool.max_node_count
+      min_node_count = autoscaling.value.min
+      max_node_count = autoscaling.value.max
     }
   }
 

@@ -78,7 +78,8 @@ class SystemPoolKeyTest {
     ClusterSpec.SystemPool sp = spec.systemPool();
     assertEquals(Optional.of("e2-standard-8"), sp.instanceType());
     assertEquals(3, sp.count());
-    assertEquals(Optional.of(new ClusterSpec.Autoscaling(2, 5)), sp.autoscaling());
+    assertEquals(
+        Optional.of("2-5"), sp.autoscaling().map(a -> a.min() + "-" + a.max()), "autoscaling");
     assertEquals(120, sp.diskSizeGb());
     ClusterPlan plan = TestSpecs.plan(spec);
     assertTrue(plan.gkeSystemPool());
@@ -88,6 +89,19 @@ class SystemPoolKeyTest {
             dev.gpugen.testing.Records.with(
                 spec, "systemPool.autoscaling", Optional.<ClusterSpec.Autoscaling>empty()));
     assertEquals(2 * (5 - 3), plan.gkeOperatorPodQuota() - atCount.gkeOperatorPodQuota());
+  }
+
+  @Test
+  void bothBoundsAreCheckedAgainstEachOther() throws Exception {
+    String yaml =
+        Files.readString(GKE)
+            .replace(
+                "  systemPool: {enabled: true}\n",
+                "  systemPool: {autoscaling: {min: 4, max: 2}}\n");
+    List<Diagnostic> errors = errors(check(yaml));
+    assertEquals(1, errors.size(), errors.toString());
+    assertEquals("spec-pool-shape", errors.get(0).ruleId());
+    assertEquals("kubernetes.systemPool.autoscaling", errors.get(0).path().toString());
   }
 
   @Test

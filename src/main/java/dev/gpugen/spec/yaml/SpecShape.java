@@ -1511,6 +1511,11 @@ public final class SpecShape {
     return ROOT;
   }
 
+  /** kubernetes.systemPool: the shapes Terraform's system_pool variable is typed and checked by. */
+  public static Obj systemPool() {
+    return SYSTEM_POOL;
+  }
+
   /** One entry of {@code pools}: the shapes Terraform's pool variables are typed and checked by. */
   public static Obj pool() {
     return POOL;
