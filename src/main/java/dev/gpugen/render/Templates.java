@@ -26,10 +26,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The source set: the built-in templates and static files shipped in the jar under {@code
- * templates/}, optionally overridden file by file from a directory ({@code --templates DIR}). A
- * template is named after the file it produces plus {@code .ftl}; a static file (no spec data) is
- * named after the file it produces and is copied, not parsed.
+ * The source set: the built-in templates and static files of {@code templates/}, shipped in the jar
+ * as one {@link TemplatePack}, optionally overridden file by file from a directory ({@code
+ * --templates DIR}). A template is named after the file it produces plus {@code .ftl}; a static
+ * file (no spec data) is named after the file it produces and is copied, not parsed.
  */
 public final class Templates {
   static final freemarker.template.Version VERSION = Configuration.VERSION_2_3_34;
@@ -68,7 +68,7 @@ public final class Templates {
   }
 
   private static Templates read(Optional<Path> overrides) throws IOException {
-    java.util.Map<String, String> builtIn = BuiltIn.FILES;
+    java.util.Map<String, String> builtIn = BuiltIn.files();
     java.util.Map<String, String> texts = new java.util.TreeMap<>();
     if (overrides.isPresent()) {
       Path dir = overrides.get();
@@ -98,10 +98,32 @@ public final class Templates {
     return new Templates(configure(loader), new ArrayList<>(builtIn.keySet()), texts);
   }
 
-  /** The built-in files, read from the jar's template pack on first use, once per process. */
+  /**
+   * The built-in files, read from the jar's template pack on first use, once per process. A broken
+   * pack is kept as its error, so every use reports the same message.
+   */
   private static final class BuiltIn {
-    static final java.util.Map<String, String> FILES =
-        java.util.Collections.unmodifiableMap(TemplatePack.load());
+    private static final java.util.Map<String, String> LOADED;
+    private static final InternalFailure FAILURE;
+
+    static {
+      java.util.Map<String, String> loaded = null;
+      InternalFailure failure = null;
+      try {
+        loaded = java.util.Collections.unmodifiableMap(TemplatePack.load());
+      } catch (InternalFailure e) {
+        failure = e;
+      }
+      LOADED = loaded;
+      FAILURE = failure;
+    }
+
+    static java.util.Map<String, String> files() {
+      if (FAILURE != null) {
+        throw new InternalFailure(FAILURE.getMessage(), FAILURE);
+      }
+      return LOADED;
+    }
   }
 
   /**
@@ -237,7 +259,7 @@ public final class Templates {
     if (override != null) {
       return override;
     }
-    String text = BuiltIn.FILES.get(name);
+    String text = BuiltIn.files().get(name);
     if (text == null) {
       throw new IOException("no static file " + name);
     }
