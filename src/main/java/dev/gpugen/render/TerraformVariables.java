@@ -871,21 +871,15 @@ final class TerraformVariables {
   private static List<Section> gke() {
     List<TfVar> cluster =
         List.of(
-            TfVar.of("cluster_name", "string", "Cluster name (the gpugen-cluster label).")
-                .validation(
-                    "can(regex(\"^[a-z][a-z0-9-]{0,38}$\", {var}))",
-                    "The cluster_name must be 1-39 lower-case letters, digits and '-', starting"
-                        + " with a letter.")
+            TfShape.variable(
+                    "cluster_name",
+                    specKey("metadata.name"),
+                    "Cluster name (the gpugen-cluster label).")
                 .set(p -> p.spec().metadata().name()),
-            TfVar.of(
+            TfShape.variable(
                     "environment",
-                    "string",
+                    specKey("metadata.environment"),
                     "Environment (dev, prod, ...): the gpugen-environment label; null for none.")
-                .defaultTo(null)
-                .validation(
-                    "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]{0,30}$\", {var}))",
-                    "The environment must be 1-31 lower-case letters, digits and '-', starting"
-                        + " with a letter.")
                 .set(p -> p.spec().metadata().environment().orElse(null)),
             gkeProject(),
             gkeRegion(),
@@ -908,35 +902,25 @@ final class TerraformVariables {
                     "contains([\"RAPID\", \"REGULAR\", \"STABLE\", \"EXTENDED\"], {var})",
                     "The gke_release_channel must be RAPID, REGULAR, STABLE or EXTENDED.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().releaseChannel().api()),
-            TfVar.of(
+            TfShape.variable(
                     "gke_version",
-                    "string",
+                    specKey("cloud.gke.version"),
+                    true,
                     "The cluster's minimum control plane version: a minor (1.35) or an exact"
                         + " version (1.35.2-gke.1962000); new node pools get the control plane's.")
-                .validation(
-                    "can(regex(\"^1\\\\.[0-9]{2}(\\\\.[0-9]{1,3}-gke\\\\.[0-9]{1,10})?$\","
-                        + " {var}))",
-                    "The gke_version must look like 1.35 or 1.35.2-gke.1962000.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().version()),
-            TfVar.of(
+            TfShape.variable(
                     "gke_hold_upgrades_until",
-                    "string",
+                    specKey("cloud.gke.holdUpgradesUntil"),
+                    true,
                     "The last day (UTC) of the maintenance exclusion that holds minor and node"
                         + " upgrades (NO_MINOR_OR_NODE_UPGRADES); at most the end of standard"
                         + " support of the cluster's minor version.")
-                .validation(
-                    "can(regex(\"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$\", {var}))",
-                    "The gke_hold_upgrades_until must be a date like 2027-04-11.")
                 .set(p -> p.gkeHoldUpgradesUntil().orElse(null)),
-            TfVar.of(
+            TfShape.variable(
                     "gke_authorized_networks",
-                    "list(string)",
+                    specKey("cloud.gke.authorizedNetworks"),
                     "CIDRs that may reach the control plane's public endpoint.")
-                .defaultTo(List.of())
-                .validation(
-                    "alltrue([for c in {var} : can(cidrnetmask(c))])",
-                    "Every gke_authorized_networks entry must be an IPv4 CIDR like"
-                        + " 203.0.113.0/24.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().authorizedNetworks()),
             TfVar.of(
                     "gke_private_endpoint",
