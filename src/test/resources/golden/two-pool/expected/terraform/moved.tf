@@ -4,6 +4,8 @@
 # pool, labelled with the pool's name ('-' as '_'), its nodes counted from 0. These blocks move
 # them in state to the addresses of modules/pool, so upgrading gpugen replaces no node
 # (docs/terraform.md). They only declare; keep them as long as some state may predate the layout.
+# After them, the moves of this spec's own history: renamed pools, and the FSx file system and the
+# checkpoint bucket to the addresses storage.retain chooses.
 
 moved {
   from = aws_launch_template.a100
