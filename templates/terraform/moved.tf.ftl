@@ -34,37 +34,32 @@ moved {
   to   = module.pool[[=hcl(r.to)]]
 }
 </#list>
-<#if terraform.lustre>
+<#-- Written whether or not the spec has the file system or the bucket: a move of an object the
+     state lacks does nothing, and the .tf files then differ only by the spec's pools. -->
 <#if terraform.retainData>
 
-# storage.retain true: the file system at its protected address (storage.tf).
+# storage.retain true: the file system and the checkpoint bucket at their protected addresses
+# (storage.tf).
 moved {
   from = aws_fsx_lustre_file_system.unprotected[0]
   to   = aws_fsx_lustre_file_system.this[0]
 }
-<#else>
 
-# storage.retain false: the file system where a plan may delete it (storage.tf).
-moved {
-  from = aws_fsx_lustre_file_system.this[0]
-  to   = aws_fsx_lustre_file_system.unprotected[0]
-}
-</#if>
-</#if>
-<#if terraform.checkpointBucket>
-<#if terraform.retainData>
-
-# storage.retain true: the checkpoint bucket at its protected address (storage.tf).
 moved {
   from = aws_s3_bucket.checkpoint_unprotected[0]
   to   = aws_s3_bucket.checkpoint[0]
 }
 <#else>
 
-# storage.retain false: the checkpoint bucket where a plan may delete it (storage.tf).
+# storage.retain false: the file system and the checkpoint bucket where a plan may delete them
+# (storage.tf).
+moved {
+  from = aws_fsx_lustre_file_system.this[0]
+  to   = aws_fsx_lustre_file_system.unprotected[0]
+}
+
 moved {
   from = aws_s3_bucket.checkpoint[0]
   to   = aws_s3_bucket.checkpoint_unprotected[0]
 }
-</#if>
 </#if>

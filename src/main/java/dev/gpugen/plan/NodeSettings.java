@@ -2,6 +2,7 @@ package dev.gpugen.plan;
 
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.spec.ClusterSpec;
+import dev.gpugen.spec.Market;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,28 +41,57 @@ public final class NodeSettings {
     String subnet =
         net.subnetId()
             .orElse(spec.cloud().availabilityZone().orElse("") + "/" + net.subnetCidr().orElse(""));
+    // What every pool's nodes share: the image, the key pair, the subnet and the KMS key.
+    SortedMap<String, Object> shared = new TreeMap<>();
+    shared.put("image", spec.cloud().image());
+    shared.put(
+        "kubernetes_version",
+        eks ? spec.kubernetes().map(ClusterSpec.Kubernetes::version).orElse(null) : null);
+    shared.put("ssh_key_name", spec.cloud().sshKeyName().orElse(null));
+    shared.put("subnet", subnet);
+    // terraform.tfvars.json never sets kms_key_id (a user's own input): a key set later is a
+    // change from the accepted null.
+    shared.put("kms_key_id", null);
     for (PoolPlan pp : plan.pools()) {
       ClusterSpec.Pool p = pp.pool();
-      SortedMap<String, Object> s = new TreeMap<>();
+      SortedMap<String, Object> s = new TreeMap<>(shared);
       s.put("instance_type", p.instanceType());
       s.put("market", p.market().spelling());
       s.put("capacity_reservation_id", p.capacityReservationId().orElse(null));
       s.put("network_interfaces", interfaces(pp));
       s.put("placement_group", pp.placementGroup().orElse(null));
       s.put("launch_template_name_prefix", pp.launchTemplateNamePrefix());
-      s.put("image", spec.cloud().image());
-      s.put(
-          "kubernetes_version",
-          eks ? spec.kubernetes().map(ClusterSpec.Kubernetes::version).orElse(null) : null);
-      s.put("ssh_key_name", spec.cloud().sshKeyName().orElse(null));
-      s.put("subnet", subnet);
       s.put("root_volume_encrypted", p.rootVolume().encrypted());
-      // terraform.tfvars.json never sets kms_key_id (a user's own input): a key set later is a
-      // change from the accepted null.
-      s.put("kms_key_id", null);
       out.put(pp.name(), s);
     }
+    // EKS's system pool is one more entry of var.pools, its nodes replaced and guarded alike.
+    plan.systemPool()
+        .ifPresent(
+            sp -> {
+              SortedMap<String, Object> s = new TreeMap<>(shared);
+              s.put("instance_type", sp.instanceType());
+              s.put("market", Market.ON_DEMAND.spelling());
+              s.put("capacity_reservation_id", null);
+              s.put("network_interfaces", systemInterfaces());
+              s.put("placement_group", null);
+              s.put("launch_template_name_prefix", systemLaunchTemplateNamePrefix(plan, sp));
+              s.put("root_volume_encrypted", true);
+              out.put(sp.name(), s);
+            });
     return out;
+  }
+
+  /** The system pool's launch template name prefix, after the GPU pools' pattern. */
+  public static String systemLaunchTemplateNamePrefix(ClusterPlan plan, SystemPool sp) {
+    return plan.qualifiedName() + "-" + sp.name() + "-";
+  }
+
+  /** The system pool's one network interface: ENA on card 0, EC2's default. */
+  public static List<Map<String, Object>> systemInterfaces() {
+    Map<String, Object> nic = new LinkedHashMap<>();
+    nic.put("interface_type", null);
+    nic.put("network_card_index", 0);
+    return List.of(nic);
   }
 
   /** The manifest value holding the settings a pool's nodes were last accepted with. */
@@ -88,14 +118,20 @@ public final class NodeSettings {
     if (allow) {
       return current;
     }
+    Map<String, String> renamedFrom = new TreeMap<>();
+    plan.pools()
+        .forEach(pp -> pp.pool().renamedFrom().ifPresent(old -> renamedFrom.put(pp.name(), old)));
     SortedMap<String, SortedMap<String, Object>> out = new TreeMap<>();
-    for (PoolPlan pp : plan.pools()) {
-      String was =
-          previous.getOrDefault(
-              acceptedKey(pp.name()),
-              pp.pool().renamedFrom().map(old -> previous.get(acceptedKey(old))).orElse(null));
-      out.put(pp.name(), was == null ? current.get(pp.name()) : parse(was, current.get(pp.name())));
-    }
+    current.forEach(
+        (pool, now) -> {
+          String was =
+              previous.getOrDefault(
+                  acceptedKey(pool),
+                  renamedFrom.containsKey(pool)
+                      ? previous.get(acceptedKey(renamedFrom.get(pool)))
+                      : null);
+          out.put(pool, was == null ? now : parse(was, now));
+        });
     return out;
   }
 

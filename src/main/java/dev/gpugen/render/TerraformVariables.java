@@ -648,11 +648,10 @@ final class TerraformVariables {
       nodes.put(String.valueOf(i), plan.qualifiedName() + "-" + sp.name() + "-" + i);
     }
     v.put("nodes", nodes);
-    v.put("launch_template_name_prefix", plan.qualifiedName() + "-" + sp.name() + "-");
-    Map<String, Object> nic = new TreeMap<>();
-    nic.put("network_card_index", 0);
-    nic.put("interface_type", null);
-    v.put("network_interfaces", List.of(nic));
+    v.put(
+        "launch_template_name_prefix",
+        dev.gpugen.plan.NodeSettings.systemLaunchTemplateNamePrefix(plan, sp));
+    v.put("network_interfaces", dev.gpugen.plan.NodeSettings.systemInterfaces());
     Map<String, Object> root = new TreeMap<>();
     root.put("type", "gp3");
     root.put("size_gib", SYSTEM_ROOT_GIB);

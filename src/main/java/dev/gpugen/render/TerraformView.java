@@ -189,16 +189,6 @@ public final class TerraformView {
     return spec.storage().retain();
   }
 
-  /** Whether the spec has a file system (moved.tf moves it only then: see storage.tf). */
-  public boolean lustre() {
-    return plan.lustre().isPresent();
-  }
-
-  /** Whether the spec has a checkpoint bucket. */
-  public boolean checkpointBucket() {
-    return spec.storage().checkpointBucket().isPresent();
-  }
-
   private static NodeMove nodeMove(PoolPlan.Node n) {
     // Keys are the indices of the counted layout ("0", "1", ...).
     return new NodeMove(Integer.parseInt(n.key()), n.key());

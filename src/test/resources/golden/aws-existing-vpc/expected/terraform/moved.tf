@@ -36,3 +36,15 @@ moved {
   from = aws_instance.h200[3]
   to   = module.pool["h200"].aws_instance.this["3"]
 }
+
+# storage.retain true: the file system and the checkpoint bucket at their protected addresses
+# (storage.tf).
+moved {
+  from = aws_fsx_lustre_file_system.unprotected[0]
+  to   = aws_fsx_lustre_file_system.this[0]
+}
+
+moved {
+  from = aws_s3_bucket.checkpoint_unprotected[0]
+  to   = aws_s3_bucket.checkpoint[0]
+}

@@ -387,13 +387,13 @@ moved {
   to   = module.pool["l4-infer"].aws_instance.this["7"]
 }
 
-# storage.retain true: the file system at its protected address (storage.tf).
+# storage.retain true: the file system and the checkpoint bucket at their protected addresses
+# (storage.tf).
 moved {
   from = aws_fsx_lustre_file_system.unprotected[0]
   to   = aws_fsx_lustre_file_system.this[0]
 }
 
-# storage.retain true: the checkpoint bucket at its protected address (storage.tf).
 moved {
   from = aws_s3_bucket.checkpoint_unprotected[0]
   to   = aws_s3_bucket.checkpoint[0]
