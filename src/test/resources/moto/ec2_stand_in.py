@@ -22,6 +22,13 @@ behaviour the Terraform under test depends on:
   (https://docs.aws.amazon.com/fsx/latest/APIReference/API_FileSystem.html, Lifecycle); here a
   described file system is AVAILABLE at once.
 
+- Capacity, when a test asks for a shortage: while capacity.json beside AMIS_JSON says
+  {"instanceType": TYPE, "launches": N}, the next N RunInstances of TYPE succeed and every later
+  one fails as EC2 fails a launch it has no capacity for: the server error
+  InsufficientInstanceCapacity, HTTP 500
+  (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html, "Server error
+  codes"). Without the file, capacity is unlimited, as moto has it.
+
 The Ubuntu image the Terraform's owner-pinned lookup finds comes from AMIS_JSON (moto's
 MOTO_AMIS_PATH): an image of Canonical's account 099720109477 under Canonical's naming scheme
 (https://documentation.ubuntu.com/aws/aws-how-to/instances/find-ubuntu-images/).
@@ -42,6 +49,7 @@ from urllib.parse import parse_qs
 PORT = int(sys.argv[1])
 os.environ["MOTO_AMIS_PATH"] = sys.argv[2]
 LOG = os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "requests.log")
+CAPACITY = os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "capacity.json")
 
 from moto.ec2.models import ec2_backends  # noqa: E402 (after MOTO_AMIS_PATH)
 from moto.moto_server.werkzeug_app import (  # noqa: E402
@@ -204,6 +212,33 @@ def monitoring(action, params, region):
     return xml(action, f"<instancesSet>{items}</instancesSet>")
 
 
+def out_of_capacity(params):
+    """Whether this launch finds no capacity (capacity.json), counting it down if it does."""
+    if not os.path.exists(CAPACITY):
+        return False
+    with open(CAPACITY, encoding="utf-8") as f:
+        want = json.load(f)
+    if params.get("InstanceType") != want["instanceType"]:
+        return False
+    if want["launches"] > 0:
+        want["launches"] -= 1
+        with open(CAPACITY, "w", encoding="utf-8") as f:
+            json.dump(want, f)
+        return False
+    return True
+
+
+def capacity_error(params):
+    """EC2's answer to a launch it has no capacity for: a server error (HTTP 500)."""
+    _, text = error(
+        "InsufficientInstanceCapacity",
+        f"We currently do not have sufficient {params.get('InstanceType', '')} capacity in the"
+        " Availability Zone you requested. Our system will be working on provisioning additional"
+        " capacity.",
+    )
+    return "500 Internal Server Error", text
+
+
 def fsx_lifecycle(body, created):
     """moto's FileSystem has no Lifecycle at all: CREATING when created, AVAILABLE described."""
     doc = json.loads(body)
@@ -240,6 +275,15 @@ class Shims:
             data = text.encode("utf-8")
             start_response(status, [("Content-Type", "text/xml"), ("Content-Length", str(len(data)))])
             return [data]
+
+        if action == "RunInstances":
+            with LOCK:
+                short = out_of_capacity(params)
+            if short:
+                status, text = capacity_error(params)
+                data = text.encode("utf-8")
+                start_response(status, [("Content-Type", "text/xml"), ("Content-Length", str(len(data)))])
+                return [data]
 
         group = None
         if action == "RunInstances" and params.get("Placement.GroupName"):

@@ -1,6 +1,7 @@
 package dev.gpugen.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,6 +59,15 @@ class LifecycleTest {
   private static TerraformPlan.Workspace ws;
   private static SortedMap<String, String> applied;
 
+  private static final String A100_POOL = "module.pool[\"a100\"]";
+
+  /** A second pool, so that a row can add, remove or rename one beside the first. */
+  private static final String A100 =
+      "{name: a100, instanceType: p4d.24xlarge, count: 1, market: on-demand}";
+
+  private static final String KMS_KEY =
+      "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+
   static final String BASE;
 
   static {
@@ -67,7 +77,8 @@ class LifecycleTest {
                   Path.of("src/test/resources/golden/aws-h100-reference/spec.yaml"),
                   StandardCharsets.UTF_8)
               .replace("count: 16", "count: 4")
-              .replace("market: spot ", "market: on-demand ");
+              .replace("market: spot ", "market: on-demand ")
+              .replace("\nsoftware:", "\n  - " + A100 + "\nsoftware:");
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -104,17 +115,57 @@ class LifecycleTest {
                 .redirectOutput(scratch.resolve("moto.log").toFile()));
     waitFor(port);
     SortedMap<String, String> files = render(BASE, new TreeMap<>(), false);
-    files.put("moto_override.tf", override("http://127.0.0.1:" + port));
+    String endpoint = "http://127.0.0.1:" + port;
+    // The first apply meets a capacity shortage: EC2 launches two p5.48xlarge, then answers
+    // InsufficientInstanceCapacity (the stand-in's capacity.json; the provider retries once).
+    Path capacity = scratch.resolve("capacity.json");
+    Files.writeString(capacity, "{\"instanceType\": \"p5.48xlarge\", \"launches\": 2}");
+    files.put("moto_override.tf", override(endpoint, 1));
     ws = TerraformPlan.init(scratch, files);
-    ws.run(
-            Duration.ofMinutes(15),
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-parallelism=20")
-        .assertOk();
+    RealTools.Result shortage = apply();
+    assertNotEquals(
+        0, shortage.exitCode(), "the apply must fail on capacity:\n" + shortage.output());
+    assertTrue(shortage.output().contains("InsufficientInstanceCapacity"), shortage.output());
+    List<String> before = nodesInState();
+    assertEquals(2, before.stream().filter(a -> a.startsWith(POOL)).count(), before.toString());
+
+    // Capacity back: the same apply again completes the pool, one RunInstances per missing node.
+    Files.delete(capacity);
+    Files.writeString(ws.dir().resolve("moto_override.tf"), override(endpoint, null));
+    Path requests = scratch.resolve("requests.log");
+    Files.writeString(requests, "");
+    // Without refreshing: moto reads back what AWS would not (a rule's description, the root
+    // volume's iops, user data), and its ModifySecurityGroupRules rejects an all-protocols rule,
+    // so a refreshed apply would stumble on the emulator. The re-run's point is the missing nodes.
+    apply("-refresh=false").assertOk();
+    List<String> after = nodesInState();
+    assertEquals(4, after.stream().filter(a -> a.startsWith(POOL)).count(), after.toString());
+    assertEquals(1, after.stream().filter(a -> a.startsWith(A100_POOL)).count(), after.toString());
+    long launches =
+        Files.readAllLines(requests).stream().filter(l -> l.startsWith("RunInstances ")).count();
+    assertEquals(
+        after.size() - before.size(),
+        launches,
+        "the provider launches each aws_instance with a RunInstances of its own");
     applied = NodeSettings.record(NodeSettings.of(TestSpecs.plan(TestSpecs.parse(BASE))));
+  }
+
+  private static RealTools.Result apply(String... more) throws Exception {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=20"));
+    args.addAll(List.of(more));
+    return ws.run(Duration.ofMinutes(15), args.toArray(String[]::new));
+  }
+
+  /** The instances in the workspace's state. */
+  private static List<String> nodesInState() throws Exception {
+    return ws.run(PLAN, "state", "list")
+        .assertOk()
+        .output()
+        .lines()
+        .filter(l -> l.contains(".aws_instance.this["))
+        .toList();
   }
 
   @AfterAll
@@ -166,7 +217,128 @@ class LifecycleTest {
   void anSshKeyChangeIsRefusedUnlessAllowed() throws Exception {
     String spec = BASE.replace("sshKeyName: ops ", "sshKeyName: ops2 ");
     assertTrue(refused(spec).contains("its ssh_key_name changed"));
-    assertEquals(allNodesReplaced(), plan(spec, true).replaced());
+    assertEquals(union(allNodesReplaced(), a100Replaced()), plan(spec, true).replaced());
+  }
+
+  @Test
+  void addingAPoolCreatesItsGroupTemplateAndNodesAlone() throws Exception {
+    Changes c =
+        plan(
+            BASE.replace(
+                "\nsoftware:",
+                "\n  - {name: extra, instanceType: p4d.24xlarge, count: 1}\nsoftware:"),
+            false);
+    assertEquals(
+        new Changes(wholePool("extra", 1), Set.of(), Set.of()),
+        c,
+        "the new pool's placement group, launch template, node and guard; nothing else");
+  }
+
+  @Test
+  void removingAPoolDestroysItsGroupTemplateAndNodesAlone() throws Exception {
+    String spec = BASE.replace("\n  - " + A100, "");
+    assertNotEquals(BASE, spec);
+    assertEquals(new Changes(Set.of(), Set.of(), wholePool("a100", 1)), plan(spec, false));
+  }
+
+  @Test
+  void renamingAPoolWithRenamedFromMovesItWithoutReplacingAnything() throws Exception {
+    String spec = BASE.replace("{name: a100,", "{name: a100-b, renamedFrom: a100,");
+    assertNotEquals(BASE, spec);
+    assertEquals(new Changes(Set.of(), Set.of(), Set.of()), plan(spec, false));
+  }
+
+  @Test
+  void anotherZoneIsRefusedForTheNodesAndByTheRetainedFileSystem() throws Exception {
+    String spec = BASE.replace("availabilityZone: us-east-1a", "availabilityZone: us-east-1b");
+    assertNotEquals(BASE, spec);
+    String r = refused(spec);
+    assertTrue(r.contains("Pool h100: its subnet changed"), r);
+    // Allowed for the nodes, the file system in the old zone's subnet still refuses.
+    String allowed = refused(spec, true);
+    assertTrue(
+        allowed.contains("Instance cannot be destroyed")
+            && allowed.contains("aws_fsx_lustre_file_system.this[0]"),
+        allowed);
+    assertFalse(allowed.contains("its subnet changed"), allowed);
+  }
+
+  @Test
+  void anEnvironmentRenameIsRefusedForTheNodesAndKeepsTheData() throws Exception {
+    String spec = BASE.replace("environment: prod ", "environment: stage ");
+    assertNotEquals(BASE, spec);
+    String r = refused(spec);
+    assertTrue(
+        r.contains("Pool h100: its launch_template_name_prefix, placement_group changed"), r);
+    Changes c = plan(spec, true);
+    Set<String> data =
+        Set.of(
+            "aws_fsx_lustre_file_system.this[0]",
+            "aws_s3_bucket.checkpoint[0]",
+            "aws_security_group.lustre[0]");
+    assertEquals(
+        List.of(), union(c.replaced(), c.destroyed()).stream().filter(data::contains).toList());
+    assertEquals(
+        union(
+            union(allNodesReplaced(), a100Replaced()),
+            Set.of(
+                POOL + ".aws_launch_template.this",
+                POOL + ".aws_placement_group.this[0]",
+                A100_POOL + ".aws_launch_template.this",
+                A100_POOL + ".aws_placement_group.this[0]",
+                // Named after the cluster and its environment: the nodes' role and group.
+                "aws_iam_instance_profile.nodes",
+                "aws_iam_role.nodes",
+                "aws_iam_role_policy.nodes_checkpoint[0]",
+                "aws_iam_role_policy.nodes_session_manager",
+                "aws_security_group.nodes",
+                "aws_vpc_security_group_egress_rule.nodes_http[0]",
+                "aws_vpc_security_group_egress_rule.nodes_https[0]",
+                "aws_vpc_security_group_egress_rule.nodes_to_lustre[\"lnet\"]",
+                "aws_vpc_security_group_egress_rule.nodes_to_lustre[\"services\"]",
+                "aws_vpc_security_group_egress_rule.nodes_to_nodes",
+                "aws_vpc_security_group_ingress_rule.nodes_from_lustre[\"lnet\"]",
+                "aws_vpc_security_group_ingress_rule.nodes_from_lustre[\"services\"]",
+                "aws_vpc_security_group_ingress_rule.nodes_from_nodes",
+                "aws_vpc_security_group_ingress_rule.nodes_ssh[\"203.0.113.0/24\"]")),
+        c.replaced(),
+        "created " + c.created() + ", destroyed " + c.destroyed());
+    assertEquals(Set.of(), c.created());
+    assertEquals(Set.of(), c.destroyed());
+  }
+
+  @Test
+  void aKmsKeyIsRefusedForTheNodesAndByTheRetainedFileSystem() throws Exception {
+    String r = refused(BASE, false, "-var", "kms_key_id=" + KMS_KEY);
+    assertTrue(
+        r.contains("Pool h100: its kms_key_id changed")
+            && r.contains("Pool a100: its kms_key_id changed"),
+        r);
+    // Allowed for one apply, the file system (encrypted with its key at creation) still refuses.
+    String allowed =
+        refused(
+            BASE, false, "-var", "kms_key_id=" + KMS_KEY, "-var", "allow_node_replacement=true");
+    assertTrue(
+        allowed.contains("Instance cannot be destroyed")
+            && allowed.contains("aws_fsx_lustre_file_system.this[0]"),
+        allowed);
+    assertFalse(allowed.contains("its kms_key_id changed"), allowed);
+  }
+
+  @Test
+  void placementNoneIsRefusedThenReplacesTheNodesBeforeDeletingTheGroups() throws Exception {
+    String spec = BASE.replace("placement: cluster ", "placement: none    ");
+    assertNotEquals(BASE, spec);
+    assertTrue(refused(spec).contains("its placement_group changed"));
+    assertEquals(
+        new Changes(
+            Set.of(),
+            union(allNodesReplaced(), a100Replaced()),
+            Set.of(
+                POOL + ".aws_placement_group.this[0]", A100_POOL + ".aws_placement_group.this[0]")),
+        plan(spec, true),
+        "the groups go only after the nodes left them (Terraform destroys a dependency after its"
+            + " dependents)");
   }
 
   @Test
@@ -184,7 +356,11 @@ class LifecycleTest {
     assertEquals(
         new Changes(
             Set.of(),
-            union(allNodesReplaced(), Set.of(POOL + ".aws_placement_group.this[0]")),
+            union(
+                union(allNodesReplaced(), a100Replaced()),
+                Set.of(
+                    POOL + ".aws_placement_group.this[0]",
+                    A100_POOL + ".aws_placement_group.this[0]")),
             Set.of()),
         new Changes(c.created(), c.replaced(), c.destroyed()),
         "the group's name follows its strategy: a new group (create_before_destroy), the nodes"
@@ -252,6 +428,25 @@ class LifecycleTest {
     return out;
   }
 
+  private static Set<String> a100Replaced() {
+    return Set.of(
+        A100_POOL + ".aws_instance.this[\"0\"]", A100_POOL + ".terraform_data.replacement");
+  }
+
+  /** Everything a pool of {@code nodes} nodes in a cluster placement group has in state. */
+  private static Set<String> wholePool(String pool, int nodes) {
+    String m = "module.pool[\"" + pool + "\"]";
+    Set<String> out = new TreeSet<>();
+    for (int i = 0; i < nodes; i++) {
+      out.add(m + ".aws_instance.this[\"" + i + "\"]");
+    }
+    out.add(m + ".aws_launch_template.this");
+    out.add(m + ".aws_placement_group.this[0]");
+    out.add(m + ".terraform_data.replacement");
+    out.add("terraform_data.node_replacement_guard[\"" + pool + "\"]");
+    return out;
+  }
+
   private static Set<String> union(Set<String> a, Set<String> b) {
     return Stream.concat(a.stream(), b.stream()).collect(Collectors.toCollection(TreeSet::new));
   }
@@ -266,7 +461,8 @@ class LifecycleTest {
   }
 
   /** Writes the spec's render over the applied workspace (its state kept) and plans it. */
-  private static RealTools.Result planOnly(String yaml, boolean allow) throws Exception {
+  private static RealTools.Result planOnly(String yaml, boolean allow, String... vars)
+      throws Exception {
     SortedMap<String, String> files = render(yaml, applied, allow);
     try (Stream<Path> s = Files.walk(ws.dir())) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
@@ -284,7 +480,11 @@ class LifecycleTest {
       Files.createDirectories(p.getParent());
       Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
     }
-    return ws.run(PLAN, "plan", "-input=false", "-no-color", "-lock=false", "-out=row.tfplan");
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("plan", "-input=false", "-no-color", "-lock=false", "-out=row.tfplan"));
+    args.addAll(List.of(vars));
+    return ws.run(PLAN, args.toArray(String[]::new));
   }
 
   private static synchronized Changes plan(String yaml, boolean allow) throws Exception {
@@ -314,12 +514,19 @@ class LifecycleTest {
 
   /** The spec's plan must fail: what Terraform said, line breaks folded. */
   private static synchronized String refused(String yaml) throws Exception {
-    RealTools.Result r = planOnly(yaml, false);
+    return refused(yaml, false);
+  }
+
+  /** The spec's plan, rendered with or without --allow-replace and with vars, must fail. */
+  private static synchronized String refused(String yaml, boolean allow, String... vars)
+      throws Exception {
+    RealTools.Result r = planOnly(yaml, allow, vars);
     assertNotEquals(0, r.exitCode(), "the plan must be refused:\n" + r.output());
     return r.output().replaceAll("\\s+", " ");
   }
 
-  private static String override(String endpoint) {
+  /** The provider pointed at the emulator; maxRetries, where set, bounds retries of a 500. */
+  private static String override(String endpoint, Integer maxRetries) {
     StringBuilder b =
         new StringBuilder(
             """
@@ -330,9 +537,11 @@ class LifecycleTest {
               skip_credentials_validation = true
               skip_metadata_api_check     = true
               s3_use_path_style           = true
-
-              endpoints {
             """);
+    if (maxRetries != null) {
+      b.append("  max_retries                 = ").append(maxRetries).append('\n');
+    }
+    b.append("\n  endpoints {\n");
     for (String svc : List.of("ec2", "iam", "s3", "sts", "fsx", "ssm", "elbv2", "eks")) {
       b.append("    ").append(svc).append(" = \"").append(endpoint).append("\"\n");
     }
