@@ -24,11 +24,12 @@ locals {
 
   # What AWS accepts, checked on the file system at either address.
   lustre_capacity_valid = (
-    var.lustre_deployment_type == "SCRATCH_1"
+    var.lustre_capacity_gib == null ? false
+    : var.lustre_deployment_type == "SCRATCH_1"
     ? contains([1200, 2400], var.lustre_capacity_gib) || var.lustre_capacity_gib % 3600 == 0
     : var.lustre_capacity_gib == 1200 || var.lustre_capacity_gib % 2400 == 0
   )
-  lustre_capacity_message = "FSx for Lustre ${var.lustre_deployment_type} takes 1200 GiB, 2400 GiB or a multiple of ${var.lustre_deployment_type == "SCRATCH_1" ? 3600 : 2400} GiB, not ${var.lustre_capacity_gib}."
+  lustre_capacity_message = "FSx for Lustre ${var.lustre_deployment_type} takes 1200 GiB, 2400 GiB or a multiple of ${var.lustre_deployment_type == "SCRATCH_1" ? 3600 : 2400} GiB, not ${var.lustre_capacity_gib == null ? "none" : var.lustre_capacity_gib} (lustre_capacity_gib)."
   lustre_throughput_valid = (
     var.lustre_deployment_type == "PERSISTENT_1" ? contains([50, 100, 200], coalesce(var.lustre_per_unit_storage_throughput, 0))
     : var.lustre_deployment_type == "PERSISTENT_2" ? contains([125, 250, 500, 1000], coalesce(var.lustre_per_unit_storage_throughput, 0))
