@@ -962,7 +962,7 @@ final class TerraformVariables {
                 .validation(
                     "contains([\"INSTALLATION_DISABLED\", \"DEFAULT\", \"LATEST\"], {var})",
                     "The gpu_driver_version must be INSTALLATION_DISABLED, DEFAULT or LATEST.")
-                .set(p -> p.gkeOperatorDriver() ? "INSTALLATION_DISABLED" : "DEFAULT"),
+                .set(p -> p.gkeDriverInstallation().orElseThrow().name()),
             TfVar.of(
                     "node_image_type",
                     "string",
