@@ -330,12 +330,10 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_controller" {
 }
 
 ################################################################################
-# Core add-ons, at a version for the cluster's minor
+# Add-ons, each at the exact version gpugen's plan pins (eks_addon_versions)
 ################################################################################
 
 locals {
-  eks_addons = toset(var.eks_enabled ? ["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"] : [])
-
   # CoreDNS must run somewhere: tolerate every pool's registered taints, and what gpugen's plan
   # gives the cluster's controllers (play 05's verdict taint, which every GPU node may carry).
   eks_coredns_tolerations = distinct(concat(
@@ -348,20 +346,14 @@ locals {
   ))
 }
 
-# EKS's default version for the cluster's minor of each add-on eks_addon_versions does not name.
-data "aws_eks_addon_version" "this" {
-  for_each = setsubtract(local.eks_addons, keys(var.eks_addon_versions))
-
-  addon_name         = each.key
-  kubernetes_version = aws_eks_cluster.this[0].version
-}
-
+# Exact versions, not EKS's default build for the minor: that one moves, and a later apply would
+# then upgrade the CNI under running nodes. The versions change only with the spec.
 resource "aws_eks_addon" "this" {
-  for_each = local.eks_addons
+  for_each = var.eks_enabled ? var.eks_addon_versions : {}
 
   cluster_name                = aws_eks_cluster.this[0].name
   addon_name                  = each.key
-  addon_version               = lookup(var.eks_addon_versions, each.key, null) != null ? var.eks_addon_versions[each.key] : data.aws_eks_addon_version.this[each.key].version
+  addon_version               = each.value
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "PRESERVE"
   configuration_values        = each.key == "coredns" && length(local.eks_coredns_tolerations) > 0 ? jsonencode({ tolerations = local.eks_coredns_tolerations }) : null

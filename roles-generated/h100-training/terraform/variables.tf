@@ -594,7 +594,7 @@ variable "eks_creator_admin" {
 }
 
 variable "eks_addon_versions" {
-  description = "Exact versions of the core add-ons (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an add-on not named gets EKS's default version for kubernetes_version."
+  description = "The EKS add-ons to install and the exact version of each (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }: gpugen's plan pins them for kubernetes_version, so that only a change of the spec changes them."
   type        = map(string)
   default     = {}
 

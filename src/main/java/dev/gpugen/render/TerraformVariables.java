@@ -723,8 +723,7 @@ final class TerraformVariables {
     return "[" + String.join(", ", values.stream().map(Escape::hcl).toList()) + "]";
   }
 
-  private static final List<String> EKS_ADDONS =
-      List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni");
+  private static final List<String> EKS_ADDONS = dev.gpugen.compat.EksAddonVersions.PINNABLE;
 
   /** kubernetes.distribution eks (eks.tf): the control plane's settings. */
   private static List<TfVar> eks() {
@@ -788,9 +787,10 @@ final class TerraformVariables {
         TfVar.of(
                 "eks_addon_versions",
                 "map(string)",
-                "Exact versions of the core add-ons (coredns, eks-pod-identity-agent,"
-                    + " kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an"
-                    + " add-on not named gets EKS's default version for kubernetes_version.")
+                "The EKS add-ons to install and the exact version of each (coredns,"
+                    + " eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns ="
+                    + " \"v1.12.4-eksbuild.1\" }: gpugen's plan pins them for"
+                    + " kubernetes_version, so that only a change of the spec changes them.")
             .defaultTo(Map.of())
             .validation(
                 "alltrue([for k, v in {var} : contains("
@@ -798,7 +798,8 @@ final class TerraformVariables {
                     + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
                     + " v))])",
                 "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
-                    + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
+                    + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1.")
+            .setIf(TerraformVariables::eks, ClusterPlan::eksAddonVersions),
         TfVar.of(
                 "eks_controller_tolerations",
                 "list(object({ key = string, operator = string, value = string, effect ="

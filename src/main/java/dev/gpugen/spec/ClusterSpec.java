@@ -576,6 +576,7 @@ public record ClusterSpec(
    *     decides: on when every GPU pool is tainted)
    * @param systemPoolInstanceType eks: the system pool's EC2 type
    * @param systemPoolCount eks: how many system nodes
+   * @param addonVersions eks: add-on versions the spec pins, by EKS add-on name
    */
   public record Kubernetes(
       Distribution distribution,
@@ -591,8 +592,10 @@ public record ClusterSpec(
       Cni cni,
       Optional<Boolean> systemPoolEnabled,
       String systemPoolInstanceType,
-      int systemPoolCount) {
+      int systemPoolCount,
+      SortedMap<String, String> addonVersions) {
     public Kubernetes {
+      addonVersions = Maps.sorted(addonVersions);
       Objects.requireNonNull(systemPoolEnabled);
       Objects.requireNonNull(systemPoolInstanceType);
       Objects.requireNonNull(distribution);

@@ -12,7 +12,7 @@ import java.util.List;
 /** A kubernetes: key that only one distribution reads does nothing with the others. */
 public final class K8sSettingIgnored extends Rule {
   private static final List<String> EKS_ONLY =
-      List.of("endpointAccess", "publicCidrs", "admins", "systemPool");
+      List.of("endpointAccess", "publicCidrs", "admins", "systemPool", "addons");
   private static final List<String> KUBEADM_ONLY = List.of("controlPlane", "cni");
 
   public K8sSettingIgnored() {
@@ -21,7 +21,7 @@ public final class K8sSettingIgnored extends Rule {
         Severity.WARNING,
         "kubernetes: key the chosen distribution does not read",
         "endpointAccess, publicCidrs and admins configure the Amazon EKS control plane (endpoint"
-            + " access and access entries), systemPool its untainted node group; controlPlane and cni configure kubeadm. With another"
+            + " access and access entries), systemPool its untainted node group, addons its add-on versions; controlPlane and cni configure kubeadm. With another"
             + " distribution they change nothing, and publicCidrs does nothing while the endpoint"
             + " is private. Within controlPlane, hosts and endpoint describe a static control"
             + " plane, instanceType and count the instances gpugen creates on aws; apiIngressCidrs"

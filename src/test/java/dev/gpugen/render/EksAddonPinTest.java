@@ -1,0 +1,95 @@
+package dev.gpugen.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gpugen.Cli;
+import dev.gpugen.compat.EksAddonVersions;
+import dev.gpugen.compat.KubernetesSupport;
+import dev.gpugen.spec.Distribution;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * EKS add-ons are installed at exact versions the spec decides: no data source or most_recent that
+ * a later apply would read anew (and so upgrade vpc-cni under running nodes).
+ */
+class EksAddonPinTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+
+  private Path render(Path spec, String edit) throws Exception {
+    Path copy = tmp.resolve("spec.yaml");
+    Files.writeString(
+        copy, edit.isEmpty() ? Files.readString(spec) : Files.readString(spec) + edit);
+    Path out = tmp.resolve("out");
+    Cli cli = Cli.run("render", copy.toString(), "-o", out.toString());
+    assertEquals(0, cli.exit(), cli.toString());
+    return out.resolve("terraform");
+  }
+
+  private static Map<String, String> pinned(Path terraform) throws Exception {
+    JsonNode vars = JSON.readTree(terraform.resolve("terraform.tfvars.json").toFile());
+    Map<String, String> out = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> e : vars.path("eks_addon_versions").properties()) {
+      out.put(e.getKey(), e.getValue().asText());
+    }
+    return out;
+  }
+
+  @Test
+  void theEksRenderPinsEveryAddOnAndAsksEksForNone() throws Exception {
+    Path terraform = render(RenderedCase.spec("aws-eks-pull"), "");
+    String eks = Files.readString(terraform.resolve("eks.tf"));
+    assertFalse(eks.contains("aws_eks_addon_version"), "an add-on version read from EKS floats");
+    assertFalse(eks.contains("most_recent"), "an add-on version read from EKS floats");
+    assertTrue(eks.contains("addon_version               = each.value"), eks);
+    // aws-eks-pull runs 1.32: the table's row for it, read from the EKS user guide.
+    assertEquals(
+        Map.of(
+            "coredns", "v1.11.4-eksbuild.24",
+            "kube-proxy", "v1.32.9-eksbuild.2",
+            "vpc-cni", "v1.20.1-eksbuild.3"),
+        pinned(terraform));
+  }
+
+  @Test
+  void theSpecOverridesAVersionAndOptsIntoThePodIdentityAgent() throws Exception {
+    String spec = Files.readString(RenderedCase.spec("aws-eks-pull"));
+    assertTrue(spec.contains("  version: \"1.32\"\n"), "the golden spec changed");
+    Path copy = tmp.resolve("base.yaml");
+    Files.writeString(
+        copy,
+        spec.replace(
+            "  version: \"1.32\"\n",
+            "  version: \"1.32\"\n  addons:\n    vpc-cni: v1.19.2-eksbuild.1\n"
+                + "    eks-pod-identity-agent: v1.3.4-eksbuild.1\n"));
+    Map<String, String> got = pinned(render(copy, ""));
+    assertEquals("v1.19.2-eksbuild.1", got.get("vpc-cni"));
+    assertEquals("v1.3.4-eksbuild.1", got.get("eks-pod-identity-agent"));
+    assertEquals("v1.11.4-eksbuild.24", got.get("coredns"));
+  }
+
+  @Test
+  void everyRowIsAnExactBuildOfAMinorEksOffers() {
+    for (String addon : EksAddonVersions.CORE) {
+      assertTrue(EksAddonVersions.SOURCE.containsKey(addon), addon);
+      for (String minor : EksAddonVersions.minors(addon)) {
+        assertTrue(KubernetesSupport.minors(Distribution.EKS).contains(minor), minor);
+        String v = EksAddonVersions.version(addon, minor).orElseThrow();
+        assertTrue(v.matches("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$"), v);
+        if (addon.equals("kube-proxy")) {
+          assertTrue(v.startsWith("v" + minor + "."), "kube-proxy follows the minor: " + v);
+        }
+      }
+    }
+  }
+}
