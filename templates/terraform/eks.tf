@@ -358,8 +358,13 @@ resource "aws_eks_addon" "this" {
   resolve_conflicts_on_update = "PRESERVE"
   configuration_values        = each.key == "coredns" && length(local.eks_coredns_tolerations) > 0 ? jsonencode({ tolerations = local.eks_coredns_tolerations }) : null
 
-  # CoreDNS turns ACTIVE only once its pods run on a node.
-  depends_on = [module.pool]
+  # No dependency on the pools: a GPU pool that fails (no spot capacity) must not hold back the
+  # CNI the other pools' nodes need to turn Ready. The DaemonSets are ACTIVE with no node; CoreDNS
+  # turns ACTIVE once a node runs its pods, and the provider waits through CREATING and DEGRADED
+  # until then (hashicorp/terraform-provider-aws internal/service/eks wait.go, waitAddonCreated).
+  timeouts {
+    create = "40m"
+  }
 }
 
 ################################################################################

@@ -92,4 +92,16 @@ class EksAddonPinTest {
       }
     }
   }
+
+  @Test
+  void theAddOnsWaitForTheClusterAloneNotForEveryPool() throws Exception {
+    String eks = Files.readString(render(RenderedCase.spec("aws-eks-pull"), "").resolve("eks.tf"));
+    int start = eks.indexOf("resource \"aws_eks_addon\" \"this\" {");
+    assertTrue(start >= 0, eks);
+    String block = eks.substring(start, eks.indexOf("\n}\n", start));
+    // One failing GPU pool (spot capacity) would otherwise leave every node without vpc-cni.
+    assertFalse(block.contains("module.pool"), block);
+    assertFalse(block.contains("depends_on"), block);
+    assertTrue(block.contains("aws_eks_cluster.this[0].name"), block);
+  }
 }
