@@ -130,11 +130,20 @@ resource "google_container_node_pool" "pools" {
 resource "google_container_node_pool" "system" {
   count = var.system_pool == null ? 0 : 1
 
-  project    = var.project
-  location   = var.zone
-  cluster    = local.gke_name
-  name       = "gpugen-system"
-  node_count = var.system_pool.node_count
+  project            = var.project
+  location           = var.zone
+  cluster            = local.gke_name
+  name               = "gpugen-system"
+  node_count         = var.system_pool.autoscaling == null ? var.system_pool.node_count : null
+  initial_node_count = var.system_pool.autoscaling == null ? null : var.system_pool.autoscaling.min
+
+  dynamic "autoscaling" {
+    for_each = var.system_pool.autoscaling == null ? [] : [var.system_pool.autoscaling]
+    content {
+      min_node_count = autoscaling.value.min
+      max_node_count = autoscaling.value.max
+    }
+  }
 
   management {
     auto_repair  = true
@@ -143,6 +152,7 @@ resource "google_container_node_pool" "system" {
 
   node_config {
     machine_type    = var.system_pool.machine_type
+    disk_size_gb    = var.system_pool.disk_size_gb
     image_type      = "COS_CONTAINERD"
     service_account = google_service_account.nodes.email
     oauth_scopes    = ["https://www.googleapis.com/auth/cloud-platform"]

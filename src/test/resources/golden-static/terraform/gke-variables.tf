@@ -144,16 +144,46 @@ variable "node_image_type" {
 }
 
 variable "system_pool" {
-  description = "The untainted CPU node pool for kube-system and controllers (systemPool); null for none."
+  description = "The untainted CPU node pool for kube-system and controllers (kubernetes.systemPool); null for none."
   type = object({
     machine_type = string
     node_count   = number
+    disk_size_gb = number
+    autoscaling = optional(object({
+      min = number
+      max = number
+    }))
   })
   default = null
 
   validation {
-    condition     = var.system_pool == null ? true : (var.system_pool.node_count >= 1 && var.system_pool.node_count <= 100)
-    error_message = "The system_pool's node_count must be 1-100."
+    condition     = var.system_pool == null ? true : (can(regex("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", var.system_pool.machine_type)) && length(var.system_pool.machine_type) <= 64)
+    error_message = "The system_pool's machine_type must be an instance or machine type like p5.48xlarge."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.node_count >= 1 && var.system_pool.node_count <= 10 && floor(var.system_pool.node_count) == var.system_pool.node_count)
+    error_message = "The system_pool's node_count must be an integer from 1 to 10."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.disk_size_gb >= 20 && var.system_pool.disk_size_gb <= 1000 && floor(var.system_pool.disk_size_gb) == var.system_pool.disk_size_gb)
+    error_message = "The system_pool's disk_size_gb must be an integer from 20 to 1000."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.autoscaling == null ? true : (var.system_pool.autoscaling.min >= 1 && var.system_pool.autoscaling.min <= 10 && floor(var.system_pool.autoscaling.min) == var.system_pool.autoscaling.min))
+    error_message = "The system_pool's autoscaling.min must be an integer from 1 to 10."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.autoscaling == null ? true : (var.system_pool.autoscaling.max >= 1 && var.system_pool.autoscaling.max <= 10 && floor(var.system_pool.autoscaling.max) == var.system_pool.autoscaling.max))
+    error_message = "The system_pool's autoscaling.max must be an integer from 1 to 10."
+  }
+
+  validation {
+    condition     = var.system_pool == null ? true : (var.system_pool.autoscaling == null ? true : var.system_pool.autoscaling.min <= var.system_pool.autoscaling.max)
+    error_message = "The system_pool's autoscaling must be bounds with min at most max."
   }
 }
 

@@ -546,8 +546,8 @@ public record ClusterPlan(
   }
 
   /**
-   * Whether the Terraform renders the system pool ({@code systemPool}): on GKE, where it is
-   * enabled. (Not rendered for AWS yet: spec-setting-ignored says so.)
+   * Whether the Terraform renders GKE's system pool ({@code kubernetes.systemPool}), where it is
+   * enabled. (EKS's is {@link #systemPool()}.)
    */
   public boolean gkeSystemPool() {
     return gke() && spec.systemPool().enabled();
@@ -577,7 +577,9 @@ public record ClusterPlan(
    */
   public int gkeOperatorPodQuota() {
     int gpuNodes = pools.stream().mapToInt(PoolPlan::maxNodes).sum();
-    int systemNodes = gkeSystemPool() ? spec.systemPool().count() : 0;
+    ClusterSpec.SystemPool sp = spec.systemPool();
+    int systemNodes =
+        gkeSystemPool() ? sp.autoscaling().map(ClusterSpec.Autoscaling::max).orElse(sp.count()) : 0;
     return 2 * (gpuNodes * gkeOperatorPodsPerGpuNode() + systemNodes + 3);
   }
 

@@ -105,15 +105,16 @@ public final class Scheduling {
     if (spec.cloud().provider() != Provider.AWS || k.isEmpty()) {
       return Optional.empty();
     }
-    boolean on = k.get().systemPoolEnabled().orElse(everyGpuPoolTainted(spec));
-    if (!on) {
+    ClusterSpec.SystemPool sp = spec.systemPool();
+    if (!sp.enabled()) {
       return Optional.empty();
     }
     return Optional.of(
         new SystemPool(
             SystemPool.NAME,
-            k.get().systemPoolInstanceType(),
-            k.get().systemPoolCount(),
+            sp.instanceType().orElseThrow(),
+            sp.count(),
+            sp.diskSizeGb(),
             java.util.Map.of(SystemPool.ROLE_LABEL, "system")));
   }
 

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param name the pool's key in Terraform's pools and its gpugen:pool tag
  * @param instanceType the EC2 type, x86_64 as the nodes' image
  * @param count how many nodes
+ * @param rootGib the root volume's size in GiB
  * @param labels what kubelet registers the nodes with (besides gpugen-pool)
  */
-public record SystemPool(String name, String instanceType, int count, Map<String, String> labels) {
+public record SystemPool(
+    String name, String instanceType, int count, int rootGib, Map<String, String> labels) {
   /** The name no GPU pool may take (spec-duplicate-pool). */
   public static final String NAME = "gpugen-system";
 

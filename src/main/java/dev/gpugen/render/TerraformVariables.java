@@ -593,7 +593,7 @@ final class TerraformVariables {
     v.put("network_interfaces", List.of(nic));
     Map<String, Object> root = new TreeMap<>();
     root.put("type", "gp3");
-    root.put("size_gib", SYSTEM_ROOT_GIB);
+    root.put("size_gib", sp.rootGib());
     root.put("iops", null);
     root.put("throughput", null);
     root.put("encrypted", true);
@@ -603,9 +603,6 @@ final class TerraformVariables {
     v.put("role", "system");
     return v;
   }
-
-  /** The system nodes' root volume: the container images of the cluster's controllers. */
-  private static final int SYSTEM_ROOT_GIB = 50;
 
   /** Taints as Terraform objects, the value "" where the spec has none. */
   private static List<Map<String, String>> taints(
@@ -1053,16 +1050,7 @@ final class TerraformVariables {
                     "Node image: UBUNTU_CONTAINERD for the operator-installed driver,"
                         + " COS_CONTAINERD for GKE's.")
                 .set(p -> p.gkeOperatorDriver() ? "UBUNTU_CONTAINERD" : "COS_CONTAINERD"),
-            TfVar.of(
-                    "system_pool",
-                    "object({\n    machine_type = string\n    node_count   = number\n  })",
-                    "The untainted CPU node pool for kube-system and controllers (systemPool); null"
-                        + " for none.")
-                .defaultTo(null)
-                .validation(
-                    "{var} == null ? true : ({var}.node_count >= 1 && {var}.node_count <= 100)",
-                    "The system_pool's node_count must be 1-100.")
-                .setIf(ClusterPlan::gkeSystemPool, TerraformVariables::systemPoolValue));
+            gkeSystemPool());
     return List.of(new Section("Cluster", cluster), new Section("Pools", List.of(gkePools())));
   }
 
@@ -1170,9 +1158,53 @@ final class TerraformVariables {
 
   private static Map<String, Object> systemPoolValue(ClusterPlan plan) {
     Map<String, Object> v = new TreeMap<>();
-    v.put("machine_type", plan.spec().systemPool().instanceType().orElseThrow());
-    v.put("node_count", plan.spec().systemPool().count());
+    ClusterSpec.SystemPool sp = plan.spec().systemPool();
+    v.put("machine_type", sp.instanceType().orElseThrow());
+    v.put("node_count", sp.count());
+    v.put("disk_size_gb", sp.diskSizeGb());
+    v.put(
+        "autoscaling",
+        sp.autoscaling()
+            .map(a -> new TreeMap<>(Map.of("min", a.min(), "max", a.max())))
+            .orElse(null));
     return v;
+  }
+
+  /**
+   * GKE's system pool, typed and checked from the grammar's kubernetes.systemPool; null for none.
+   */
+  private static TfVar gkeSystemPool() {
+    List<Attr> attrs =
+        List.of(
+            TfShape.required("machine_type", systemPoolKey("instanceType")),
+            TfShape.required("node_count", systemPoolKey("count")),
+            TfShape.required("disk_size_gb", systemPoolKey("diskSizeGb")),
+            TfShape.attr("autoscaling", systemPoolKey("autoscaling"))
+                .check("{x}.min <= {x}.max", "bounds with min at most max"));
+    TfVar v =
+        TfVar.of(
+                "system_pool",
+                TfShape.object(attrs).replace("\n", "\n  "),
+                "The untainted CPU node pool for kube-system and controllers"
+                    + " (kubernetes.systemPool); null for none.")
+            .defaultTo(null);
+    for (Attr a : attrs) {
+      for (Check c : a.checks()) {
+        String attr = "{var}." + a.name();
+        String value = attr + c.path();
+        v =
+            v.validation(
+                "{var} == null ? true : ("
+                    + c.condition().replace("{attr}", attr).replace("{x}", value)
+                    + ")",
+                "The system_pool's " + a.name() + c.path() + " must be " + c.what() + ".");
+      }
+    }
+    return v.setIf(ClusterPlan::gkeSystemPool, TerraformVariables::systemPoolValue);
+  }
+
+  private static Field systemPoolKey(String key) {
+    return SpecShape.systemPool().field(key).orElseThrow();
   }
 
   /** GKE: one node pool per entry, keyed by the pool's name. */

@@ -158,14 +158,24 @@ public record ClusterSpec(
    * GPU Operator's own Deployment), so those never land on GPU nodes (Spot ones are reclaimed, and
    * they keep a pool from scaling to zero).
    *
-   * @param enabled whether it is rendered; default: on GCP, and elsewhere when every GPU pool is
-   *     tainted, so that some node accepts pods that tolerate no GPU taint
-   * @param instanceType the machine or instance type; default per provider
-   * @param count its number of nodes
+   * <p>Written as {@code kubernetes.systemPool}, one key for GKE and EKS.
+   *
+   * @param enabled whether it is rendered (GKE, EKS); default: on GCP, and elsewhere when every GPU
+   *     pool is tainted, so that some node accepts pods that tolerate no GPU taint
+   * @param instanceType the machine or instance type; default per provider (none for static hosts)
+   * @param count its number of nodes (GKE with autoscaling: the initial count)
+   * @param autoscaling GKE: the cluster autoscaler's bounds for it
+   * @param diskSizeGb the boot disk (GKE) or root volume (EKS) in GB
    */
-  public record SystemPool(boolean enabled, Optional<String> instanceType, int count) {
+  public record SystemPool(
+      boolean enabled,
+      Optional<String> instanceType,
+      int count,
+      Optional<Autoscaling> autoscaling,
+      int diskSizeGb) {
     public SystemPool {
       Objects.requireNonNull(instanceType);
+      Objects.requireNonNull(autoscaling);
     }
   }
 
@@ -572,10 +582,6 @@ public record ClusterSpec(
    * @param controlPlaneInstanceType kubeadm on aws: the control-plane instances' EC2 type
    * @param controlPlaneCount kubeadm on aws: how many control-plane instances (1 or 3)
    * @param cni kubeadm: cilium or calico
-   * @param systemPoolEnabled eks: whether the system pool is on, if the spec says (else the plan
-   *     decides: on when every GPU pool is tainted)
-   * @param systemPoolInstanceType eks: the system pool's EC2 type
-   * @param systemPoolCount eks: how many system nodes
    * @param addonVersions eks: add-on versions the spec pins, by EKS add-on name
    */
   public record Kubernetes(
@@ -590,14 +596,9 @@ public record ClusterSpec(
       String controlPlaneInstanceType,
       int controlPlaneCount,
       Cni cni,
-      Optional<Boolean> systemPoolEnabled,
-      String systemPoolInstanceType,
-      int systemPoolCount,
       SortedMap<String, String> addonVersions) {
     public Kubernetes {
       addonVersions = Maps.sorted(addonVersions);
-      Objects.requireNonNull(systemPoolEnabled);
-      Objects.requireNonNull(systemPoolInstanceType);
       Objects.requireNonNull(distribution);
       Objects.requireNonNull(version);
       Objects.requireNonNull(endpointAccess);

@@ -198,7 +198,9 @@ class KubernetesLintTest {
   void gkeRefusesAnyDistributionButExisting() throws Exception {
     String gke =
         java.nio.file.Files.readString(
-            dev.gpugen.Golden.repo().resolve("examples/gcp-gke/cluster.yaml"));
+                dev.gpugen.Golden.repo().resolve("examples/gcp-gke/cluster.yaml"))
+            // Its kubernetes: holds only systemPool; each case below writes its own.
+            .replaceFirst("(?m)^kubernetes:\n  systemPool: .*\n", "");
     Gpugen.Checked eks =
         LinterTest.check(
             gke + "kubernetes: {distribution: eks, version: \"1.33\"}\n",

@@ -439,10 +439,22 @@ class GkeTerraformTest {
             "    labels: {workload-type: batch}\n",
             "    labels: {workload-type: batch}\n"
                 + "    taints: [{key: dedicated, value: batch, effect: NoSchedule}]\n");
+    JsonNode pool = r.tfvars().path("system_pool");
+    assertEquals("e2-standard-4", pool.path("machine_type").asText(), pool.toString());
+    assertEquals(2, pool.path("node_count").asInt(), pool.toString());
+    assertEquals(50, pool.path("disk_size_gb").asInt(), pool.toString());
+    assertTrue(pool.path("autoscaling").isNull(), "no autoscaling unless written: " + pool);
+    Rendered scaled =
+        variant(
+            "gke-system-autoscaled",
+            "  systemPool: {enabled: true}\n",
+            "  systemPool: {autoscaling: {min: 1, max: 3}, diskSizeGb: 80}\n");
     assertEquals(
-        Map.of("machine_type", "e2-standard-4", "node_count", 1),
-        JSON.convertValue(r.tfvars().path("system_pool"), Map.class));
-    Rendered noKey = variant("gke-system-default", "systemPool: {enabled: true}\n", "");
+        Map.of("min", 1, "max", 3),
+        JSON.convertValue(scaled.tfvars().path("system_pool").path("autoscaling"), Map.class));
+    assertEquals(80, scaled.tfvars().path("system_pool").path("disk_size_gb").asInt());
+    Rendered noKey =
+        variant("gke-system-default", "kubernetes:\n  systemPool: {enabled: true}\n", "");
     assertEquals(
         "e2-standard-4",
         noKey.tfvars().path("system_pool").path("machine_type").asText(),

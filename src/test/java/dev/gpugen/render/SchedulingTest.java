@@ -71,7 +71,8 @@ class SchedulingTest {
     out.removeIf(
         p -> {
           try {
-            return !Files.readString(p).contains("\nkubernetes:");
+            // kubernetes: names a cluster; a gcp spec's that holds only systemPool does not.
+            return dev.gpugen.TestSpecs.read(p, java.util.Optional.empty()).kubernetes().isEmpty();
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -121,7 +122,7 @@ class SchedulingTest {
   @Test
   void withTheSystemPoolOffTheControllersRunOnTheTaintedGpuNodes() throws Exception {
     ClusterSpec spec = TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
-    ClusterSpec off = Records.with(spec, "kubernetes.systemPoolEnabled", false);
+    ClusterSpec off = Records.with(spec, "systemPool.enabled", false);
     Cluster c = Cluster.of("aws-h100, system pool off", render(off));
     assertEquals(List.of(), c.problems(), c::describe);
     assertTrue(c.nodes.stream().allMatch(n -> n.gpu), c::describe);
@@ -167,8 +168,7 @@ class SchedulingTest {
     ClusterSpec spec = TestSpecs.read(Path.of("examples/aws-h100/cluster.yaml"), Optional.empty());
     Cluster c =
         Cluster.of(
-            "aws-h100, system pool off",
-            render(Records.with(spec, "kubernetes.systemPoolEnabled", false)));
+            "aws-h100, system pool off", render(Records.with(spec, "systemPool.enabled", false)));
     Cluster stripped = c.withoutValues("operator.tolerations", "node-feature-discovery");
     List<String> problems = stripped.problems();
     for (String w : List.of("gpu-operator", "nfd-master", "nfd-gc")) {
@@ -250,11 +250,13 @@ class SchedulingTest {
         Map.of("key", "gpugen.dev/validation", "operator", "Exists", "effect", "NoSchedule");
     // Every GPU pool tainted on EKS: the system pool by default, where the chart's own do.
     assertEquals(null, at(GpuOperatorValues.of(TestSpecs.plan(tainted)), "operator.tolerations"));
-    ClusterSpec off = Records.with(tainted, "kubernetes.systemPoolEnabled", false);
+    ClusterSpec off = Records.with(tainted, "systemPool.enabled", false);
     assertEquals(
         List.of(master, controlPlane, pool, verdict),
         at(GpuOperatorValues.of(TestSpecs.plan(off)), "operator.tolerations"));
-    ClusterSpec untainted = Records.with(tainted, "pools[0].taints", List.of());
+    // Read from YAML, an untainted spec resolves the system pool's default to off.
+    ClusterSpec untainted =
+        Records.with(tainted, "pools[0].taints", List.of(), "systemPool.enabled", false);
     assertEquals(
         List.of(master, controlPlane, verdict),
         at(GpuOperatorValues.of(TestSpecs.plan(untainted)), "operator.tolerations"));

@@ -108,6 +108,15 @@ public final class Binder {
       String key = ((ScalarNode) t.getKeyNode()).getValue();
       SpecPath child = path.key(key);
       var field = obj.field(key);
+      if (field.isEmpty() && obj.moved().containsKey(key)) {
+        String to = obj.moved().get(key);
+        diags.errorAtKey(
+            "spec-key-moved",
+            child,
+            child + " has moved to " + to + ", so it is not read here",
+            "move the mapping under " + to.substring(0, to.lastIndexOf('.')) + ": as " + to);
+        continue;
+      }
       if (field.isEmpty()) {
         List<String> known = obj.fields().stream().map(Shape.Field::key).toList();
         String suggestion = Suggest.closest(key, known);

@@ -66,6 +66,9 @@ public final class ReaderRules {
     DOCS.put(
         "spec-unknown-key",
         "The key is not part of gpugen/v1 at this place, usually a typo; the message suggests the closest known key. Unknown keys are errors so that a misspelt setting never silently falls back to its default.");
+    DOCS.put(
+        "spec-key-moved",
+        "The key was read at this place by an earlier gpugen and has moved; the message names its new place. The system pool is one key for GKE and EKS, kubernetes.systemPool (the top-level systemPool is no longer read). A moved key is an error rather than ignored, so an old spec never silently loses the setting.");
     DOCS.put("spec-missing-key", "A required key is missing; the message says what it is for.");
     DOCS.put(
         "spec-env-unknown",

@@ -22,14 +22,29 @@ public sealed interface Shape {
    *
    * @param binding the record this mapping binds into; null for a mapping whose keys bind into the
    *     enclosing record's components (ncclAllReduce's keys are components of Validation)
+   * @param moved keys this mapping no longer has → the path they moved to, so an old spec gets the
+   *     new place instead of a guess at a typo
    */
-  record Obj(List<Field> fields, Binding binding) implements Shape {
+  record Obj(List<Field> fields, Binding binding, java.util.Map<String, String> moved)
+      implements Shape {
     public Obj {
       fields = List.copyOf(fields);
+      moved = java.util.Map.copyOf(moved);
+    }
+
+    public Obj(List<Field> fields, Binding binding) {
+      this(fields, binding, java.util.Map.of());
     }
 
     public Obj(List<Field> fields) {
       this(fields, null);
+    }
+
+    /** This mapping, telling a spec that still writes {@code key} that it moved to {@code to}. */
+    public Obj moving(String key, String to) {
+      java.util.Map<String, String> m = new java.util.TreeMap<>(moved);
+      m.put(key, to);
+      return new Obj(fields, binding, m);
     }
 
     public Optional<Field> field(String key) {
@@ -43,12 +58,12 @@ public sealed interface Shape {
         Shape s = f.shape() instanceof Obj o ? o.allOptional() : f.shape();
         out.add(new Field(f.key(), s, false, null, f.doc(), f.component(), f.resolve()));
       }
-      return new Obj(out, binding);
+      return new Obj(out, binding, moved);
     }
 
     /** This mapping bound into {@code type}, with the components no key names computed. */
     public Obj into(Class<? extends Record> type, Derived... derived) {
-      return new Obj(fields, new Binding(type, List.of(derived)));
+      return new Obj(fields, new Binding(type, List.of(derived)), moved);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.gpugen.spec.yaml;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Diagnostics;
+import dev.gpugen.spec.Provider;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
@@ -84,6 +85,7 @@ public final class SpecReader {
     @SuppressWarnings("unchecked")
     Map<String, Object> base =
         (Map<String, Object>) binder.bind(root, SpecShape.root(), SpecPath.ROOT);
+    checkKubernetes(base, diags);
     if (diags.hasErrors() || base == null) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
@@ -150,11 +152,47 @@ public final class SpecReader {
     @SuppressWarnings("unchecked")
     Map<String, Object> bound =
         (Map<String, Object>) binder.bind(merged, SpecShape.root(), SpecPath.ROOT);
+    checkKubernetes(bound, local);
     local.sorted().forEach(diags::add);
     if (diags.hasErrors() || bound == null) {
       return new Result(Optional.empty(), sources, diags.sorted());
     }
     return new Result(Optional.of(bindSpec(bound, Optional.of(env))), sources, diags.sorted());
+  }
+
+  /**
+   * kubernetes: names a cluster with distribution and version, except a gcp spec's that holds only
+   * systemPool (GKE's cluster is cloud.gke's); the grammar cannot say "required unless", so the
+   * reader does, as the binder would.
+   */
+  private static void checkKubernetes(Map<String, Object> bound, Diagnostics diags) {
+    SpecPath path = SpecPath.ROOT.key("kubernetes");
+    SourceMap written = diags.sources();
+    if (bound == null || !written.isWritten(path)) {
+      return;
+    }
+    boolean gcp = Provider.GCP.spelling().equals(Scope.asMap(bound.get("cloud")).get("provider"));
+    boolean distribution = written.isWritten(path.key("distribution"));
+    boolean onlySystemPool =
+        SpecShape.KUBERNETES.fields().stream()
+            .filter(f -> written.isWritten(path.key(f.key())))
+            .allMatch(f -> f.key().equals("systemPool"));
+    if (!distribution && !(gcp && onlySystemPool)) {
+      diags.errorAtKey(
+          "spec-missing-key",
+          path,
+          "kubernetes needs distribution (who runs the control plane); only a gcp spec's"
+              + " kubernetes: may hold systemPool alone, since cloud.gke names GKE's cluster",
+          gcp
+              ? "on gcp, write only systemPool under kubernetes:, or add distribution: existing"
+              : "add distribution: eks, kubeadm or existing");
+    } else if (distribution && !written.isWritten(path.key("version"))) {
+      diags.errorAtKey(
+          "spec-missing-key",
+          path,
+          "kubernetes needs version (the Kubernetes minor) with distribution",
+          "add version: \"1.33\" (quoted)");
+    }
   }
 
   /** The base tree with environments.ENV merged over it; overlay nodes keep their own marks. */

@@ -1002,37 +1002,57 @@ public final class SpecShape {
                   "enabled",
                   new Bool(),
                   null,
-                  "Render it; default: on gcp, and elsewhere when every GPU pool has a NoSchedule or"
-                      + " NoExecute taint.")
+                  "Render it; default: on gcp (GKE), and on eks when every GPU pool has a NoSchedule or NoExecute taint, so CoreDNS, the GPU Operator, NFD's master and any other controller have an untainted node (off with every pool tainted: k8s-system-pool-off).")
               .resolvedBy(
                   (s, enabled) -> enabled != null ? enabled : gcp(s) || everyPoolTainted(s)),
           opt(
                   "instanceType",
                   INSTANCE_TYPE,
                   null,
-                  "Its machine or instance type (default: e2-standard-4 on gcp, m6i.xlarge on aws).")
+                  "Its machine type (gcp, default e2-standard-4) or EC2 instance type (eks, default m7i.large): x86_64, no GPU, on-demand.")
               .resolvedBy(
                   (s, type) ->
                       type != null
                           ? type
                           : switch (s.rootText("cloud.provider").orElse("")) {
                             case "gcp" -> "e2-standard-4";
-                            case "aws" -> "m6i.xlarge";
+                            case "aws" -> "m7i.large";
                             default -> null;
                           }),
-          opt("count", new Int(1, 100), 1L, "Its number of nodes."));
+          opt(
+                  "count",
+                  new Int(1, 10),
+                  null,
+                  "How many system nodes (default 2): two keep CoreDNS's (kube-dns's on GKE) two replicas and the controllers running while one is replaced (gcp with autoscaling: ignored, the pool starts at min).")
+              .resolvedBy((s, count) -> count != null ? count : 2L),
+          opt(
+              "autoscaling",
+              obj(
+                  Autoscaling.class,
+                  req("min", new Int(1, 10), "Fewest system nodes."),
+                  req("max", new Int(1, 10), "Most system nodes.")),
+              null,
+              "gcp: GKE cluster autoscaler bounds for the system pool (eks renders count instances; there it is spec-setting-ignored)."),
+          opt(
+                  "diskSizeGb",
+                  new Int(20, 1000),
+                  null,
+                  "The boot disk (gcp) or root volume (eks) in GB (default 50): the controllers' container images.")
+              .resolvedBy((s, size) -> size != null ? size : 50L));
 
   static final Obj KUBERNETES =
       obj(
           Kubernetes.class,
-          req(
+          opt(
               "distribution",
               new Enum(Keyword.spellings(Distribution.class)),
-              "Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm bootstrapped by Ansible before play 03, on controlPlane.hosts (static) or on control-plane instances the Terraform creates (aws); existing = the cluster your kubeconfig names (any provider)."),
-          req(
+              null,
+              "Required, except in a gcp spec whose kubernetes: holds only systemPool (cloud.gke names GKE's cluster). Who runs the control plane: eks = Amazon EKS, created by the Terraform (aws); kubeadm = kubeadm bootstrapped by Ansible before play 03, on controlPlane.hosts (static) or on control-plane instances the Terraform creates (aws); existing = the cluster your kubeconfig names (any provider)."),
+          opt(
               "version",
               K8S_MINOR,
-              "The Kubernetes minor (\"1.33\"): the EKS cluster version, or the kubelet/kubeadm/kubectl packages of kubeadm; checked against what the distribution and the GPU Operator release support."),
+              null,
+              "Required with distribution. The Kubernetes minor (\"1.33\"): the EKS cluster version, or the kubelet/kubeadm/kubectl packages of kubeadm; checked against what the distribution and the GPU Operator release support."),
           opt(
               "endpointAccess",
               new Enum(Keyword.spellings(EndpointAccess.class)),
@@ -1085,28 +1105,12 @@ public final class SpecShape {
               null,
               "kubeadm: the control plane."),
           opt(
-              "systemPool",
-              obj(
-                  opt(
-                          "enabled",
-                          new Bool(),
-                          null,
-                          "eks: whether gpugen adds the system pool; default: on when every GPU pool has a NoSchedule or NoExecute taint, so CoreDNS, the GPU Operator, NFD's master and any other controller have an untainted node (off: k8s-system-pool-off names what then has none).")
-                      .as("systemPoolEnabled"),
-                  opt(
-                          "instanceType",
-                          INSTANCE_TYPE,
-                          "m7i.large",
-                          "eks: the system pool's EC2 instance type (x86_64, no GPU, on-demand).")
-                      .as("systemPoolInstanceType"),
-                  opt(
-                          "count",
-                          new Int(1, 10),
-                          2L,
-                          "eks: how many system nodes: two keep CoreDNS's two replicas and the controllers running while one is replaced.")
-                      .as("systemPoolCount")),
-              null,
-              "eks: a small untainted pool of on-demand nodes without GPUs for the cluster's controllers, joined like the GPU pools (pool name gpugen-system)."),
+                  "systemPool",
+                  SYSTEM_POOL,
+                  null,
+                  "gcp and eks: a small untainted pool of on-demand nodes without GPUs for kube-system, the cluster's controllers and the GPU Operator's Deployment (pool name gpugen-system). On gcp, kubernetes: may hold only this key.")
+              // Bound into the spec's one SystemPool (a derived component of ClusterSpec).
+              .as(""),
           opt(
                   "addons",
                   new MapOf(EKS_ADDON_NAME, EKS_ADDON_VERSION, 4),
@@ -1237,273 +1241,286 @@ public final class SpecShape {
   static final Obj ROOT =
       withEnvironments(
               obj(
-                  req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1.")
-                      .as(""),
-                  req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster.").as(""),
-                  req(
-                      "metadata",
-                      obj(
-                          Metadata.class,
-                          req(
-                              "name",
-                              CLUSTER_NAME,
-                              "Cluster name; in resource names and the gpugen:cluster tag."),
-                          opt(
-                                  "environment",
-                                  ENV_NAME,
+                      req("apiVersion", new Enum(List.of("gpugen/v1")), "Spec version: gpugen/v1.")
+                          .as(""),
+                      req("kind", new Enum(List.of("GpuCluster")), "Always GpuCluster.").as(""),
+                      req(
+                          "metadata",
+                          obj(
+                              Metadata.class,
+                              req(
+                                  "name",
+                                  CLUSTER_NAME,
+                                  "Cluster name; in resource names and the gpugen:cluster tag."),
+                              opt(
+                                      "environment",
+                                      ENV_NAME,
+                                      null,
+                                      "The gpugen:environment tag (--env NAME sets it to NAME).")
+                                  // --env NAME sets it to NAME.
+                                  .resolvedBy(
+                                      (s, env) -> s.environment().<Object>map(e -> e).orElse(env))),
+                          "Cluster identity."),
+                      req(
+                          "cloud",
+                          obj(
+                              Cloud.class,
+                              req(
+                                  "provider",
+                                  new Enum(Keyword.spellings(Provider.class)),
+                                  "Where the nodes run."),
+                              opt("region", REGION, null, "Cloud region (aws, gcp)."),
+                              opt(
+                                      "availabilityZone",
+                                      ZONE,
+                                      null,
+                                      "The one zone all nodes run in (default: <region>a).")
+                                  .resolvedBy(
+                                      (s, zone) ->
+                                          zone != null
+                                              ? zone
+                                              : s.text("region")
+                                                  .map(
+                                                      r -> zoneOf(s.text("provider").orElse(""), r))
+                                                  .orElse(null)),
+                              opt(
+                                  "sshKeyName",
+                                  KEY_PAIR,
                                   null,
-                                  "The gpugen:environment tag (--env NAME sets it to NAME).")
-                              // --env NAME sets it to NAME.
-                              .resolvedBy(
-                                  (s, env) -> s.environment().<Object>map(e -> e).orElse(env))),
-                      "Cluster identity."),
-                  req(
-                      "cloud",
-                      obj(
-                          Cloud.class,
-                          req(
-                              "provider",
-                              new Enum(Keyword.spellings(Provider.class)),
-                              "Where the nodes run."),
-                          opt("region", REGION, null, "Cloud region (aws, gcp)."),
-                          opt(
-                                  "availabilityZone",
-                                  ZONE,
-                                  null,
-                                  "The one zone all nodes run in (default: <region>a).")
-                              .resolvedBy(
-                                  (s, zone) ->
-                                      zone != null
-                                          ? zone
-                                          : s.text("region")
-                                              .map(r -> zoneOf(s.text("provider").orElse(""), r))
-                                              .orElse(null)),
-                          opt("sshKeyName", KEY_PAIR, null, "An existing EC2 key pair for SSH."),
-                          opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
-                          opt(
-                              "gke",
-                              obj(
-                                  Gke.class,
-                                  req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
-                                  opt(
-                                      "create",
-                                      new Bool(),
-                                      true,
-                                      "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
-                                  opt(
-                                      "gpuDriver",
-                                      new Enum(Keyword.spellings(GpuDriver.class)),
-                                      GpuDriver.OPERATOR.spelling(),
-                                      "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator."),
-                                  opt(
-                                      "releaseChannel",
-                                      new Enum(Keyword.spellings(ReleaseChannel.class)),
-                                      ReleaseChannel.REGULAR.spelling(),
-                                      "The release channel of a cluster gpugen creates; node auto-upgrade stays on, as GKE requires in a channel, and a maintenance exclusion holds minor and node upgrades."),
-                                  opt(
-                                      "version",
-                                      GKE_VERSION,
-                                      GKE_DEFAULT_VERSION,
-                                      "The GKE version of a cluster gpugen creates (its minimum control plane version; new node pools get the control plane's)."),
-                                  opt(
-                                      "holdUpgradesUntil",
-                                      DATE,
-                                      null,
-                                      "The last day of the maintenance exclusion that holds minor and node upgrades (scope NO_MINOR_OR_NODE_UPGRADES); default: the end of standard support of version's minor, from gpugen's table."),
-                                  opt(
-                                      "authorizedNetworks",
-                                      new ListOf(CIDR, 0, 50),
-                                      null,
-                                      "CIDRs that may reach the control plane's public endpoint (master authorized networks); required unless privateEndpoint."),
-                                  opt(
-                                      "privateEndpoint",
-                                      new Bool(),
-                                      false,
-                                      "Only the control plane's private endpoint: reach it from inside the VPC (Terraform, gcloud and the plays then run there).")),
-                              null,
-                              "GKE settings (gcp)."),
-                          opt(
-                              "imds",
-                              obj(
-                                  Imds.class,
-                                  opt(
-                                      "httpTokens",
-                                      new Enum(Keyword.spellings(HttpTokens.class)),
-                                      HttpTokens.REQUIRED.spelling(),
-                                      "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
-                                  opt(
-                                      "hopLimit",
-                                      new Int(1, 64),
-                                      1L,
-                                      "IMDS PUT response hop limit; 2 lets containers on bridge networks reach IMDS.")),
-                              null,
-                              "EC2 instance metadata service settings (aws)."),
-                          opt(
-                                  "image",
-                                  IMAGE,
-                                  null,
-                                  "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")
-                              .resolvedBy(
-                                  (s, image) -> image != null ? image : s.root("software.os"))),
-                      "Cloud provider and location."),
-                  opt("network", NETWORK, null, "Network layout."),
-                  opt(
-                      "mirrors",
-                      MIRRORS,
-                      null,
-                      "Mirrors the nodes install from instead of the public upstreams (required for every source the render uses when network.internet is none)."),
-                  opt(
-                      "storage",
-                      obj(
-                          Storage.class,
-                          opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
-                          opt(
-                              "checkpointBucket",
-                              BUCKET,
-                              null,
-                              "An S3 bucket the nodes may read checkpoints from.")),
-                      null,
-                      "Shared storage."),
-                  req("pools", new ListOf(POOL, 1, 64), "Node pools."),
-                  opt(
-                      "systemPool",
-                      SYSTEM_POOL,
-                      null,
-                      "A small untainted CPU node pool for kube-system, controllers and the GPU Operator's Deployment (gcp)."),
-                  req("software", SOFTWARE, "Cluster-wide GPU software versions."),
-                  opt(
-                      "kernel",
-                      obj(
-                          Kernel.class,
-                          opt(
-                              "blacklistNouveau",
-                              new Bool(),
-                              true,
-                              "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
-                          opt(
-                              "sysctl",
-                              new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128),
-                              null,
-                              "sysctl settings written to /etc/sysctl.d/.")),
-                      null,
-                      "Kernel settings."),
-                  opt(
-                      "nccl",
-                      obj(
-                          Nccl.class,
-                          opt(
-                              "env",
-                              new MapOf(NCCL_KEY, NCCL_VALUE, 128),
-                              null,
-                              "NCCL environment, written to /etc/nccl.conf and the environment.")),
-                      null,
-                      "NCCL settings."),
-                  opt(
-                      "kubernetes",
-                      KUBERNETES,
-                      null,
-                      "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts."),
-                  opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components.")
-                      // Present with its argocd key only.
-                      .resolvedBy((s, g) -> s.get("gitops.argocd") != null ? g : null),
-                  opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
-                  opt(
-                      "ansible",
-                      obj(
-                          Ansible.class,
-                          opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
-                          opt(
-                              "mode",
-                              new Enum(Keyword.spellings(AnsibleMode.class)),
-                              AnsibleMode.PUSH.spelling(),
-                              "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
-                          opt(
-                              "pull",
-                              obj(
-                                  Pull.class,
-                                  opt(
-                                      "source",
-                                      new Enum(Keyword.spellings(PullSource.class)),
-                                      PullSource.S3.spelling(),
-                                      "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
-                                  opt(
-                                      "gitUrl",
-                                      GIT_URL,
-                                      null,
-                                      "The repository holding the rendered folder (source: git): https:// or ssh://, no credentials."),
-                                  opt(
-                                      "gitRef",
-                                      GIT_REF,
-                                      null,
-                                      "The tag or commit the nodes check out (source: git)."),
-                                  opt(
-                                      "gitPath",
-                                      REPO_PATH,
-                                      null,
-                                      "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
-                              null,
-                              "Pull mode settings."),
-                          ANSIBLE_CONNECTION.as(""),
-                          BASTION.as("")),
-                      null,
-                      "Ansible settings."),
-                  opt(
-                      "terraform",
-                      obj(
-                          Terraform.class,
-                          opt(
-                              "backend",
-                              obj(
-                                  opt(
-                                          "s3",
-                                          obj(
-                                              S3Backend.class,
-                                              req(
-                                                  "bucket",
-                                                  BUCKET,
-                                                  "The existing bucket holding the state."),
-                                              req("key", STATE_KEY, "The state's object key."),
-                                              opt(
-                                                      "region",
-                                                      REGION,
-                                                      null,
-                                                      "The bucket's region (default: cloud.region).")
-                                                  .resolvedBy(
-                                                      (s, region) ->
-                                                          region != null
-                                                              ? region
-                                                              : s.rootText("cloud.region")
-                                                                  .orElse(""))),
+                                  "An existing EC2 key pair for SSH."),
+                              opt("project", GCP_PROJECT, null, "The GCP project (gcp)."),
+                              opt(
+                                  "gke",
+                                  obj(
+                                      Gke.class,
+                                      req("cluster", GKE_CLUSTER, "The GKE cluster's name."),
+                                      opt(
+                                          "create",
+                                          new Bool(),
+                                          true,
+                                          "Create the cluster (zonal, in availabilityZone); false adds node pools to an existing one."),
+                                      opt(
+                                          "gpuDriver",
+                                          new Enum(Keyword.spellings(GpuDriver.class)),
+                                          GpuDriver.OPERATOR.spelling(),
+                                          "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator."),
+                                      opt(
+                                          "releaseChannel",
+                                          new Enum(Keyword.spellings(ReleaseChannel.class)),
+                                          ReleaseChannel.REGULAR.spelling(),
+                                          "The release channel of a cluster gpugen creates; node auto-upgrade stays on, as GKE requires in a channel, and a maintenance exclusion holds minor and node upgrades."),
+                                      opt(
+                                          "version",
+                                          GKE_VERSION,
+                                          GKE_DEFAULT_VERSION,
+                                          "The GKE version of a cluster gpugen creates (its minimum control plane version; new node pools get the control plane's)."),
+                                      opt(
+                                          "holdUpgradesUntil",
+                                          DATE,
                                           null,
-                                          "State in S3 with S3-native locking (use_lockfile, Terraform 1.10 or newer); renders terraform/backend.tf.")
-                                      .as("s3Backend")),
+                                          "The last day of the maintenance exclusion that holds minor and node upgrades (scope NO_MINOR_OR_NODE_UPGRADES); default: the end of standard support of version's minor, from gpugen's table."),
+                                      opt(
+                                          "authorizedNetworks",
+                                          new ListOf(CIDR, 0, 50),
+                                          null,
+                                          "CIDRs that may reach the control plane's public endpoint (master authorized networks); required unless privateEndpoint."),
+                                      opt(
+                                          "privateEndpoint",
+                                          new Bool(),
+                                          false,
+                                          "Only the control plane's private endpoint: reach it from inside the VPC (Terraform, gcloud and the plays then run there).")),
+                                  null,
+                                  "GKE settings (gcp)."),
+                              opt(
+                                  "imds",
+                                  obj(
+                                      Imds.class,
+                                      opt(
+                                          "httpTokens",
+                                          new Enum(Keyword.spellings(HttpTokens.class)),
+                                          HttpTokens.REQUIRED.spelling(),
+                                          "required = IMDSv2 only; optional also allows IMDSv1 (a security error, sec-imdsv1-enabled)."),
+                                      opt(
+                                          "hopLimit",
+                                          new Int(1, 64),
+                                          1L,
+                                          "IMDS PUT response hop limit; 2 lets containers on bridge networks reach IMDS.")),
+                                  null,
+                                  "EC2 instance metadata service settings (aws)."),
+                              opt(
+                                      "image",
+                                      IMAGE,
+                                      null,
+                                      "OS image: an OS name resolved by an owner-pinned AMI lookup, or an ami-... id (default: software.os).")
+                                  .resolvedBy(
+                                      (s, image) -> image != null ? image : s.root("software.os"))),
+                          "Cloud provider and location."),
+                      opt("network", NETWORK, null, "Network layout."),
+                      opt(
+                          "mirrors",
+                          MIRRORS,
+                          null,
+                          "Mirrors the nodes install from instead of the public upstreams (required for every source the render uses when network.internet is none)."),
+                      opt(
+                          "storage",
+                          obj(
+                              Storage.class,
+                              opt("lustre", LUSTRE, null, "FSx for Lustre file system."),
+                              opt(
+                                  "checkpointBucket",
+                                  BUCKET,
+                                  null,
+                                  "An S3 bucket the nodes may read checkpoints from.")),
+                          null,
+                          "Shared storage."),
+                      req("pools", new ListOf(POOL, 1, 64), "Node pools."),
+                      req("software", SOFTWARE, "Cluster-wide GPU software versions."),
+                      opt(
+                          "kernel",
+                          obj(
+                              Kernel.class,
+                              opt(
+                                  "blacklistNouveau",
+                                  new Bool(),
+                                  true,
+                                  "Blacklist the nouveau driver (needed for the NVIDIA driver)."),
+                              opt(
+                                  "sysctl",
+                                  new MapOf(SYSCTL_KEY, SYSCTL_VALUE, 128),
+                                  null,
+                                  "sysctl settings written to /etc/sysctl.d/.")),
+                          null,
+                          "Kernel settings."),
+                      opt(
+                          "nccl",
+                          obj(
+                              Nccl.class,
+                              opt(
+                                  "env",
+                                  new MapOf(NCCL_KEY, NCCL_VALUE, 128),
+                                  null,
+                                  "NCCL environment, written to /etc/nccl.conf and the environment.")),
+                          null,
+                          "NCCL settings."),
+                      opt(
+                              "kubernetes",
+                              KUBERNETES,
                               null,
-                              "Where Terraform keeps its state (default: terraform.tfstate in the terraform/ folder).")),
-                      null,
-                      "Terraform settings (aws, gcp)."),
-                  opt(
-                      "lint",
-                      obj(
-                          Lint.class,
-                          opt("skip", new ListOf(RULE_ID, 0, 200), null, "Rule ids not to run."),
-                          opt(
-                              "severity",
-                              new MapOf(
-                                  RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
-                              null,
-                              "Severity per rule id."),
-                          opt(
-                              "reasons",
-                              new MapOf(RULE_ID, REASON, 200),
-                              null,
-                              "Why a rule is skipped or re-graded, per rule id: required for a"
-                                  + " security rule (sec-*), reported as the suppression's"
-                                  + " justification in SARIF.")),
-                      null,
-                      "Linter settings.")))
+                              "The Kubernetes cluster the GPU nodes join; without it plays 03-05 skip their Kubernetes parts.")
+                          // A gcp spec's kubernetes: with only systemPool names no cluster of its
+                          // own.
+                          .resolvedBy(
+                              (s, k) -> s.get("kubernetes.distribution") != null ? k : null),
+                      opt("gitops", GITOPS, null, "GitOps hand-off of the cluster-side components.")
+                          // Present with its argocd key only.
+                          .resolvedBy((s, g) -> s.get("gitops.argocd") != null ? g : null),
+                      opt("validation", VALIDATION, null, "Validation thresholds (play 05)."),
+                      opt(
+                          "ansible",
+                          obj(
+                              Ansible.class,
+                              opt("forks", new Int(1, 1000), 50L, "Ansible forks."),
+                              opt(
+                                  "mode",
+                                  new Enum(Keyword.spellings(AnsibleMode.class)),
+                                  AnsibleMode.PUSH.spelling(),
+                                  "push = a controller runs the playbooks over SSH; pull = every node applies the same playbooks to itself at boot (cloud-init user data, aws) and reports its validation."),
+                              opt(
+                                  "pull",
+                                  obj(
+                                      Pull.class,
+                                      opt(
+                                          "source",
+                                          new Enum(Keyword.spellings(PullSource.class)),
+                                          PullSource.S3.spelling(),
+                                          "Where nodes fetch the bundle: s3 = storage.checkpointBucket under gpugen/<cluster>/bundles/<spec sha256>/ (Terraform uploads it); git = gitUrl at gitRef."),
+                                      opt(
+                                          "gitUrl",
+                                          GIT_URL,
+                                          null,
+                                          "The repository holding the rendered folder (source: git): https:// or ssh://, no credentials."),
+                                      opt(
+                                          "gitRef",
+                                          GIT_REF,
+                                          null,
+                                          "The tag or commit the nodes check out (source: git)."),
+                                      opt(
+                                          "gitPath",
+                                          REPO_PATH,
+                                          null,
+                                          "The rendered ansible/ folder inside the repository (default roles-generated/<output folder>/ansible).")),
+                                  null,
+                                  "Pull mode settings."),
+                              ANSIBLE_CONNECTION.as(""),
+                              BASTION.as("")),
+                          null,
+                          "Ansible settings."),
+                      opt(
+                          "terraform",
+                          obj(
+                              Terraform.class,
+                              opt(
+                                  "backend",
+                                  obj(
+                                      opt(
+                                              "s3",
+                                              obj(
+                                                  S3Backend.class,
+                                                  req(
+                                                      "bucket",
+                                                      BUCKET,
+                                                      "The existing bucket holding the state."),
+                                                  req("key", STATE_KEY, "The state's object key."),
+                                                  opt(
+                                                          "region",
+                                                          REGION,
+                                                          null,
+                                                          "The bucket's region (default: cloud.region).")
+                                                      .resolvedBy(
+                                                          (s, region) ->
+                                                              region != null
+                                                                  ? region
+                                                                  : s.rootText("cloud.region")
+                                                                      .orElse(""))),
+                                              null,
+                                              "State in S3 with S3-native locking (use_lockfile, Terraform 1.10 or newer); renders terraform/backend.tf.")
+                                          .as("s3Backend")),
+                                  null,
+                                  "Where Terraform keeps its state (default: terraform.tfstate in the terraform/ folder).")),
+                          null,
+                          "Terraform settings (aws, gcp)."),
+                      opt(
+                          "lint",
+                          obj(
+                              Lint.class,
+                              opt(
+                                  "skip",
+                                  new ListOf(RULE_ID, 0, 200),
+                                  null,
+                                  "Rule ids not to run."),
+                              opt(
+                                  "severity",
+                                  new MapOf(
+                                      RULE_ID, new Enum(List.of("error", "warning", "info")), 200),
+                                  null,
+                                  "Severity per rule id."),
+                              opt(
+                                  "reasons",
+                                  new MapOf(RULE_ID, REASON, 200),
+                                  null,
+                                  "Why a rule is skipped or re-graded, per rule id: required for a"
+                                      + " security rule (sec-*), reported as the suppression's"
+                                      + " justification in SARIF.")),
+                          null,
+                          "Linter settings."))
+                  // Written at the top level before it was one key for GKE and EKS.
+                  .moving("systemPool", "kubernetes.systemPool"))
           .into(
               ClusterSpec.class,
               new Derived("connection", s -> s.bind("ansible", CONNECTION)),
+              // One system pool key for every provider: bound from kubernetes.systemPool, which a
+              // gcp spec may write without the rest of kubernetes:.
+              new Derived("systemPool", s -> s.bind("kubernetes.systemPool", SYSTEM_POOL)),
               new Derived(
                   "environments", s -> List.copyOf(Scope.asMap(s.get("environments")).keySet())),
               new Derived("selectedEnvironment", Scope::environment));
@@ -1511,6 +1528,11 @@ public final class SpecShape {
   /** The v1 grammar. */
   public static Obj root() {
     return ROOT;
+  }
+
+  /** kubernetes.systemPool: the shapes Terraform's system_pool variable is typed and checked by. */
+  public static Obj systemPool() {
+    return SYSTEM_POOL;
   }
 
   /** One entry of {@code pools}: the shapes Terraform's pool variables are typed and checked by. */
@@ -1553,12 +1575,12 @@ public final class SpecShape {
     all.add(
         opt(
                 "environments",
-                new MapOf(ENV_NAME, new Obj(overlay), 32),
+                new MapOf(ENV_NAME, new Obj(overlay, null, base.moved()), 32),
                 null,
                 "Overlays selected with --env NAME (e.g. dev, prod).")
             // Read by the reader, which applies the selected one before binding.
             .as(""));
-    return new Obj(all);
+    return new Obj(all, null, base.moved());
   }
 
   /** The default zone of a region: us-east-1a on AWS, us-central1-a on GCP. */

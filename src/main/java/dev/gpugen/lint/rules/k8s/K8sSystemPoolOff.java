@@ -38,7 +38,8 @@ public final class K8sSystemPoolOff extends Rule {
     plan.spec()
         .kubernetes()
         .filter(ClusterSpec.Kubernetes::eks)
-        .filter(k -> k.systemPoolEnabled().equals(java.util.Optional.of(false)))
+        // Off by default only where some GPU pool is untainted: off here is written.
+        .filter(k -> !plan.spec().systemPool().enabled())
         .filter(k -> Scheduling.everyGpuPoolTainted(plan.spec()))
         .ifPresent(
             k ->

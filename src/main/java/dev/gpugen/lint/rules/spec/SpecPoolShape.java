@@ -44,6 +44,15 @@ public final class SpecPoolShape extends Rule {
     CompatTable table = plan.compat();
     boolean isStatic = spec.cloud().provider() == Provider.STATIC;
     List<ClusterSpec.Pool> pools = spec.pools();
+    spec.systemPool()
+        .autoscaling()
+        .filter(a -> a.min() > a.max())
+        .ifPresent(
+            a ->
+                findings.report(
+                    SpecPath.of("kubernetes", "systemPool", "autoscaling"),
+                    "the system pool autoscales from " + a.min() + " to fewer, " + a.max(),
+                    "set autoscaling.min at most autoscaling.max"));
     for (int i = 0; i < pools.size(); i++) {
       ClusterSpec.Pool p = pools.get(i);
       SpecPath at = SpecPath.of("pools", i);

@@ -36,7 +36,8 @@ public final class SpecSettingIgnored extends Rule {
             + " network.subnetCidr, in a VPC gpugen creates with the cluster (network.vpcId and"
             + " subnetId name AWS VPCs). The version, release channel, upgrade hold and endpoint"
             + " settings of cloud.gke apply to a cluster gpugen creates, not to an existing one"
-            + " (create: false). systemPool is rendered for GKE only so far."
+            + " (create: false). kubernetes.systemPool.autoscaling sets GKE's cluster autoscaler;"
+            + " EKS's system pool is count instances."
             + " Sources:"
             + " https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config ,"
             + " https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/configuring-instance-metadata-options.html ,"
@@ -136,17 +137,15 @@ public final class SpecSettingIgnored extends Rule {
                 + ": it names a Compute Engine reservation (GKE)",
             provider == Provider.AWS ? "use capacityReservationId" : "remove it");
       }
-      for (String key : new String[] {"enabled", "instanceType", "count"}) {
-        ignored(
-            findings,
-            SpecPath.of("systemPool", key),
-            "systemPool."
-                + key
-                + " does nothing on "
-                + (provider == Provider.AWS ? "AWS" : "static hosts")
-                + ": gpugen renders the system pool for GKE only so far",
-            "remove it");
-      }
+    }
+    if (plan.systemPool().isPresent()) {
+      // EKS's system nodes are count instances gpugen names one by one, not an autoscaled group.
+      ignored(
+          findings,
+          SpecPath.of("kubernetes", "systemPool", "autoscaling"),
+          "kubernetes.systemPool.autoscaling does nothing on EKS: gpugen creates count system"
+              + " instances there (GKE's cluster autoscaler reads it)",
+          "remove it, and set kubernetes.systemPool.count");
     }
     if (provider == Provider.STATIC) {
       ignored(
