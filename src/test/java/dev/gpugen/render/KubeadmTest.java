@@ -498,8 +498,10 @@ class KubeadmTest {
   /**
    * A GPU node registers with its pool's labels and taints: kubelet's --node-labels and
    * --register-with-taints in /etc/default/kubelet, which kubeadm's kubelet drop-in reads, written
-   * before kubeadm join starts kubelet; a control-plane host gets neither. A second run changes
-   * nothing.
+   * before kubeadm join starts kubelet; a control-plane host gets neither. The pool's
+   * node-role.kubernetes.io/gpu stays out of --node-labels (kubelet refuses to start with a label
+   * of the reserved namespaces it may not give itself; play 03 sets it through the API). A second
+   * run changes nothing.
    */
   @ChrootTest
   @Test
@@ -533,6 +535,19 @@ class KubeadmTest {
       RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
       RenderedCase.assertExit(0, second);
       assertEquals(0, RealTools.recap(second.output(), "testhost").get("changed"), second.output());
+      // A pool that lost its labels and taints: the old arguments go with them.
+      List<String> none =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              inventory.toString(),
+              "--tags",
+              "kubelet-registration",
+              "-e",
+              "{\"kubeadm_node_labels\": {}, \"gpu_operator_node_taints\": []}",
+              "02b-kubernetes.yml");
+      RenderedCase.assertExit(0, RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, none));
+      assertEquals(List.of(), Files.readAllLines(root.resolve("etc/default/kubelet")));
     } finally {
       TestRoot.delete(root);
     }
