@@ -347,24 +347,43 @@ locals {
   ))
 }
 
+locals {
+  # A tfvars file that sets a map replaces it whole, so an override naming one add-on would drop
+  # the others: overrides go in their own map, merged over the plan's.
+  eks_addon_versions = merge(var.eks_addon_versions, var.eks_addon_version_overrides)
+}
+
 # Exact versions, not EKS's default build for the minor: that one moves, and a later apply would
-# then upgrade the CNI under running nodes. The versions change only with the spec.
+# then upgrade the CNI under running nodes. The versions change only with the spec. The core
+# add-ons are always there (a node without vpc-cni never turns Ready); eks-pod-identity-agent only
+# where a version names it.
 resource "aws_eks_addon" "this" {
-  for_each = var.eks_enabled ? var.eks_addon_versions : {}
+  for_each = var.eks_enabled ? setunion(["coredns", "kube-proxy", "vpc-cni"], keys(local.eks_addon_versions)) : toset([])
 
   cluster_name                = aws_eks_cluster.this[0].name
   addon_name                  = each.key
-  addon_version               = each.value
+  addon_version               = lookup(local.eks_addon_versions, each.key, null)
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "PRESERVE"
+  # Deleting the add-on (a later render without it, a destroy) leaves its DaemonSet or Deployment
+  # running, as terraform-aws-modules/terraform-aws-eks v21 does by default: the nodes keep their
+  # CNI and DNS.
+  preserve = true
   configuration_values        = each.key == "coredns" && length(local.eks_coredns_tolerations) > 0 ? jsonencode({ tolerations = local.eks_coredns_tolerations }) : null
 
   # No dependency on the pools: a GPU pool that fails (no spot capacity) must not hold back the
   # CNI the other pools' nodes need to turn Ready. The DaemonSets are ACTIVE with no node; CoreDNS
   # turns ACTIVE once a node runs its pods, and the provider waits through CREATING and DEGRADED
-  # until then (hashicorp/terraform-provider-aws internal/service/eks wait.go, waitAddonCreated).
+  # until then (hashicorp/terraform-provider-aws internal/service/eks/addon.go, waitAddonCreated).
   timeouts {
     create = "40m"
+  }
+
+  lifecycle {
+    precondition {
+      condition     = contains(keys(local.eks_addon_versions), each.key)
+      error_message = "No version for the EKS add-on ${each.key}: eks_addon_versions (gpugen's plan) must name coredns, kube-proxy and vpc-cni. To change one version, set eks_addon_version_overrides = { ${each.key} = \"vX.Y.Z-eksbuild.N\" } in a file of your own, not eks_addon_versions, which Terraform replaces whole."
+    }
   }
 }
 

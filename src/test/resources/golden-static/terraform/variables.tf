@@ -604,6 +604,17 @@ variable "eks_addon_versions" {
   }
 }
 
+variable "eks_addon_version_overrides" {
+  description = "Versions over eks_addon_versions, by add-on name, e.g. { vpc-cni = \"v1.20.1-eksbuild.3\" } in an override.auto.tfvars of your own: the add-ons it does not name keep the plan's version (setting eks_addon_versions itself replaces the whole map). Naming eks-pod-identity-agent installs it."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.eks_addon_version_overrides : contains(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"], k) && can(regex("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$", v))])
+    error_message = "The eks_addon_version_overrides keys must be coredns, eks-pod-identity-agent, kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."
+  }
+}
+
 variable "eks_controller_tolerations" {
   description = "What the cluster's controllers (CoreDNS here) tolerate besides every pool's taints: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes."
   type        = list(object({ key = string, operator = string, value = string, effect = string }))

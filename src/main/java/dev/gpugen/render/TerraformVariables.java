@@ -798,6 +798,22 @@ final class TerraformVariables {
                     + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1.")
             .setIf(TerraformVariables::eks, ClusterPlan::eksAddonVersions),
         TfVar.of(
+                "eks_addon_version_overrides",
+                "map(string)",
+                "Versions over eks_addon_versions, by add-on name, e.g. { vpc-cni ="
+                    + " \"v1.20.1-eksbuild.3\" } in an override.auto.tfvars of your own: the"
+                    + " add-ons it does not name keep the plan's version (setting"
+                    + " eks_addon_versions itself replaces the whole map). Naming"
+                    + " eks-pod-identity-agent installs it.")
+            .defaultTo(Map.of())
+            .validation(
+                "alltrue([for k, v in {var} : contains("
+                    + hclList(EKS_ADDONS)
+                    + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
+                    + " v))])",
+                "The eks_addon_version_overrides keys must be coredns, eks-pod-identity-agent,"
+                    + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
+        TfVar.of(
                 "eks_controller_tolerations",
                 "list(object({ key = string, operator = string, value = string, effect ="
                     + " string }))",

@@ -51,7 +51,9 @@ class EksAddonPinTest {
     String eks = Files.readString(terraform.resolve("eks.tf"));
     assertFalse(eks.contains("aws_eks_addon_version"), "an add-on version read from EKS floats");
     assertFalse(eks.contains("most_recent"), "an add-on version read from EKS floats");
-    assertTrue(eks.contains("addon_version               = each.value"), eks);
+    assertTrue(
+        eks.contains("addon_version               = lookup(local.eks_addon_versions, each.key,"),
+        eks);
     // aws-eks-pull runs 1.32: the table's row for it, read from the EKS user guide.
     assertEquals(
         Map.of(
@@ -103,5 +105,57 @@ class EksAddonPinTest {
     assertFalse(block.contains("module.pool"), block);
     assertFalse(block.contains("depends_on"), block);
     assertTrue(block.contains("aws_eks_cluster.this[0].name"), block);
+  }
+
+  /**
+   * A tfvars file replaces a map whole: an override of one add-on through
+   * eks_addon_version_overrides keeps the other two at the plan's version, every add-on is
+   * preserved on delete, and a replacement eks_addon_versions naming only coredns fails the plan
+   * instead of deleting vpc-cni and kube-proxy (terraform test, mock_provider, the real
+   * hashicorp/aws provider's schema).
+   */
+  @dev.gpugen.testing.TerraformTest
+  @Test
+  void anOverrideOfOneAddOnKeepsTheOthersAndAMapWithoutTheCniFailsThePlan() throws Exception {
+    Path terraform = render(RenderedCase.spec("aws-eks-pull"), "");
+    java.util.SortedMap<String, String> files = new TreeMap<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(terraform)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        files.put(terraform.relativize(p).toString(), Files.readString(p));
+      }
+    }
+    java.util.SortedMap<String, String> tf = new TreeMap<>(files);
+    tf.keySet().removeIf(p -> !TerraformPlanTest.shared(p));
+    dev.gpugen.testing.TerraformPlan.Workspace ws =
+        dev.gpugen.testing.TerraformPlan.init(tmp.resolve("ws"), tf);
+    // Pull mode's upload hashes the ansible/ folder beside terraform/.
+    Path ansible = terraform.resolveSibling("ansible");
+    try (java.util.stream.Stream<Path> s = Files.walk(ansible)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        Path to = ws.dir().resolveSibling("ansible").resolve(ansible.relativize(p).toString());
+        Files.createDirectories(to.getParent());
+        Files.copy(p, to);
+      }
+    }
+    String vars = TerraformPlanTest.variablesBlock(TerraformPlanTest.variables(ws, "c0", files));
+    String inner = vars.substring(vars.indexOf('\n') + 1, vars.lastIndexOf("  }"));
+    String test =
+        TerraformPlanTest.PlanAssertions.MOCK
+            + "\nrun \"override\" {\n  command = plan\n  variables {\n"
+            + inner
+            + "    eks_addon_version_overrides = { coredns = \"v1.11.3-eksbuild.1\" }\n  }\n"
+            + "  assert {\n    condition = toset(keys(aws_eks_addon.this)) =="
+            + " toset([\"coredns\", \"kube-proxy\", \"vpc-cni\"]) &&"
+            + " aws_eks_addon.this[\"coredns\"].addon_version == \"v1.11.3-eksbuild.1\" &&"
+            + " aws_eks_addon.this[\"vpc-cni\"].addon_version == \"v1.20.1-eksbuild.3\" &&"
+            + " alltrue([for a in aws_eks_addon.this : a.preserve])\n"
+            + "    error_message = \"the override dropped an add-on or a pin\"\n  }\n}\n"
+            + "\nrun \"replaced\" {\n  command = plan\n  variables {\n"
+            + inner.replaceAll("(?m)^    eks_addon_versions = .*\n", "")
+            + "    eks_addon_versions = { coredns = \"v1.11.3-eksbuild.1\" }\n  }\n"
+            + "  expect_failures = [aws_eks_addon.this]\n}\n";
+    dev.gpugen.testing.RealTools.Result r = ws.test("addons", test);
+    assertEquals(0, r.exitCode(), r.output());
+    assertTrue(r.output().contains("2 passed, 0 failed"), r.output());
   }
 }
