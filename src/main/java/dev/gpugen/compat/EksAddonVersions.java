@@ -42,8 +42,13 @@ public final class EksAddonVersions {
    * v1.12.4-eksbuild.1, 1.29-1.32 v1.11.4-eksbuild.24). kube-proxy: the edition listing 1.28-1.34
    * (also published as docs.amazonaws.cn/eks/latest/userguide/managing-kube-proxy.html). VPC CNI:
    * the edition listing 1.27-1.33, each at v1.20.1-eksbuild.3 (read in its ja_jp and ko_kr
-   * translations of the same page); no edition gpugen read lists 1.34 or later, so those minors
-   * need kubernetes.addons.vpc-cni.
+   * translations of the same page); 1.34: v1.20.4-eksbuild.1, which the later edition at
+   * https://docs.amazonaws.cn/en_us/eks/latest/userguide/pod-networking.html lists for 1.28-1.34
+   * (the older minors keep the build they were first pinned to, so no re-render moves their CNI).
+   * 1.35 has no row here yet: such a spec names its versions in kubernetes.addons. The rows are the
+   * user guide's word only: its editions have listed builds EKS did not offer (later corrected in
+   * awsdocs/amazon-eks-user-guide pull requests), so only {@code aws eks describe-addon-versions
+   * --kubernetes-version MINOR --addon-name NAME} on a real account proves a row.
    */
   static final Map<String, Map<String, String>> ROWS =
       Map.of(
@@ -73,7 +78,10 @@ public final class EksAddonVersions {
               "kube-proxy", "v1.33.5-eksbuild.2",
               "vpc-cni", "v1.20.1-eksbuild.3"),
           "1.34",
-          Map.of("coredns", "v1.12.4-eksbuild.1", "kube-proxy", "v1.34.1-eksbuild.2"));
+          Map.of(
+              "coredns", "v1.12.4-eksbuild.1",
+              "kube-proxy", "v1.34.1-eksbuild.2",
+              "vpc-cni", "v1.20.4-eksbuild.1"));
 
   /** The version the table gives {@code addon} on {@code minor}, if it has a row. */
   public static Optional<String> version(String addon, String minor) {

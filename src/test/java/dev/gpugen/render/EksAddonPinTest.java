@@ -80,6 +80,24 @@ class EksAddonPinTest {
     assertEquals("v1.11.4-eksbuild.24", got.get("coredns"));
   }
 
+  /**
+   * Every EKS minor gpugen accepts but the newest has all three core add-ons pinned, so such a spec
+   * needs no kubernetes.addons (1.35: no user-guide edition gpugen read lists it yet).
+   */
+  @Test
+  void everyEksMinorUpTo134HasEveryCoreAddOn() {
+    for (String minor : KubernetesSupport.minors(Distribution.EKS)) {
+      if (minor.equals("1.35")) {
+        continue;
+      }
+      for (String addon : EksAddonVersions.CORE) {
+        assertTrue(EksAddonVersions.version(addon, minor).isPresent(), addon + " on " + minor);
+      }
+    }
+    assertEquals(
+        java.util.Optional.of("v1.20.4-eksbuild.1"), EksAddonVersions.version("vpc-cni", "1.34"));
+  }
+
   @Test
   void everyRowIsAnExactBuildOfAMinorEksOffers() {
     for (String addon : EksAddonVersions.CORE) {
