@@ -335,16 +335,13 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_controller" {
 ################################################################################
 
 locals {
-  # CoreDNS must run somewhere: tolerate every pool's registered taints, and what gpugen's plan
-  # gives the cluster's controllers (play 05's verdict taint, which every GPU node may carry).
-  eks_coredns_tolerations = distinct(concat(
-    flatten([
-      for pool, k in local.pool_kubelet : [
-        for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
-      ]
-    ]),
-    var.eks_controller_tolerations,
-  ))
+  # CoreDNS runs where gpugen's plan puts the cluster's controllers: on the system pool's nodes
+  # when there is one (a node selector, no GPU taint tolerated, so no replica lands on a GPU node
+  # that turned Ready first), else tolerating the GPU pools' taints and play 05's verdict taint.
+  eks_coredns_config = length(var.eks_controller_node_selector) > 0 ? jsonencode({
+    nodeSelector = var.eks_controller_node_selector
+    tolerations  = var.eks_controller_tolerations
+  }) : length(var.eks_controller_tolerations) > 0 ? jsonencode({ tolerations = var.eks_controller_tolerations }) : null
 }
 
 locals {
@@ -369,7 +366,7 @@ resource "aws_eks_addon" "this" {
   # running, as terraform-aws-modules/terraform-aws-eks v21 does by default: the nodes keep their
   # CNI and DNS.
   preserve = true
-  configuration_values        = each.key == "coredns" && length(local.eks_coredns_tolerations) > 0 ? jsonencode({ tolerations = local.eks_coredns_tolerations }) : null
+  configuration_values        = each.key == "coredns" ? local.eks_coredns_config : null
 
   # No dependency on the pools: a GPU pool that fails (no spot capacity) must not hold back the
   # CNI the other pools' nodes need to turn Ready. The DaemonSets are ACTIVE with no node; CoreDNS

@@ -616,7 +616,7 @@ variable "eks_addon_version_overrides" {
 }
 
 variable "eks_controller_tolerations" {
-  description = "What the cluster's controllers (CoreDNS here) tolerate besides every pool's taints: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes."
+  description = "What the cluster's controllers (CoreDNS here) tolerate: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes; none with the system pool."
   type        = list(object({ key = string, operator = string, value = string, effect = string }))
   default     = []
 
@@ -624,6 +624,12 @@ variable "eks_controller_tolerations" {
     condition     = alltrue([for t in var.eks_controller_tolerations : contains(["Equal", "Exists"], t.operator) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect) && (t.operator == "Equal" || t.value == "")])
     error_message = "Every eks_controller_tolerations entry needs operator Equal or Exists (Exists with value \"\") and effect NoSchedule, PreferNoSchedule or NoExecute."
   }
+}
+
+variable "eks_controller_node_selector" {
+  description = "The node labels the cluster's controllers (CoreDNS here) must run on: gpugen's plan writes { gpugen-pool = \"gpugen-system\" } with the system pool."
+  type        = map(string)
+  default     = {}
 }
 
 variable "eks_log_retention_days" {

@@ -205,6 +205,10 @@ public record ClusterPlan(
    * The tolerations the controllers gpugen installs (the GPU Operator, NFD's master and garbage
    * collector) carry beyond their charts' own, so that they have a node.
    */
+  public java.util.SortedMap<String, String> controllerNodeSelector() {
+    return Scheduling.controllerNodeSelector(spec, kubeadm());
+  }
+
   public List<Toleration> controllerTolerations() {
     return Scheduling.controllerTolerations(spec, kubeadm(), ValidationState.applies(this));
   }

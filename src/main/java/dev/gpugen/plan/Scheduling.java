@@ -124,6 +124,22 @@ public final class Scheduling {
    * is the only untainted home, the GPU pools' taints where every GPU pool is tainted and gpugen
    * knows no other node, else none.
    */
+  /** The label gpugen registers every node it launches with: its pool's name. */
+  public static final String POOL_LABEL = "gpugen-pool";
+
+  /**
+   * Where the cluster's controllers must run: the system pool's nodes when gpugen adds it (they
+   * then tolerate no GPU taint, so none lands on a GPU node that turned Ready first); anywhere they
+   * tolerate otherwise.
+   */
+  static SortedMap<String, String> controllerNodeSelector(ClusterSpec spec, boolean kubeadm) {
+    SortedMap<String, String> out = new TreeMap<>();
+    if (controllerHome(spec, kubeadm) == ControllerHome.SYSTEM_POOL) {
+      out.put(POOL_LABEL, SystemPool.NAME);
+    }
+    return out;
+  }
+
   static List<Toleration> controllerTolerations(
       ClusterSpec spec, boolean kubeadm, boolean validationTaint) {
     List<Toleration> out =

@@ -817,9 +817,9 @@ final class TerraformVariables {
                 "eks_controller_tolerations",
                 "list(object({ key = string, operator = string, value = string, effect ="
                     + " string }))",
-                "What the cluster's controllers (CoreDNS here) tolerate besides every pool's"
-                    + " taints: gpugen's plan writes play 05's verdict taint where it gates"
-                    + " nodes, and the GPU pools' taints where those are the only nodes.")
+                "What the cluster's controllers (CoreDNS here) tolerate: gpugen's plan writes"
+                    + " play 05's verdict taint where it gates nodes, and the GPU pools' taints"
+                    + " where those are the only nodes; none with the system pool.")
             .defaultTo(List.of())
             .validation(
                 "alltrue([for t in {var} : contains([\"Equal\", \"Exists\"], t.operator) &&"
@@ -841,6 +841,13 @@ final class TerraformVariables {
                               return m;
                             })
                         .toList()),
+        TfVar.of(
+                "eks_controller_node_selector",
+                "map(string)",
+                "The node labels the cluster's controllers (CoreDNS here) must run on: gpugen's"
+                    + " plan writes { gpugen-pool = \"gpugen-system\" } with the system pool.")
+            .defaultTo(Map.of())
+            .setIf(TerraformVariables::eks, ClusterPlan::controllerNodeSelector),
         TfVar.of(
                 "eks_log_retention_days",
                 "number",

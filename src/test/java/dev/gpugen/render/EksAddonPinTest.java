@@ -136,27 +136,8 @@ class EksAddonPinTest {
   @Test
   void anOverrideOfOneAddOnKeepsTheOthersAndAMapWithoutTheCniFailsThePlan() throws Exception {
     Path terraform = render(RenderedCase.spec("aws-eks-pull"), "");
-    java.util.SortedMap<String, String> files = new TreeMap<>();
-    try (java.util.stream.Stream<Path> s = Files.walk(terraform)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        files.put(terraform.relativize(p).toString(), Files.readString(p));
-      }
-    }
-    java.util.SortedMap<String, String> tf = new TreeMap<>(files);
-    tf.keySet().removeIf(p -> !TerraformPlanTest.shared(p));
-    dev.gpugen.testing.TerraformPlan.Workspace ws =
-        dev.gpugen.testing.TerraformPlan.init(tmp.resolve("ws"), tf);
-    // Pull mode's upload hashes the ansible/ folder beside terraform/.
-    Path ansible = terraform.resolveSibling("ansible");
-    try (java.util.stream.Stream<Path> s = Files.walk(ansible)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        Path to = ws.dir().resolveSibling("ansible").resolve(ansible.relativize(p).toString());
-        Files.createDirectories(to.getParent());
-        Files.copy(p, to);
-      }
-    }
-    String vars = TerraformPlanTest.variablesBlock(TerraformPlanTest.variables(ws, "c0", files));
-    String inner = vars.substring(vars.indexOf('\n') + 1, vars.lastIndexOf("  }"));
+    dev.gpugen.testing.TerraformPlan.Workspace ws = workspace(terraform, "ws");
+    String inner = variables(ws, terraform);
     String test =
         TerraformPlanTest.PlanAssertions.MOCK
             + "\nrun \"override\" {\n  command = plan\n  variables {\n"
@@ -175,5 +156,68 @@ class EksAddonPinTest {
     dev.gpugen.testing.RealTools.Result r = ws.test("addons", test);
     assertEquals(0, r.exitCode(), r.output());
     assertTrue(r.output().contains("2 passed, 0 failed"), r.output());
+  }
+
+  /**
+   * The render's terraform/ folder initialised against the mirror (its ansible/ beside it, which
+   * pull mode's upload hashes).
+   */
+  private dev.gpugen.testing.TerraformPlan.Workspace workspace(Path terraform, String name)
+      throws Exception {
+    java.util.SortedMap<String, String> tf = new TreeMap<>(files(terraform));
+    tf.keySet().removeIf(p -> !TerraformPlanTest.shared(p));
+    dev.gpugen.testing.TerraformPlan.Workspace ws =
+        dev.gpugen.testing.TerraformPlan.init(tmp.resolve(name), tf);
+    Path ansible = terraform.resolveSibling("ansible");
+    try (java.util.stream.Stream<Path> s = Files.walk(ansible)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        Path to = ws.dir().resolveSibling("ansible").resolve(ansible.relativize(p).toString());
+        Files.createDirectories(to.getParent());
+        Files.copy(p, to);
+      }
+    }
+    return ws;
+  }
+
+  private static java.util.SortedMap<String, String> files(Path terraform) throws Exception {
+    java.util.SortedMap<String, String> files = new TreeMap<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(terraform)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        files.put(terraform.relativize(p).toString(), Files.readString(p));
+      }
+    }
+    return files;
+  }
+
+  /** The render's tfvars as the lines of a run's variables block. */
+  private static String variables(dev.gpugen.testing.TerraformPlan.Workspace ws, Path terraform)
+      throws Exception {
+    String vars =
+        TerraformPlanTest.variablesBlock(TerraformPlanTest.variables(ws, "c0", files(terraform)));
+    return vars.substring(vars.indexOf('\n') + 1, vars.lastIndexOf("  }"));
+  }
+
+  /**
+   * With the system pool (examples/aws-h100: 16 tainted spot H100 nodes, 2 on-demand system nodes),
+   * CoreDNS runs on the system pool only and tolerates no GPU taint: the add-ons no longer wait for
+   * the pools, so a replica would otherwise land on the first GPU node that turned Ready.
+   */
+  @dev.gpugen.testing.TerraformTest
+  @Test
+  void withTheSystemPoolCoreDnsRunsThereAndToleratesNoGpuTaint() throws Exception {
+    Path terraform = render(RenderedCase.spec("reference"), "");
+    dev.gpugen.testing.TerraformPlan.Workspace ws = workspace(terraform, "ws");
+    String test =
+        TerraformPlanTest.PlanAssertions.MOCK
+            + "\nrun \"system\" {\n  command = plan\n  variables {\n"
+            + variables(ws, terraform)
+            + "  }\n  assert {\n    condition = jsondecode(aws_eks_addon.this[\"coredns\"]"
+            + ".configuration_values) == { nodeSelector = { \"gpugen-pool\" = \"gpugen-system\" },"
+            + " tolerations = [] }\n"
+            + "    error_message = \"CoreDNS: ${aws_eks_addon.this[\"coredns\"]"
+            + ".configuration_values}\"\n  }\n}\n";
+    dev.gpugen.testing.RealTools.Result r = ws.test("system", test);
+    assertEquals(0, r.exitCode(), r.output());
+    assertTrue(r.output().contains("1 passed, 0 failed"), r.output());
   }
 }
