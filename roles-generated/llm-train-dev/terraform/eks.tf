@@ -362,11 +362,11 @@ resource "aws_eks_addon" "this" {
   addon_version               = lookup(local.eks_addon_versions, each.key, null)
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "PRESERVE"
+  configuration_values        = each.key == "coredns" ? local.eks_coredns_config : null
   # Deleting the add-on (a later render without it, a destroy) leaves its DaemonSet or Deployment
   # running, as terraform-aws-modules/terraform-aws-eks v21 does by default: the nodes keep their
   # CNI and DNS.
   preserve = true
-  configuration_values        = each.key == "coredns" ? local.eks_coredns_config : null
 
   # No dependency on the pools: a GPU pool that fails (no spot capacity) must not hold back the
   # CNI the other pools' nodes need to turn Ready. The DaemonSets are ACTIVE with no node; CoreDNS
