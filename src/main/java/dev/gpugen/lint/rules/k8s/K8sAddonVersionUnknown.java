@@ -23,7 +23,8 @@ public final class K8sAddonVersionUnknown extends Rule {
             + " for a minor the table has no row for, name the version yourself:"
             + " kubernetes.addons.<add-on>, one that `aws eks describe-addon-versions"
             + " --addon-name <add-on> --kubernetes-version <minor>` lists, or use a minor the"
-            + " table covers. Sources: "
+            + " table covers. A kube-proxy version must be of the cluster's minor"
+            + " (v1.33.x-eksbuild.N on 1.33): EKS offers no other and refuses it at apply. Sources: "
             + String.join(
                 " , ", EksAddonVersions.CORE.stream().map(EksAddonVersions.SOURCE::get).toList()));
   }
@@ -36,6 +37,23 @@ public final class K8sAddonVersionUnknown extends Rule {
         .filter(k -> k.eks() && KubernetesSupport.minors(k.distribution()).contains(k.version()))
         .ifPresent(
             k -> {
+              String proxy = k.addonVersions().get("kube-proxy");
+              if (proxy != null && !proxy.startsWith("v" + k.version() + ".")) {
+                findings.report(
+                    SpecPath.of("kubernetes", "addons").key("kube-proxy"),
+                    "kubernetes.addons.kube-proxy is "
+                        + proxy
+                        + ", not a build of Kubernetes "
+                        + k.version()
+                        + ": EKS offers kube-proxy only at the cluster's minor and refuses it at"
+                        + " terraform apply",
+                    "name a v"
+                        + k.version()
+                        + ".x-eksbuild.N version `aws eks describe-addon-versions --addon-name"
+                        + " kube-proxy --kubernetes-version "
+                        + k.version()
+                        + "` lists, or leave kube-proxy out for gpugen's");
+              }
               for (String addon : EksAddonVersions.CORE) {
                 if (plan.eksAddonVersions().containsKey(addon)) {
                   continue;
