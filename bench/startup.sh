@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Whole-process timings of gpugen against a hello-world JVM on the same machine, same run.
 # pre-commit runs validate and render --check on every commit, so they must feel instant.
-# Usage: bench/startup.sh [RUNS]   (default 15; prints medians in ms and ratios to hello world)
-# Renders a 1-pool spec (aws-h100) and a 3-pool one (aws-mixed); prints the load average before
-# and after, since on a shared machine wall times move with it.
+# Usage: bench/startup.sh [RUNS]   (default 15 rounds)
+# Each round runs every command once, in the same order, so that load on the machine hits them
+# alike (one warm-up round first, not counted). Per command: the median and [min-max] of the wall
+# time and of the CPU time (user+sys of the process tree), and both medians as multiples of the
+# hello-world JVM's. On a shared machine wall times move with the load (printed before and
+# after); CPU times much less.
+# Renders a 1-pool spec (aws-h100) and a 3-pool one (aws-mixed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-15}
@@ -20,33 +24,57 @@ JAVA
 javac -d "$tmp" "$tmp/Hello.java"
 spec=examples/aws-h100/cluster.yaml
 spec3=examples/aws-mixed/cluster.yaml
+
+names=(
+  "java Hello (baseline)"
+  "gpugen --version"
+  "gpugen validate $spec"
+  "gpugen render $spec -o DIR"
+  "gpugen render $spec --check"
+  "gpugen render $spec3 -o DIR"
+  "java -jar (no CDS archive) render --check"
+)
+run_case() {
+  case $1 in
+    0) java -Xshare:auto -cp "$tmp" Hello ;;
+    1) ./gpugen --version ;;
+    2) ./gpugen validate "$spec" ;;
+    3) ./gpugen render "$spec" -o "$tmp/out" --force ;;
+    4) ./gpugen render "$spec" --check ;;
+    5) ./gpugen render "$spec3" -o "$tmp/out3" --force ;;
+    6) java -jar target/gpugen.jar render "$spec" --check ;;
+  esac
+}
+ms() { # ms CASE: "wall,cpu" of one run in ms
+  local TIMEFORMAT='%3R %3U %3S' t
+  t=$( { time run_case "$1" >/dev/null 2>&1; } 2>&1 || true)
+  awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%d,%d", a[1] * 1000, (a[2] + a[3]) * 1000 }'
+}
+# stats: "median min max" of the numbers on stdin
+stats() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}'; }
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-
-# median_ms CMD...: runs CMD $runs times (after one warm-up), prints the median wall time in ms.
-median_ms() {
-  "$@" >/dev/null 2>&1 || true
-  local samples=()
-  for ((i = 0; i < runs; i++)); do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    samples+=($(((t1 - t0) / 1000000)))
+for i in "${!names[@]}"; do ms "$i" >/dev/null; done # warm-up round (page cache, archive)
+declare -A wall cpu
+for ((r = 0; r < runs; r++)); do
+  for i in "${!names[@]}"; do
+    m=$(ms "$i")
+    wall[$i]+="${m%,*} "
+    cpu[$i]+="${m#*,} "
   done
-  printf '%s\n' "${samples[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
-hello=$(median_ms java -cp "$tmp" Hello)
-row() { # name median
-  awk -v n="$1" -v m="$2" -v h="$hello" 'BEGIN { printf "%-44s %6d ms  %5.2fx hello\n", n, m, m / h }'
-}
-echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1); $runs runs each, medians"
+done
+echo "machine: $(nproc) cores, $(java -version 2>&1 | head -n 1); $runs interleaved rounds, medians [min-max]"
 echo "load average before: $load_before"
-row "java Hello (baseline)" "$hello"
-row "gpugen --version" "$(median_ms ./gpugen --version)"
-row "gpugen validate $spec" "$(median_ms ./gpugen validate $spec)"
-row "gpugen render $spec -o tmp" "$(median_ms ./gpugen render $spec -o "$tmp/out" --force)"
-row "gpugen render $spec --check" "$(median_ms ./gpugen render $spec --check)"
-row "gpugen render $spec3 -o tmp" "$(median_ms ./gpugen render $spec3 -o "$tmp/out3" --force)"
-row "java -jar (no CDS archive) render --check" "$(median_ms java -jar target/gpugen.jar render $spec --check)"
+read -r hw _ <<<"$(tr ' ' '\n' <<<"${wall[0]}" | grep . | stats)"
+read -r hc _ <<<"$(tr ' ' '\n' <<<"${cpu[0]}" | grep . | stats)"
+printf '%-52s %20s %8s %20s %8s\n' command "wall ms" "x hello" "cpu ms" "x hello"
+for i in "${!names[@]}"; do
+  read -r w wmin wmax <<<"$(tr ' ' '\n' <<<"${wall[$i]}" | grep . | stats)"
+  read -r c cmin cmax <<<"$(tr ' ' '\n' <<<"${cpu[$i]}" | grep . | stats)"
+  awk -v n="${names[$i]}" -v w="$w" -v w0="$wmin" -v w1="$wmax" -v c="$c" -v c0="$cmin" \
+    -v c1="$cmax" -v hw="$hw" -v hc="$hc" 'BEGIN {
+      printf "%-52s %6d [%5d-%5d] %7.2fx %6d [%5d-%5d] %7.2fx\n", n, w, w0, w1, w / hw, c, c0, c1,
+        (hc > 0 ? c / hc : 0)
+    }'
+done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

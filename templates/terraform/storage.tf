@@ -120,11 +120,12 @@ resource "aws_fsx_lustre_file_system" "this" {
   lifecycle {
     precondition {
       condition = (
-        var.lustre_deployment_type == "SCRATCH_1"
+        var.lustre_capacity_gib == null ? false
+        : var.lustre_deployment_type == "SCRATCH_1"
         ? contains([1200, 2400], var.lustre_capacity_gib) || var.lustre_capacity_gib % 3600 == 0
         : var.lustre_capacity_gib == 1200 || var.lustre_capacity_gib % 2400 == 0
       )
-      error_message = "FSx for Lustre ${var.lustre_deployment_type} takes 1200 GiB, 2400 GiB or a multiple of ${var.lustre_deployment_type == "SCRATCH_1" ? 3600 : 2400} GiB, not ${var.lustre_capacity_gib}."
+      error_message = "FSx for Lustre ${var.lustre_deployment_type} takes 1200 GiB, 2400 GiB or a multiple of ${var.lustre_deployment_type == "SCRATCH_1" ? 3600 : 2400} GiB, not ${var.lustre_capacity_gib == null ? "none" : var.lustre_capacity_gib} (lustre_capacity_gib)."
     }
 
     precondition {

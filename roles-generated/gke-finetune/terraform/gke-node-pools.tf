@@ -88,7 +88,7 @@ resource "google_container_node_pool" "pools" {
       count = each.value.accelerator_count
 
       # INSTALLATION_DISABLED when the GPU Operator installs the driver (the pool then carries
-      # gke-no-default-nvidia-gpu-device-plugin=true), DEFAULT when GKE does.
+      # gke-no-default-nvidia-gpu-device-plugin=true), DEFAULT or LATEST when GKE does.
       gpu_driver_installation_config {
         gpu_driver_version = var.gpu_driver_version
       }

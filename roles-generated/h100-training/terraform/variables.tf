@@ -14,8 +14,8 @@ variable "cluster_name" {
   type        = string
 
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{0,38}$", var.cluster_name))
-    error_message = "The cluster_name must be 1-39 lower-case letters, digits and '-', starting with a letter."
+    condition     = can(regex("^[a-z][a-z0-9-]{0,38}$", var.cluster_name)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", var.cluster_name))
+    error_message = "The cluster_name must be a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter; not con, nul, aux...)."
   }
 }
 
@@ -25,8 +25,8 @@ variable "environment" {
   default     = null
 
   validation {
-    condition     = var.environment == null ? true : can(regex("^[a-z][a-z0-9-]{0,30}$", var.environment))
-    error_message = "The environment must be 1-31 lower-case letters, digits and '-', starting with a letter."
+    condition     = var.environment == null ? true : (can(regex("^[a-z][a-z0-9-]{0,30}$", var.environment)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", var.environment)))
+    error_message = "The environment must be an environment name of lower-case letters, digits and '-' (1-31 chars)."
   }
 }
 
@@ -45,8 +45,8 @@ variable "region" {
   type        = string
 
   validation {
-    condition     = can(regex("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$", var.region))
-    error_message = "The region must look like us-east-1."
+    condition     = can(regex("^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}$", var.region)) && length(var.region) <= 32
+    error_message = "The region must be a region like us-east-1, us-central1 or europe-west4."
   }
 }
 
@@ -55,8 +55,8 @@ variable "availability_zone" {
   type        = string
 
   validation {
-    condition     = can(regex("^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$", var.availability_zone))
-    error_message = "The availability_zone must look like us-east-1a."
+    condition     = can(regex("^[a-z]{2,16}(-[a-z]+)+-?[0-9]{1,2}([a-z]|-[a-z]|(-[a-z0-9]+)+)$", var.availability_zone)) && length(var.availability_zone) <= 40
+    error_message = "The availability_zone must be a zone like us-east-1a or us-central1-a."
   }
 }
 
@@ -89,7 +89,7 @@ variable "metadata_http_tokens" {
 
   validation {
     condition     = contains(["required", "optional"], var.metadata_http_tokens)
-    error_message = "The metadata_http_tokens must be required or optional."
+    error_message = "The metadata_http_tokens must be one of required, optional."
   }
 }
 
@@ -100,7 +100,7 @@ variable "metadata_hop_limit" {
 
   validation {
     condition     = var.metadata_hop_limit >= 1 && var.metadata_hop_limit <= 64 && floor(var.metadata_hop_limit) == var.metadata_hop_limit
-    error_message = "The metadata_hop_limit must be a whole number from 1 to 64."
+    error_message = "The metadata_hop_limit must be an integer from 1 to 64."
   }
 }
 
@@ -136,6 +136,11 @@ variable "vpc_cidr" {
   default     = null
 
   validation {
+    condition     = var.vpc_cidr == null ? true : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", var.vpc_cidr))
+    error_message = "The vpc_cidr must be an IPv4 CIDR like 10.42.0.0/16."
+  }
+
+  validation {
     condition = var.vpc_cidr == null ? true : alltrue([
       can(cidrnetmask(var.vpc_cidr)),
       try(cidrsubnet(var.vpc_cidr, 0, 0) == var.vpc_cidr, false),
@@ -149,6 +154,11 @@ variable "subnet_cidr" {
   description = "CIDR of the node subnet gpugen creates, inside vpc_cidr; null when subnet_id names an existing subnet."
   type        = string
   default     = null
+
+  validation {
+    condition     = var.subnet_cidr == null ? true : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", var.subnet_cidr))
+    error_message = "The subnet_cidr must be an IPv4 CIDR like 10.42.0.0/16."
+  }
 
   validation {
     condition = var.subnet_cidr == null ? true : alltrue([
@@ -167,7 +177,7 @@ variable "vpc_id" {
 
   validation {
     condition     = var.vpc_id == null ? true : can(regex("^vpc-[0-9a-f]{8,17}$", var.vpc_id))
-    error_message = "The vpc_id must look like vpc-0abc12345def67890."
+    error_message = "The vpc_id must be a VPC id like vpc-0abc12345def67890."
   }
 }
 
@@ -178,7 +188,7 @@ variable "subnet_id" {
 
   validation {
     condition     = var.subnet_id == null ? true : can(regex("^subnet-[0-9a-f]{8,17}$", var.subnet_id))
-    error_message = "The subnet_id must look like subnet-0abc12345def67890."
+    error_message = "The subnet_id must be a subnet id like subnet-0abc12345def67890."
   }
 }
 
@@ -186,6 +196,11 @@ variable "ssh_ingress_cidrs" {
   description = "IPv4 CIDRs allowed to reach the nodes on TCP 22; empty for no SSH (use SSM Session Manager)."
   type        = list(string)
   default     = []
+
+  validation {
+    condition     = length(var.ssh_ingress_cidrs) <= 32 && alltrue([for i in var.ssh_ingress_cidrs : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", i))])
+    error_message = "The ssh_ingress_cidrs must be a list of at most 32 of an IPv4 CIDR like 10.42.0.0/16."
+  }
 
   validation {
     condition     = alltrue([for c in var.ssh_ingress_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
@@ -249,7 +264,7 @@ variable "placement_strategy" {
 
   validation {
     condition     = contains(["cluster", "partition", "spread", "none"], var.placement_strategy)
-    error_message = "The placement_strategy must be cluster, partition, spread or none."
+    error_message = "The placement_strategy must be one of cluster, partition, spread, none."
   }
 }
 
@@ -264,13 +279,13 @@ variable "lustre_enabled" {
 }
 
 variable "lustre_capacity_gib" {
-  description = "FSx for Lustre capacity in GiB: 1200, 2400 or a multiple of 2400 (SCRATCH_1: 1200, 2400 or a multiple of 3600)."
+  description = "FSx for Lustre capacity in GiB: 1200, 2400 or a multiple of 2400 (SCRATCH_1: 1200, 2400 or a multiple of 3600). null without a file system (storage.tf's precondition asks for one with it)."
   type        = number
-  default     = 1200
+  default     = null
 
   validation {
-    condition     = var.lustre_capacity_gib >= 1200 && floor(var.lustre_capacity_gib) == var.lustre_capacity_gib
-    error_message = "The lustre_capacity_gib must be a whole number of at least 1200."
+    condition     = var.lustre_capacity_gib == null ? true : (var.lustre_capacity_gib >= 1200 && var.lustre_capacity_gib <= 2000000 && floor(var.lustre_capacity_gib) == var.lustre_capacity_gib)
+    error_message = "The lustre_capacity_gib must be an integer from 1200 to 2000000."
   }
 }
 
@@ -281,18 +296,18 @@ variable "lustre_deployment_type" {
 
   validation {
     condition     = contains(["SCRATCH_1", "SCRATCH_2", "PERSISTENT_1", "PERSISTENT_2"], var.lustre_deployment_type)
-    error_message = "The lustre_deployment_type must be SCRATCH_1, SCRATCH_2, PERSISTENT_1 or PERSISTENT_2."
+    error_message = "The lustre_deployment_type must be one of SCRATCH_1, SCRATCH_2, PERSISTENT_1, PERSISTENT_2."
   }
 }
 
 variable "lustre_per_unit_storage_throughput" {
-  description = "MB/s per TiB of storage: PERSISTENT_1 50, 100 or 200; PERSISTENT_2 125, 250, 500 or 1000; null for SCRATCH types."
+  description = "MB/s per TiB of storage: PERSISTENT_1 50, 100 or 200; PERSISTENT_2 125, 250, 500 or 1000 (storage.tf's precondition); null for SCRATCH types."
   type        = number
   default     = null
 
   validation {
-    condition     = var.lustre_per_unit_storage_throughput == null ? true : contains([50, 100, 125, 200, 250, 500, 1000], var.lustre_per_unit_storage_throughput)
-    error_message = "The lustre_per_unit_storage_throughput must be 50, 100, 200 (PERSISTENT_1) or 125, 250, 500, 1000 (PERSISTENT_2)."
+    condition     = var.lustre_per_unit_storage_throughput == null ? true : (var.lustre_per_unit_storage_throughput >= 12 && var.lustre_per_unit_storage_throughput <= 1000 && floor(var.lustre_per_unit_storage_throughput) == var.lustre_per_unit_storage_throughput)
+    error_message = "The lustre_per_unit_storage_throughput must be an integer from 12 to 1000."
   }
 }
 
@@ -302,8 +317,8 @@ variable "lustre_mount_point" {
   default     = "/fsx"
 
   validation {
-    condition     = can(regex("^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$", var.lustre_mount_point))
-    error_message = "The lustre_mount_point must be an absolute path like /fsx."
+    condition     = can(regex("^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$", var.lustre_mount_point)) && length(var.lustre_mount_point) <= 255
+    error_message = "The lustre_mount_point must be an absolute path like /fsx (no '..', spaces or quotes)."
   }
 }
 
@@ -313,8 +328,13 @@ variable "checkpoint_bucket" {
   default     = null
 
   validation {
-    condition     = var.checkpoint_bucket == null ? true : can(regex("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", var.checkpoint_bucket)) && !strcontains(var.checkpoint_bucket, "..")
-    error_message = "The checkpoint_bucket must be an S3 bucket name: 3-63 characters of a-z, 0-9, '.' and '-'."
+    condition     = var.checkpoint_bucket == null ? true : can(regex("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$", var.checkpoint_bucket))
+    error_message = "The checkpoint_bucket must be an S3 bucket name (3-63 chars: a-z, 0-9, '.', '-')."
+  }
+
+  validation {
+    condition     = var.checkpoint_bucket == null ? true : !strcontains(var.checkpoint_bucket, "..")
+    error_message = "The checkpoint_bucket must not have two '.' in a row."
   }
 }
 
@@ -480,6 +500,11 @@ variable "kube_api_ingress_cidrs" {
   default     = []
 
   validation {
+    condition     = length(var.kube_api_ingress_cidrs) <= 40 && alltrue([for i in var.kube_api_ingress_cidrs : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", i))])
+    error_message = "The kube_api_ingress_cidrs must be a list of at most 40 of an IPv4 CIDR like 10.42.0.0/16."
+  }
+
+  validation {
     condition     = alltrue([for c in var.kube_api_ingress_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
     error_message = "Every kube_api_ingress_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
   }
@@ -501,13 +526,13 @@ variable "control_plane_count" {
 }
 
 variable "control_plane_instance_type" {
-  description = "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane.instanceType); x86_64, as the nodes' image. null without one."
+  description = "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane.instanceType); x86_64, as the nodes' image."
   type        = string
-  default     = null
+  default     = "m7i.xlarge"
 
   validation {
-    condition     = var.control_plane_instance_type == null ? true : can(regex("^[a-z][a-z0-9-]*\\.[a-z0-9]+$", var.control_plane_instance_type))
-    error_message = "The control_plane_instance_type must be an EC2 instance type like m7i.xlarge."
+    condition     = can(regex("^[a-z][a-z0-9-]*(\\.[a-z0-9]+)?$", var.control_plane_instance_type)) && length(var.control_plane_instance_type) <= 64
+    error_message = "The control_plane_instance_type must be an instance or machine type like p5.48xlarge."
   }
 }
 
@@ -555,7 +580,7 @@ variable "kubernetes_version" {
 
   validation {
     condition     = var.kubernetes_version == null ? true : can(regex("^1\\.[0-9]{2}$", var.kubernetes_version))
-    error_message = "The kubernetes_version must be a Kubernetes minor like 1.33."
+    error_message = "The kubernetes_version must be a Kubernetes minor like \"1.33\"."
   }
 }
 
@@ -571,6 +596,11 @@ variable "eks_public_access_cidrs" {
   default     = []
 
   validation {
+    condition     = length(var.eks_public_access_cidrs) <= 40 && alltrue([for i in var.eks_public_access_cidrs : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", i))])
+    error_message = "The eks_public_access_cidrs must be a list of at most 40 of an IPv4 CIDR like 10.42.0.0/16."
+  }
+
+  validation {
     condition     = alltrue([for c in var.eks_public_access_cidrs : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0) == c, false)])
     error_message = "Every eks_public_access_cidrs entry must be an IPv4 network address with a prefix, like 203.0.113.0/24."
   }
@@ -582,8 +612,8 @@ variable "eks_admin_arns" {
   default     = []
 
   validation {
-    condition     = alltrue([for a in var.eks_admin_arns : can(regex("^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$", a))])
-    error_message = "Every eks_admin_arns entry must be an IAM role or user ARN, like arn:aws:iam::123456789012:role/platform-admin."
+    condition     = length(var.eks_admin_arns) <= 50 && alltrue([for i in var.eks_admin_arns : can(regex("^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:(role|user)(/[A-Za-z0-9+=,.@_-]{1,64})*/[A-Za-z0-9+=,.@_-]{1,64}$", i)) && length(i) <= 2048])
+    error_message = "The eks_admin_arns must be a list of at most 50 of an IAM role or user ARN like arn:aws:iam::123456789012:role/platform-admin."
   }
 }
 

@@ -415,3 +415,54 @@ run "eks_existing_vpc_without_second_subnet" {
   }
   expect_failures = [data.aws_subnet.existing, check.eks_subnets]
 }
+
+# The checks variables.tf takes from the grammar's shapes (TerraformVariables, TfShape): a value
+# the spec's grammar refuses is refused by Terraform too, each by its variable's validation.
+run "cluster_name_reserved" {
+  command = plan
+  variables {
+    cluster_name = "con"
+  }
+  expect_failures = [var.cluster_name]
+}
+
+run "region_malformed" {
+  command = plan
+  variables {
+    region = "US-East-1"
+  }
+  expect_failures = [var.region]
+}
+
+run "hop_limit_out_of_range" {
+  command = plan
+  variables {
+    metadata_hop_limit = 65
+  }
+  expect_failures = [var.metadata_hop_limit]
+}
+
+run "placement_not_a_spec_word" {
+  command = plan
+  variables {
+    placement_strategy = "rack"
+  }
+  expect_failures = [var.placement_strategy]
+}
+
+run "too_many_ssh_cidrs" {
+  command = plan
+  variables {
+    ssh_ingress_cidrs = [for i in range(33) : "10.0.${i}.0/24"]
+  }
+  expect_failures = [var.ssh_ingress_cidrs]
+}
+
+# Lustre without a capacity: the variable may be null (no file system), the file system may not.
+run "lustre_without_capacity" {
+  command = plan
+  variables {
+    lustre_capacity_gib = null
+  }
+  expect_failures = [aws_fsx_lustre_file_system.this]
+}

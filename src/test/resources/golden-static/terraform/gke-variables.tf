@@ -12,8 +12,8 @@ variable "cluster_name" {
   type        = string
 
   validation {
-    condition     = can(regex("^[a-z][a-z0-9-]{0,38}$", var.cluster_name))
-    error_message = "The cluster_name must be 1-39 lower-case letters, digits and '-', starting with a letter."
+    condition     = can(regex("^[a-z][a-z0-9-]{0,38}$", var.cluster_name)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", var.cluster_name))
+    error_message = "The cluster_name must be a name of lower-case letters, digits and '-' (1-39 chars, starting with a letter; not con, nul, aux...)."
   }
 }
 
@@ -23,8 +23,8 @@ variable "environment" {
   default     = null
 
   validation {
-    condition     = var.environment == null ? true : can(regex("^[a-z][a-z0-9-]{0,30}$", var.environment))
-    error_message = "The environment must be 1-31 lower-case letters, digits and '-', starting with a letter."
+    condition     = var.environment == null ? true : (can(regex("^[a-z][a-z0-9-]{0,30}$", var.environment)) && !can(regex("^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", var.environment)))
+    error_message = "The environment must be an environment name of lower-case letters, digits and '-' (1-31 chars)."
   }
 }
 
@@ -71,7 +71,7 @@ variable "gke_version" {
 
   validation {
     condition     = can(regex("^1\\.[0-9]{2}(\\.[0-9]{1,3}-gke\\.[0-9]{1,10})?$", var.gke_version))
-    error_message = "The gke_version must look like 1.35 or 1.35.2-gke.1962000."
+    error_message = "The gke_version must be a GKE version: a minor like \"1.35\" or an exact one like \"1.35.2-gke.1962000\"."
   }
 }
 
@@ -80,8 +80,8 @@ variable "gke_hold_upgrades_until" {
   type        = string
 
   validation {
-    condition     = can(regex("^20[0-9]{2}-[0-9]{2}-[0-9]{2}$", var.gke_hold_upgrades_until))
-    error_message = "The gke_hold_upgrades_until must be a date like 2027-04-11."
+    condition     = can(regex("^20[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", var.gke_hold_upgrades_until))
+    error_message = "The gke_hold_upgrades_until must be a date like \"2027-03-31\"."
   }
 }
 
@@ -91,8 +91,8 @@ variable "gke_authorized_networks" {
   default     = []
 
   validation {
-    condition     = alltrue([for c in var.gke_authorized_networks : can(cidrnetmask(c))])
-    error_message = "Every gke_authorized_networks entry must be an IPv4 CIDR like 203.0.113.0/24."
+    condition     = length(var.gke_authorized_networks) <= 50 && alltrue([for i in var.gke_authorized_networks : can(regex("^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}/(3[0-2]|[12]?[0-9])$", i))])
+    error_message = "The gke_authorized_networks must be a list of at most 50 of an IPv4 CIDR like 10.42.0.0/16."
   }
 }
 

@@ -43,6 +43,7 @@ import dev.gpugen.lint.rules.gcp.GcpA3WithoutGpudirect;
 import dev.gpugen.lint.rules.gcp.GcpCapacityInvalid;
 import dev.gpugen.lint.rules.gcp.GcpDriverFromGke;
 import dev.gpugen.lint.rules.gcp.GcpEndpointOpen;
+import dev.gpugen.lint.rules.gcp.GcpGkeDriverUnverified;
 import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
@@ -148,6 +149,7 @@ public final class Rules {
           new GcpGkeVersionUnknown(),
           new GcpCapacityInvalid(),
           new GcpDriverFromGke(),
+          new GcpGkeDriverUnverified(),
           // Kubernetes distribution and version
           new K8sNotConfigured(),
           new K8sDistributionProvider(),

@@ -513,6 +513,28 @@ public record ClusterPlan(
   }
 
   /**
+   * Whether GKE, not software.driver, chooses the nodes' driver ({@code gpuDriver: gke}): the
+   * driver of the node image's release, which gpugen cannot look up.
+   */
+  public boolean gkeChoosesDriver() {
+    return !gkeOperatorDriver();
+  }
+
+  /** GKE's driver installation config for every GPU node pool, on GKE; empty elsewhere. */
+  public Optional<GkeDriverInstallation> gkeDriverInstallation() {
+    return spec.cloud()
+        .gke()
+        .map(
+            g ->
+                g.operatorDriver()
+                    ? GkeDriverInstallation.INSTALLATION_DISABLED
+                    : switch (g.gpuDriverVersion()) {
+                      case DEFAULT -> GkeDriverInstallation.DEFAULT;
+                      case LATEST -> GkeDriverInstallation.LATEST;
+                    });
+  }
+
+  /**
    * The GPU Operator release the spec names ({@code software.gpuOperator.version}), if the table
    * has it.
    */

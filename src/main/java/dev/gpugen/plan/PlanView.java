@@ -2,6 +2,7 @@ package dev.gpugen.plan;
 
 import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.GpuModel;
+import dev.gpugen.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,10 @@ public final class PlanView {
     c.put("ssmConnection", plan.ssmConnection());
     c.put("ssmBucketPrefix", Canonical.tree(plan.ssmBucketPrefix()));
     c.put("kernelModules", plan.clusterKernelModules());
-    c.put("driverBranch", ClusterPlan.driverBranch(plan.spec().software()));
-    c.put("driverCudaMajor", plan.driverCudaMajor(plan.spec().software()));
+    c.put("driverSource", driverSource(plan));
+    c.put("gkeDriverInstallation", Canonical.tree(plan.gkeDriverInstallation()));
+    c.put("driverBranch", driverBranch(plan, plan.spec().software()));
+    c.put("driverCudaMajor", driverCudaMajor(plan, plan.spec().software()));
     c.put("ncclConf", plan.ncclConf());
     c.put("ncclConfSha256", plan.ncclConfSha256());
     c.put("vpcInterfaceEndpoints", plan.vpcInterfaceEndpoints());
@@ -73,8 +76,9 @@ public final class PlanView {
     o.put("fabricGBps", Canonical.tree(p.fabricGBps()));
     o.put("pinSocketIfname", p.pinSocketIfname());
     o.put("kernelModules", p.kernelModules());
-    o.put("driverBranch", ClusterPlan.driverBranch(p.pool().software()));
-    o.put("driverCudaMajor", plan.driverCudaMajor(p.pool().software()));
+    o.put("driverSource", driverSource(plan));
+    o.put("driverBranch", driverBranch(plan, p.pool().software()));
+    o.put("driverCudaMajor", driverCudaMajor(plan, p.pool().software()));
     o.put("timeSlicingReplicas", p.timeSlicingReplicas());
     o.put("allocatableGpus", p.allocatableGpus());
     o.put("minBusBandwidthGBps", Canonical.tree(p.minBusBandwidthGBps()));
@@ -85,6 +89,23 @@ public final class PlanView {
     o.put("validationGates", ValidationState.gates(plan, p));
     o.put("hardware", hardware(p.hardware()));
     return o;
+  }
+
+  /**
+   * Who chooses the nodes' driver: {@code gke} with {@code gpuDriver: gke}, else {@code
+   * software.driver}. With GKE's choice the spec's driver branch means nothing, so the branch and
+   * the CUDA major it runs are left out (null) rather than shown as if installed.
+   */
+  private static String driverSource(ClusterPlan plan) {
+    return plan.gkeChoosesDriver() ? "gke" : "software.driver";
+  }
+
+  private static String driverBranch(ClusterPlan plan, ClusterSpec.Software s) {
+    return plan.gkeChoosesDriver() ? null : ClusterPlan.driverBranch(s);
+  }
+
+  private static String driverCudaMajor(ClusterPlan plan, ClusterSpec.Software s) {
+    return plan.gkeChoosesDriver() ? null : plan.driverCudaMajor(s);
   }
 
   private static Map<String, Object> hardware(Hardware h) {

@@ -54,4 +54,21 @@ public record Toleration(String key, String operator, String value, String effec
     m.put("effect", effect);
     return m;
   }
+
+  // Written out, with the value the generated ones compute, for the reason given in
+  // dev.gpugen.spec.Position.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Toleration t
+        && key.equals(t.key)
+        && operator.equals(t.operator)
+        && value.equals(t.value)
+        && effect.equals(t.effect);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * (31 * key.hashCode() + operator.hashCode()) + value.hashCode())
+        + effect.hashCode();
+  }
 }

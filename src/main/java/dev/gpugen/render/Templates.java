@@ -5,8 +5,6 @@ import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.SafeRead;
 import dev.gpugen.spec.yaml.Suggest;
-import freemarker.cache.ClassTemplateLoader;
-import freemarker.cache.MultiTemplateLoader;
 import freemarker.cache.StringTemplateLoader;
 import freemarker.cache.TemplateLoader;
 import freemarker.core.TemplateClassResolver;
@@ -17,26 +15,21 @@ import freemarker.template.Template;
 import freemarker.template.TemplateExceptionHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * The source set: the built-in templates and static files shipped in the jar under {@code
- * templates/}, optionally overridden file by file from a directory ({@code --templates DIR}). A
- * template is named after the file it produces plus {@code .ftl}; a static file (no spec data) is
- * named after the file it produces and is copied, not parsed.
+ * The source set: the built-in templates and static files of {@code templates/}, shipped in the jar
+ * as one {@link TemplatePack}, optionally overridden file by file from a directory ({@code
+ * --templates DIR}). A template is named after the file it produces plus {@code .ftl}; a static
+ * file (no spec data) is named after the file it produces and is copied, not parsed.
  */
 public final class Templates {
   static final freemarker.template.Version VERSION = Configuration.VERSION_2_3_34;
@@ -75,14 +68,13 @@ public final class Templates {
   }
 
   private static Templates read(Optional<Path> overrides) throws IOException {
-    TreeSet<String> names = new TreeSet<>(builtInNames());
-    List<TemplateLoader> loaders = new ArrayList<>();
+    java.util.Map<String, String> builtIn = BuiltIn.files();
     java.util.Map<String, String> texts = new java.util.TreeMap<>();
     if (overrides.isPresent()) {
       Path dir = overrides.get();
       texts.putAll(readOverrides(dir));
       for (String name : texts.keySet()) {
-        if (!names.contains(name)) {
+        if (!builtIn.containsKey(name)) {
           // A misspelt or misplaced override would otherwise be silently ignored.
           throw new InternalFailure(
               "--templates "
@@ -90,19 +82,48 @@ public final class Templates {
                   + ": "
                   + name
                   + " overrides no built-in template (the nearest is "
-                  + nearest(name, names)
+                  + nearest(name, builtIn.keySet())
                   + "); an override has the path of the file it replaces plus .ftl");
         }
       }
-      StringTemplateLoader fromMemory = new StringTemplateLoader();
-      texts.forEach(fromMemory::putTemplate);
-      loaders.add(fromMemory);
     }
-    loaders.add(new ClassTemplateLoader(Templates.class, "/templates"));
-    return new Templates(
-        configure(new MultiTemplateLoader(loaders.toArray(TemplateLoader[]::new))),
-        new ArrayList<>(names),
-        texts);
+    // Only templates go to FreeMarker; an override replaces the built-in file of its name.
+    StringTemplateLoader loader = new StringTemplateLoader();
+    builtIn.forEach(
+        (name, text) -> {
+          if (name.endsWith(SUFFIX)) {
+            loader.putTemplate(name, texts.getOrDefault(name, text));
+          }
+        });
+    return new Templates(configure(loader), new ArrayList<>(builtIn.keySet()), texts);
+  }
+
+  /**
+   * The built-in files, read from the jar's template pack on first use, once per process. A broken
+   * pack is kept as its error, so every use reports the same message.
+   */
+  private static final class BuiltIn {
+    private static final java.util.Map<String, String> LOADED;
+    private static final InternalFailure FAILURE;
+
+    static {
+      java.util.Map<String, String> loaded = null;
+      InternalFailure failure = null;
+      try {
+        loaded = java.util.Collections.unmodifiableMap(TemplatePack.load());
+      } catch (InternalFailure e) {
+        failure = e;
+      }
+      LOADED = loaded;
+      FAILURE = failure;
+    }
+
+    static java.util.Map<String, String> files() {
+      if (FAILURE != null) {
+        throw new InternalFailure(FAILURE.getMessage(), FAILURE);
+      }
+      return LOADED;
+    }
   }
 
   /**
@@ -238,12 +259,11 @@ public final class Templates {
     if (override != null) {
       return override;
     }
-    try (java.io.InputStream in = Templates.class.getResourceAsStream("/templates/" + name)) {
-      if (in == null) {
-        throw new IOException("no static file " + name);
-      }
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String text = BuiltIn.files().get(name);
+    if (text == null) {
+      throw new IOException("no static file " + name);
     }
+    return text;
   }
 
   Template get(String name) throws IOException {
@@ -254,44 +274,5 @@ public final class Templates {
     return sourceName.endsWith(SUFFIX)
         ? sourceName.substring(0, sourceName.length() - SUFFIX.length())
         : sourceName;
-  }
-
-  /**
-   * Lists the templates inside our own jar (or the classes directory in a build). This reads one
-   * known folder of gpugen's own code source; it scans no classpath.
-   */
-  private static List<String> builtInNames() throws IOException {
-    Path source;
-    try {
-      source = Path.of(Templates.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException e) {
-      throw new IOException("cannot locate gpugen's own templates", e);
-    }
-    if (Files.isDirectory(source)) {
-      Path dir = source.resolve("templates");
-      return Files.isDirectory(dir) ? walk(dir) : List.of();
-    }
-    List<String> out = new ArrayList<>();
-    try (JarFile jar = new JarFile(source.toFile())) {
-      Enumeration<JarEntry> entries = jar.entries();
-      while (entries.hasMoreElements()) {
-        String name = entries.nextElement().getName();
-        if (name.startsWith("templates/") && !name.endsWith("/")) {
-          out.add(name.substring("templates/".length()));
-        }
-      }
-    }
-    return out;
-  }
-
-  private static List<String> walk(Path dir) throws IOException {
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile)
-          .map(p -> dir.relativize(p).toString().replace('\\', '/'))
-          .sorted()
-          .toList();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
   }
 }

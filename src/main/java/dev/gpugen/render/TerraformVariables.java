@@ -55,25 +55,16 @@ final class TerraformVariables {
         new Section(
             "Cluster",
             List.of(
-                TfVar.of(
+                TfShape.variable(
                         "cluster_name",
-                        "string",
+                        specKey("metadata.name"),
                         "Cluster name: the gpugen:cluster tag and the start of every resource name.")
-                    .validation(
-                        "can(regex(\"^[a-z][a-z0-9-]{0,38}$\", {var}))",
-                        "The cluster_name must be 1-39 lower-case letters, digits and '-', starting"
-                            + " with a letter.")
                     .set(p -> p.spec().metadata().name()),
-                TfVar.of(
+                TfShape.variable(
                         "environment",
-                        "string",
+                        specKey("metadata.environment"),
                         "Environment (dev, prod, ...): the gpugen:environment tag and a suffix of"
                             + " resource names. null for none.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]{0,30}$\", {var}))",
-                        "The environment must be 1-31 lower-case letters, digits and '-', starting"
-                            + " with a letter.")
                     .set(p -> p.spec().metadata().environment().orElse(null)),
                 TfVar.of(
                         "qualified_name",
@@ -85,66 +76,49 @@ final class TerraformVariables {
                         "The qualified_name must be 1-71 lower-case letters, digits and '-', starting"
                             + " with a letter.")
                     .set(ClusterPlan::qualifiedName),
-                TfVar.of("region", "string", "AWS region of every resource, e.g. us-east-1.")
-                    .validation(
-                        "can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$\", {var}))",
-                        "The region must look like us-east-1.")
+                TfShape.variable(
+                        "region",
+                        specKey("cloud.region"),
+                        true,
+                        "AWS region of every resource, e.g. us-east-1.")
                     .set(p -> p.spec().cloud().region().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "availability_zone",
-                        "string",
+                        specKey("cloud.availabilityZone"),
+                        true,
                         "The one availability zone of the new subnet; a cluster placement group and"
                             + " EFA traffic stay inside one zone.")
-                    .validation(
-                        "can(regex(\"^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}(-[a-z0-9]+|[a-z])$\", {var}))",
-                        "The availability_zone must look like us-east-1a.")
                     .set(p -> p.spec().cloud().availabilityZone().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "ssh_key_name",
-                        "string",
+                        specKey("cloud.sshKeyName"),
                         "An existing EC2 key pair for SSH to the nodes; null for none (reach them"
                             + " through SSM Session Manager).")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true :"
-                            + " can(regex(\"^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$\", {var}))",
-                        "The ssh_key_name must be an EC2 key pair name (letters, digits, '.', '_',"
-                            + " '-').")
                     .set(p -> p.spec().cloud().sshKeyName().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "image",
-                        "string",
+                        specKey("cloud.image"),
+                        true,
                         "Node image: ubuntu-22.04 or ubuntu-24.04 (the newest Canonical AMI, looked"
                             + " up by owner) or an ami-... id.")
-                    .defaultTo("ubuntu-22.04")
-                    .validation(
-                        "can(regex(\"^(ubuntu-22\\\\.04|ubuntu-24\\\\.04|ami-[0-9a-f]{8,17})$\","
-                            + " {var}))",
-                        "The image must be ubuntu-22.04, ubuntu-24.04 or an ami-... id.")
+                    // cloud.image defaults to software.os.
+                    .defaultTo(specKey("software.os").defaultValue())
                     .set(p -> p.spec().cloud().image()),
-                TfVar.of(
+                TfShape.variable(
                         "metadata_http_tokens",
-                        "string",
+                        specKey("cloud.imds.httpTokens"),
                         "IMDS session tokens: required (IMDSv2 only, the secure default;"
                             + " CKV_AWS_79, AVD-AWS-0028). optional re-enables IMDSv1, which"
                             + " gpugen's linter refuses (sec-imdsv1-enabled) unless that rule is"
                             + " skipped on purpose.")
-                    .defaultTo("required")
-                    .validation(
-                        "contains([\"required\", \"optional\"], {var})",
-                        "The metadata_http_tokens must be required or optional.")
                     .set(p -> p.spec().cloud().imds().httpTokens()),
-                TfVar.of(
+                TfShape.variable(
                         "metadata_hop_limit",
-                        "number",
+                        specKey("cloud.imds.hopLimit"),
                         "IMDSv2 response hop limit. 1 keeps containers in their own network"
                             + " namespace (bridge or overlay networks) from reaching the node's"
                             + " metadata and its IAM role; raise it to 2 only for containers that"
                             + " must read instance metadata.")
-                    .defaultTo(1)
-                    .validation(
-                        "{var} >= 1 && {var} <= 64 && floor({var}) == {var}",
-                        "The metadata_hop_limit must be a whole number from 1 to 64.")
                     .set(p -> p.spec().cloud().imds().hopLimit()),
                 TfVar.of(
                         "kms_key_id",
@@ -173,53 +147,42 @@ final class TerraformVariables {
         new Section(
             "Network",
             List.of(
-                TfVar.of(
+                TfShape.variable(
                         "vpc_cidr",
-                        "string",
+                        specKey("network.vpcCidr"),
                         "CIDR of the VPC gpugen creates; null when vpc_id names an existing VPC.")
-                    .defaultTo(null)
                     .validation(
                         IPV4_NETWORK_16_TO_28,
                         "The vpc_cidr must be an IPv4 network address with a prefix from /16 to"
                             + " /28, like 10.42.0.0/16.")
                     .set(p -> p.spec().network().vpcCidr().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "subnet_cidr",
-                        "string",
+                        specKey("network.subnetCidr"),
                         "CIDR of the node subnet gpugen creates, inside vpc_cidr; null when"
                             + " subnet_id names an existing subnet.")
-                    .defaultTo(null)
                     .validation(
                         IPV4_NETWORK_16_TO_28,
                         "The subnet_cidr must be an IPv4 network address with a prefix from /16 to"
                             + " /28, like 10.42.0.0/20.")
                     .set(p -> p.spec().network().subnetCidr().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "vpc_id",
-                        "string",
+                        specKey("network.vpcId"),
                         "An existing VPC to use instead of creating one (with subnet_id); null to"
                             + " create one.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true : can(regex(\"^vpc-[0-9a-f]{8,17}$\", {var}))",
-                        "The vpc_id must look like vpc-0abc12345def67890.")
                     .set(p -> p.spec().network().vpcId().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "subnet_id",
-                        "string",
+                        specKey("network.subnetId"),
                         "An existing subnet of vpc_id for the nodes and the Lustre file system;"
                             + " null to create one.")
-                    .defaultTo(null)
-                    .validation(
-                        "{var} == null ? true : can(regex(\"^subnet-[0-9a-f]{8,17}$\", {var}))",
-                        "The subnet_id must look like subnet-0abc12345def67890.")
                     .set(p -> p.spec().network().subnetId().orElse(null)),
-                TfVar.of(
+                TfShape.variable(
                         "ssh_ingress_cidrs",
-                        "list(string)",
+                        specKey("network.sshIngressCidrs"),
                         "IPv4 CIDRs allowed to reach the nodes on TCP 22; empty for no SSH (use"
                             + " SSM Session Manager).")
-                    .defaultTo(List.of())
                     .validation(
                         "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
                             + " == c, false)])",
@@ -278,15 +241,11 @@ final class TerraformVariables {
                             + " repositories, NGC, SSM, S3). false limits them to each other, the"
                             + " Lustre file system and S3 through the VPC endpoint.")
                     .defaultTo(true),
-                TfVar.of(
+                TfShape.variable(
                         "placement_strategy",
-                        "string",
+                        specKey("network.placement"),
                         "EC2 placement group strategy of each pool: cluster (one rack row, lowest"
                             + " latency: multi-node training), partition, spread or none.")
-                    .defaultTo("cluster")
-                    .validation(
-                        "contains([\"cluster\", \"partition\", \"spread\", \"none\"], {var})",
-                        "The placement_strategy must be cluster, partition, spread or none.")
                     .set(p -> p.spec().network().placement()))));
     out.add(
         new Section(
@@ -299,61 +258,43 @@ final class TerraformVariables {
                     .defaultTo(false)
                     .set(p -> p.spec().storage().lustre().isPresent()),
                 lustre(
-                    TfVar.of(
-                            "lustre_capacity_gib",
-                            "number",
-                            "FSx for Lustre capacity in GiB: 1200, 2400 or a multiple of 2400"
-                                + " (SCRATCH_1: 1200, 2400 or a multiple of 3600).")
-                        .defaultTo(1200)
-                        .validation(
-                            "{var} >= 1200 && floor({var}) == {var}",
-                            "The lustre_capacity_gib must be a whole number of at least 1200."),
+                    TfShape.variable(
+                        "lustre_capacity_gib",
+                        specKey("storage.lustre.capacityGiB"),
+                        false,
+                        "FSx for Lustre capacity in GiB: 1200, 2400 or a multiple of 2400"
+                            + " (SCRATCH_1: 1200, 2400 or a multiple of 3600). null without a"
+                            + " file system (storage.tf's precondition asks for one with it)."),
                     ClusterSpec.Lustre::capacityGiB),
                 lustre(
-                    TfVar.of("lustre_deployment_type", "string", "FSx for Lustre deployment type.")
-                        .defaultTo("PERSISTENT_2")
-                        .validation(
-                            "contains([\"SCRATCH_1\", \"SCRATCH_2\", \"PERSISTENT_1\","
-                                + " \"PERSISTENT_2\"], {var})",
-                            "The lustre_deployment_type must be SCRATCH_1, SCRATCH_2, PERSISTENT_1"
-                                + " or PERSISTENT_2."),
+                    TfShape.variable(
+                        "lustre_deployment_type",
+                        specKey("storage.lustre.deploymentType"),
+                        "FSx for Lustre deployment type."),
                     ClusterSpec.Lustre::deploymentType),
                 lustre(
-                    TfVar.of(
-                            "lustre_per_unit_storage_throughput",
-                            "number",
-                            "MB/s per TiB of storage: PERSISTENT_1 50, 100 or 200; PERSISTENT_2"
-                                + " 125, 250, 500 or 1000; null for SCRATCH types.")
-                        .defaultTo(null)
-                        .validation(
-                            "{var} == null ? true : contains([50, 100, 125, 200, 250, 500, 1000],"
-                                + " {var})",
-                            "The lustre_per_unit_storage_throughput must be 50, 100, 200"
-                                + " (PERSISTENT_1) or 125, 250, 500, 1000 (PERSISTENT_2)."),
+                    TfShape.variable(
+                        "lustre_per_unit_storage_throughput",
+                        specKey("storage.lustre.perUnitStorageThroughput"),
+                        "MB/s per TiB of storage: PERSISTENT_1 50, 100 or 200; PERSISTENT_2"
+                            + " 125, 250, 500 or 1000 (storage.tf's precondition); null for"
+                            + " SCRATCH types."),
                     l -> l.perUnitStorageThroughput().orElse(null)),
                 lustre(
-                    TfVar.of(
-                            "lustre_mount_point",
-                            "string",
-                            "Where the nodes mount the file system (used by the Ansible roles; an"
-                                + " output here).")
-                        .defaultTo("/fsx")
-                        .validation(
-                            "can(regex(\"^/([A-Za-z0-9_-][A-Za-z0-9._-]*)(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$\","
-                                + " {var}))",
-                            "The lustre_mount_point must be an absolute path like /fsx."),
+                    TfShape.variable(
+                        "lustre_mount_point",
+                        specKey("storage.lustre.mountPoint"),
+                        "Where the nodes mount the file system (used by the Ansible roles; an"
+                            + " output here)."),
                     ClusterSpec.Lustre::mountPoint),
-                TfVar.of(
+                TfShape.variable(
                         "checkpoint_bucket",
-                        "string",
+                        specKey("storage.checkpointBucket"),
                         "Name of the S3 bucket gpugen creates for checkpoints (versioned,"
                             + " encrypted, never public); null for none.")
-                    .defaultTo(null)
                     .validation(
-                        "{var} == null ? true : can(regex(\"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$\","
-                            + " {var})) && !strcontains({var}, \"..\")",
-                        "The checkpoint_bucket must be an S3 bucket name: 3-63 characters of a-z,"
-                            + " 0-9, '.' and '-'.")
+                        "{var} == null ? true : !strcontains({var}, \"..\")",
+                        "The checkpoint_bucket must not have two '.' in a row.")
                     .set(p -> p.spec().storage().checkpointBucket().orElse(null)),
                 TfVar.of(
                         "checkpoint_write_access",
@@ -400,6 +341,17 @@ final class TerraformVariables {
   /** A pool attribute from the grammar's key {@code key} of a pool. */
   private static Field poolKey(String key) {
     return SpecShape.pool().field(key).orElseThrow();
+  }
+
+  /** The grammar's key at {@code path} (keys from the spec's root, dotted: cloud.imds.hopLimit). */
+  private static Field specKey(String path) {
+    Field f = null;
+    Shape s = SpecShape.root();
+    for (String k : path.split("\\.")) {
+      f = ((Obj) s).field(k).orElseThrow(() -> new IllegalArgumentException("no key " + path));
+      s = f.shape();
+    }
+    return f;
   }
 
   /** A key of a mapping of the grammar. */
@@ -635,15 +587,11 @@ final class TerraformVariables {
             .defaultTo(0)
             .validation("contains([0, 1, 3], {var})", "The control_plane_count must be 0, 1 or 3.")
             .setIf(TerraformVariables::kubeadm, p -> kubernetes(p).controlPlaneCount()),
-        TfVar.of(
+        TfShape.variable(
                 "control_plane_instance_type",
-                "string",
+                specKey("kubernetes.controlPlane.instanceType"),
                 "EC2 instance type of the kubeadm control plane (kubernetes.controlPlane"
-                    + ".instanceType); x86_64, as the nodes' image. null without one.")
-            .defaultTo(null)
-            .validation(
-                "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]*\\\\.[a-z0-9]+$\", {var}))",
-                "The control_plane_instance_type must be an EC2 instance type like m7i.xlarge.")
+                    + ".instanceType); x86_64, as the nodes' image.")
             .setIf(TerraformVariables::kubeadm, p -> kubernetes(p).controlPlaneInstanceType()),
         TfVar.of(
                 "control_plane_root_volume_size_gib",
@@ -695,9 +643,9 @@ final class TerraformVariables {
    */
   private static List<TfVar> kubernetesApi() {
     return List.of(
-        TfVar.of(
+        TfShape.variable(
                 "kube_api_ingress_cidrs",
-                "list(string)",
+                specKey("kubernetes.apiIngressCidrs"),
                 "IPv4 CIDRs that may reach the Kubernetes API server besides the nodes"
                     + " (kubernetes.apiIngressCidrs, default network.sshIngressCidrs): the Ansible"
                     + " controller, whose Helm and API calls (plays 02b-05) go there, or a bastion."
@@ -705,7 +653,6 @@ final class TerraformVariables {
                     + " for any network connected to the VPC; kubeadm: 6443 on the load balancer,"
                     + " or on the control-plane instance. Empty when the controller runs inside"
                     + " the node security group.")
-            .defaultTo(List.of())
             .validation(
                 "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
                     + " == c, false)])",
@@ -731,15 +678,12 @@ final class TerraformVariables {
                 "Create an EKS control plane the nodes join at boot (kubernetes.distribution eks).")
             .defaultTo(false)
             .set(TerraformVariables::eks),
-        TfVar.of(
+        TfShape.variable(
                 "kubernetes_version",
-                "string",
+                specKey("kubernetes.version"),
+                false,
                 "Kubernetes minor of the EKS cluster, e.g. 1.33; also picks the Ubuntu EKS"
                     + " node image and the add-on versions. null without EKS.")
-            .defaultTo(null)
-            .validation(
-                "{var} == null ? true : can(regex(\"^1\\\\.[0-9]{2}$\", {var}))",
-                "The kubernetes_version must be a Kubernetes minor like 1.33.")
             .setIf(TerraformVariables::eks, p -> kubernetes(p).version()),
         TfVar.of(
                 "eks_endpoint_public_access",
@@ -748,11 +692,10 @@ final class TerraformVariables {
                     + " public-and-private); the private endpoint is always on.")
             .defaultTo(false)
             .setIf(TerraformVariables::eks, p -> kubernetes(p).publicEndpoint()),
-        TfVar.of(
+        TfShape.variable(
                 "eks_public_access_cidrs",
-                "list(string)",
+                specKey("kubernetes.publicCidrs"),
                 "IPv4 CIDRs that may reach the public endpoint (kubernetes.publicCidrs).")
-            .defaultTo(List.of())
             .validation(
                 "alltrue([for c in {var} : can(cidrnetmask(c)) && try(cidrsubnet(c, 0, 0)"
                     + " == c, false)])",
@@ -761,18 +704,11 @@ final class TerraformVariables {
             .setIf(
                 TerraformVariables::eks,
                 p -> kubernetes(p).publicEndpoint() ? kubernetes(p).publicCidrs() : List.of()),
-        TfVar.of(
+        TfShape.variable(
                 "eks_admin_arns",
-                "list(string)",
+                specKey("kubernetes.admins"),
                 "IAM role or user ARNs given cluster-admin through EKS access entries"
                     + " (kubernetes.admins).")
-            .defaultTo(List.of())
-            .validation(
-                "alltrue([for a in {var} :"
-                    + " can(regex(\"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/[A-Za-z0-9+=,.@_/-]+$\","
-                    + " a))])",
-                "Every eks_admin_arns entry must be an IAM role or user ARN, like"
-                    + " arn:aws:iam::123456789012:role/platform-admin.")
             .setIf(TerraformVariables::eks, p -> kubernetes(p).admins()),
         TfVar.of(
                 "eks_creator_admin",
@@ -956,21 +892,15 @@ final class TerraformVariables {
   private static List<Section> gke() {
     List<TfVar> cluster =
         List.of(
-            TfVar.of("cluster_name", "string", "Cluster name (the gpugen-cluster label).")
-                .validation(
-                    "can(regex(\"^[a-z][a-z0-9-]{0,38}$\", {var}))",
-                    "The cluster_name must be 1-39 lower-case letters, digits and '-', starting"
-                        + " with a letter.")
+            TfShape.variable(
+                    "cluster_name",
+                    specKey("metadata.name"),
+                    "Cluster name (the gpugen-cluster label).")
                 .set(p -> p.spec().metadata().name()),
-            TfVar.of(
+            TfShape.variable(
                     "environment",
-                    "string",
+                    specKey("metadata.environment"),
                     "Environment (dev, prod, ...): the gpugen-environment label; null for none.")
-                .defaultTo(null)
-                .validation(
-                    "{var} == null ? true : can(regex(\"^[a-z][a-z0-9-]{0,30}$\", {var}))",
-                    "The environment must be 1-31 lower-case letters, digits and '-', starting"
-                        + " with a letter.")
                 .set(p -> p.spec().metadata().environment().orElse(null)),
             gkeProject(),
             gkeRegion(),
@@ -993,35 +923,25 @@ final class TerraformVariables {
                     "contains([\"RAPID\", \"REGULAR\", \"STABLE\", \"EXTENDED\"], {var})",
                     "The gke_release_channel must be RAPID, REGULAR, STABLE or EXTENDED.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().releaseChannel().api()),
-            TfVar.of(
+            TfShape.variable(
                     "gke_version",
-                    "string",
+                    specKey("cloud.gke.version"),
+                    true,
                     "The cluster's minimum control plane version: a minor (1.35) or an exact"
                         + " version (1.35.2-gke.1962000); new node pools get the control plane's.")
-                .validation(
-                    "can(regex(\"^1\\\\.[0-9]{2}(\\\\.[0-9]{1,3}-gke\\\\.[0-9]{1,10})?$\","
-                        + " {var}))",
-                    "The gke_version must look like 1.35 or 1.35.2-gke.1962000.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().version()),
-            TfVar.of(
+            TfShape.variable(
                     "gke_hold_upgrades_until",
-                    "string",
+                    specKey("cloud.gke.holdUpgradesUntil"),
+                    true,
                     "The last day (UTC) of the maintenance exclusion that holds minor and node"
                         + " upgrades (NO_MINOR_OR_NODE_UPGRADES); at most the end of standard"
                         + " support of the cluster's minor version.")
-                .validation(
-                    "can(regex(\"^20[0-9]{2}-[0-9]{2}-[0-9]{2}$\", {var}))",
-                    "The gke_hold_upgrades_until must be a date like 2027-04-11.")
                 .set(p -> p.gkeHoldUpgradesUntil().orElse(null)),
-            TfVar.of(
+            TfShape.variable(
                     "gke_authorized_networks",
-                    "list(string)",
+                    specKey("cloud.gke.authorizedNetworks"),
                     "CIDRs that may reach the control plane's public endpoint.")
-                .defaultTo(List.of())
-                .validation(
-                    "alltrue([for c in {var} : can(cidrnetmask(c))])",
-                    "Every gke_authorized_networks entry must be an IPv4 CIDR like"
-                        + " 203.0.113.0/24.")
                 .set(p -> p.spec().cloud().gke().orElseThrow().authorizedNetworks()),
             TfVar.of(
                     "gke_private_endpoint",
@@ -1066,7 +986,7 @@ final class TerraformVariables {
                 .validation(
                     "contains([\"INSTALLATION_DISABLED\", \"DEFAULT\", \"LATEST\"], {var})",
                     "The gpu_driver_version must be INSTALLATION_DISABLED, DEFAULT or LATEST.")
-                .set(p -> p.gkeOperatorDriver() ? "INSTALLATION_DISABLED" : "DEFAULT"),
+                .set(p -> p.gkeDriverInstallation().orElseThrow().name()),
             TfVar.of(
                     "node_image_type",
                     "string",

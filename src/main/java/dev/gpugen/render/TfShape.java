@@ -113,6 +113,40 @@ final class TfShape {
     return new Attr(name, type(s), optional, checks);
   }
 
+  /**
+   * A variable for a grammar key: the key's type, the grammar's default (for an optional key
+   * without one: null, or an empty collection) and one validation block per check of its shape.
+   * Checks the grammar cannot state (one value against another, a network address without host
+   * bits) are added by hand.
+   */
+  static TfVar variable(String name, Field f, String description) {
+    return variable(name, f, f.required(), description);
+  }
+
+  /**
+   * As {@link #variable(String, Field, String)}; {@code required} says whether Terraform needs a
+   * value where the grammar may omit the key (a cloud's region), or may do without one where the
+   * grammar needs it (a key of a mapping the spec may leave out: then null, and unchecked).
+   */
+  static TfVar variable(String name, Field f, boolean required, String description) {
+    Attr a = attr(name, f, required);
+    TfVar v =
+        new TfVar(
+            name,
+            a.type(),
+            description,
+            a.optional().map(d -> d.isEmpty() ? "null" : d),
+            List.of(),
+            view -> Optional.empty());
+    for (Check c : a.checks()) {
+      v =
+          v.validation(
+              c.condition().replace("{attr}", "{var}").replace("{x}", "{var}" + c.path()),
+              "The " + name + c.path() + " must be " + c.what() + ".");
+    }
+    return v;
+  }
+
   /** An attribute that is no grammar key (a fact of the plan): its type and checks by hand. */
   static Attr attr(String name, String type, boolean required) {
     return new Attr(name, type, required ? Optional.empty() : Optional.of(""), List.of());

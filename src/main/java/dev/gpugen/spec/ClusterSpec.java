@@ -123,11 +123,13 @@ public record ClusterSpec(
    * @param cluster the cluster's name
    * @param create whether Terraform creates the cluster
    * @param gpuDriver operator (GKE's install disabled, the GPU Operator installs the driver) or gke
+   * @param gpuDriverVersion with gpuDriver gke, GKE's default or latest driver of the node image
    */
   public record Gke(
       String cluster,
       boolean create,
       GpuDriver gpuDriver,
+      GkeDriverVersion gpuDriverVersion,
       ReleaseChannel releaseChannel,
       String version,
       Optional<String> holdUpgradesUntil,
@@ -136,6 +138,7 @@ public record ClusterSpec(
     public Gke {
       Objects.requireNonNull(cluster);
       Objects.requireNonNull(gpuDriver);
+      Objects.requireNonNull(gpuDriverVersion);
       Objects.requireNonNull(releaseChannel);
       Objects.requireNonNull(version);
       Objects.requireNonNull(holdUpgradesUntil);

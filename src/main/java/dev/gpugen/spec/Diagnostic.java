@@ -56,4 +56,28 @@ public record Diagnostic(
   public int compareTo(Diagnostic o) {
     return ORDER.compare(this, o);
   }
+
+  // Written out, with the value the generated ones compute, for the reason given in Position.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Diagnostic d
+        && file.equals(d.file)
+        && position.equals(d.position)
+        && severity == d.severity
+        && ruleId.equals(d.ruleId)
+        && path.equals(d.path)
+        && message.equals(d.message)
+        && hint.equals(d.hint);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = file.hashCode();
+    h = 31 * h + position.hashCode();
+    h = 31 * h + severity.hashCode();
+    h = 31 * h + ruleId.hashCode();
+    h = 31 * h + path.hashCode();
+    h = 31 * h + message.hashCode();
+    return 31 * h + hint.hashCode();
+  }
 }

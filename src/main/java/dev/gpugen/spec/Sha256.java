@@ -11,11 +11,7 @@ public final class Sha256 {
   private Sha256() {}
 
   public static String hex(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
+    return HexFormat.of().formatHex(digest().digest(bytes));
   }
 
   public static String hex(String text) {
@@ -45,11 +41,28 @@ public final class Sha256 {
   /** SHA-256's block size in bytes. */
   private static final int BLOCK = 64;
 
-  private static MessageDigest digest() {
+  /**
+   * A fresh digest, cloned from one looked up once: a provider lookup per digest was a visible part
+   * of a render, which hashes every file it writes.
+   */
+  public static MessageDigest digest() {
+    try {
+      return (MessageDigest) Prototype.SHA256.clone();
+    } catch (CloneNotSupportedException e) {
+      return lookUp();
+    }
+  }
+
+  private static MessageDigest lookUp() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
+  }
+
+  /** Never updated, only cloned, so sharing it between threads is safe. */
+  private static final class Prototype {
+    static final MessageDigest SHA256 = lookUp();
   }
 }

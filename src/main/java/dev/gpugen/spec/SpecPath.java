@@ -66,4 +66,15 @@ public record SpecPath(List<Object> segments) implements Comparable<SpecPath> {
   public int compareTo(SpecPath o) {
     return toString().compareTo(o.toString());
   }
+
+  // Written out, with the value the generated ones compute, for the reason given in Position.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SpecPath p && segments.equals(p.segments);
+  }
+
+  @Override
+  public int hashCode() {
+    return segments.hashCode();
+  }
 }

@@ -145,6 +145,40 @@ class PlanCommandTest {
     return Files.exists(env) ? Optional.of(Files.readString(env).trim()) : Optional.empty();
   }
 
+  /**
+   * With gpuDriver: gke, GKE chooses the driver: the plan shows that and the installation config it
+   * renders, never software.driver's branch as if it were installed.
+   */
+  @Test
+  void gkeChosenDriverShowsNoSpecDriverBranch(@TempDir Path tmp) throws IOException {
+    Path spec = tmp.resolve("cluster.yaml");
+    String operator = Files.readString(CASES.resolve("gcp-gke/spec.yaml"));
+    assertTrue(operator.contains("gpuDriver: operator"), "the case names its driver installer");
+    Files.writeString(spec, operator.replace("gpuDriver: operator", "gpuDriver: gke"));
+    Cli text = Cli.run("plan", spec.toString());
+    assertEquals(ExitCodes.OK, text.exit(), text::toString);
+    assertFalse(text.out().matches("(?s).*driverBranch: \\d.*"), text.out());
+    assertFalse(text.out().matches("(?s).*driverCudaMajor: \\d.*"), text.out());
+    assertTrue(text.out().contains("driverSource: gke"), text.out());
+    assertTrue(text.out().contains("gkeDriverInstallation: DEFAULT"), text.out());
+    Cli json = Cli.run("plan", spec.toString(), "--json");
+    assertEquals(ExitCodes.OK, json.exit(), json::toString);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> cluster =
+        (Map<String, Object>)
+            ((Map<String, Object>) Json.parse(json.out().getBytes(StandardCharsets.UTF_8)))
+                .get("cluster");
+    assertEquals(null, cluster.get("driverBranch"), json.out());
+    assertTrue(cluster.containsKey("driverBranch"), "the key stays, so FORMAT stays");
+    assertEquals("DEFAULT", cluster.get("gkeDriverInstallation"), json.out());
+    Files.writeString(
+        spec,
+        operator.replace("gpuDriver: operator", "gpuDriver: gke\n    gpuDriverVersion: latest"));
+    Cli latest = Cli.run("plan", spec.toString());
+    assertEquals(ExitCodes.OK, latest.exit(), latest::toString);
+    assertTrue(latest.out().contains("gkeDriverInstallation: LATEST"), latest.out());
+  }
+
   @Test
   void anInvalidSpecExitsOneWithFileLineColumnAndNoStackTrace(@TempDir Path tmp)
       throws IOException {

@@ -155,7 +155,9 @@ class GkeTerraformTest {
                       JsonNode v = r.tfvars();
                       boolean operator = r.spec().cloud().gke().orElseThrow().operatorDriver();
                       assertEquals(
-                          operator ? "INSTALLATION_DISABLED" : "DEFAULT",
+                          operator
+                              ? "INSTALLATION_DISABLED"
+                              : r.spec().cloud().gke().orElseThrow().gpuDriverVersion().name(),
                           v.path("gpu_driver_version").asText());
                       assertEquals(
                           operator,
@@ -185,6 +187,26 @@ class GkeTerraformTest {
                       assertTrue(
                           pool.path("management").get(0).path("auto_upgrade").asBoolean(false));
                     }));
+  }
+
+  /** gpuDriverVersion asks GKE for the node image's default or newest driver. */
+  @Test
+  void gpuDriverVersionChoosesGkesInstallationConfig() {
+    String latest =
+        GKE_DRIVER.replace("gpuDriver: gke}", "gpuDriver: gke, gpuDriverVersion: latest}");
+    assertTrue(latest.contains("latest"), "the spec asks for the latest driver");
+    assertEquals(
+        "LATEST",
+        Rendered.of("gke-latest", latest.getBytes(StandardCharsets.UTF_8))
+            .tfvars()
+            .path("gpu_driver_version")
+            .asText());
+    assertEquals(
+        "DEFAULT",
+        Rendered.of("gke-default", GKE_DRIVER.getBytes(StandardCharsets.UTF_8))
+            .tfvars()
+            .path("gpu_driver_version")
+            .asText());
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -15,7 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -137,6 +140,7 @@ public final class Converged {
     private final Map<String, String> env = new TreeMap<>();
     private final SortedMap<String, String> files = new TreeMap<>();
     private final SortedMap<String, String> directories = new TreeMap<>();
+    private final SortedSet<String> executables = new TreeSet<>();
     private Function<Map<String, Path>, String> inventory;
 
     private Builder(Path dir, String playbook) {
@@ -175,6 +179,12 @@ public final class Converged {
     public Builder file(String host, String path, String text) {
       files.put(host + "\0" + path, text);
       return this;
+    }
+
+    /** As {@link #file}, mode 0755: a stand-in for a command the plays run. */
+    public Builder executable(String host, String path, String text) {
+      executables.add(host + "\0" + path);
+      return file(host, path, text);
     }
 
     /** A folder made in {@code host}'s root before the first run ({@code path} relative). */
@@ -240,6 +250,9 @@ public final class Converged {
         Path target = roots.get(hostPath[0]).resolve(hostPath[1]);
         Files.createDirectories(target.getParent());
         Files.writeString(target, f.getValue(), StandardCharsets.UTF_8);
+        if (executables.contains(f.getKey())) {
+          Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
       }
       Path inv = Files.writeString(snap.resolve("inventory.yml"), inventory.apply(roots));
       List<String> cmd = new ArrayList<>(List.of("ansible-playbook"));
@@ -329,6 +342,7 @@ public final class Converged {
       parts.add("inventory " + inventory.apply(placeholders));
       directories.keySet().forEach(k -> parts.add("directory " + k));
       files.forEach((k, v) -> parts.add("file " + k + "\0" + v));
+      executables.forEach(k -> parts.add("executable " + k));
       for (String p : parts) {
         d.update(p.getBytes(StandardCharsets.UTF_8));
         d.update((byte) 0);

@@ -41,6 +41,7 @@ import dev.gpugen.spec.ConnectionMethod;
 import dev.gpugen.spec.Distribution;
 import dev.gpugen.spec.EndpointAccess;
 import dev.gpugen.spec.Fabric;
+import dev.gpugen.spec.GkeDriverVersion;
 import dev.gpugen.spec.GpuDriver;
 import dev.gpugen.spec.HostAddress;
 import dev.gpugen.spec.HttpTokens;
@@ -1303,7 +1304,12 @@ public final class SpecShape {
                                           "gpuDriver",
                                           new Enum(Keyword.spellings(GpuDriver.class)),
                                           GpuDriver.OPERATOR.spelling(),
-                                          "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its default driver and device plugin (COS nodes), no operator."),
+                                          "Who installs the driver: operator = GKE's install disabled and the GPU Operator installs software.driver (Ubuntu nodes); gke = GKE installs its driver (gpuDriverVersion) and device plugin (COS nodes), no operator."),
+                                      opt(
+                                          "gpuDriverVersion",
+                                          new Enum(Keyword.spellings(GkeDriverVersion.class)),
+                                          GkeDriverVersion.DEFAULT.spelling(),
+                                          "With gpuDriver gke, the driver GKE installs: default = the node image's default driver, latest = its newest (gcp-gke-driver-unverified)."),
                                       opt(
                                           "releaseChannel",
                                           new Enum(Keyword.spellings(ReleaseChannel.class)),

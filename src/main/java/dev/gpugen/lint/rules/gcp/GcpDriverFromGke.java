@@ -13,9 +13,10 @@ public final class GcpDriverFromGke extends Rule {
         "gcp-driver-from-gke",
         Severity.INFO,
         "with gpuDriver gke, GKE picks the driver, not software.driver",
-        "With cloud.gke.gpuDriver: gke, each node pool asks GKE for its DEFAULT driver"
-            + " (gpu_driver_installation_config), and GKE installs the driver its table gives for"
-            + " the node's GKE version and GPU; software.driver is not installed anywhere. gpugen"
+        "With cloud.gke.gpuDriver: gke, each node pool asks GKE for its DEFAULT or LATEST driver"
+            + " (cloud.gke.gpuDriverVersion, rendered as gpu_driver_installation_config), and GKE"
+            + " installs the driver its table gives for the node's GKE version and GPU;"
+            + " software.driver is not installed anywhere. gpugen"
             + " pins that version (cloud.gke.version, release channel, a maintenance exclusion"
             + " that holds node upgrades), so the driver changes only when the node version does."
             + " Play 05 prints the driver each pool runs. For a driver of your choosing, use"
@@ -36,9 +37,12 @@ public final class GcpDriverFromGke extends Rule {
                     SpecPath.of("software", "driver"),
                     "with gpuDriver gke, GKE "
                         + g.version()
-                        + " installs its DEFAULT driver on every GPU node; software.driver "
+                        + " installs its "
+                        + plan.gkeDriverInstallation().orElseThrow()
+                        + " driver on every GPU node; software.driver "
                         + plan.spec().software().driver()
-                        + " is not installed (play 05 prints the driver each pool runs)",
+                        + " is not installed, nor software.cuda checked against GKE's driver"
+                        + " (play 05 prints the driver each pool runs)",
                     "use gpuDriver: operator to install software.driver instead"));
   }
 }

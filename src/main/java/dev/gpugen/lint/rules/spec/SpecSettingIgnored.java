@@ -31,7 +31,8 @@ public final class SpecSettingIgnored extends Rule {
             + " containerToolkit, kernelModules or gpuOperator would not reach its nodes; with"
             + " gpuDriver gke there is no GPU Operator at all, and software.containerToolkit,"
             + " kernelModules and gpuOperator do nothing (GKE's node image and device plugin"
-            + " stand in for them; software.driver: gcp-driver-from-gke). GCP networks have no"
+            + " stand in for them; software.driver: gcp-driver-from-gke), while with gpuDriver"
+            + " operator cloud.gke.gpuDriverVersion does nothing. GCP networks have no"
             + " address range of their own (network.vpcCidr): the node subnet is"
             + " network.subnetCidr, in a VPC gpugen creates with the cluster (network.vpcId and"
             + " subnetId name AWS VPCs). The version, release channel, upgrade hold and endpoint"
@@ -173,6 +174,14 @@ public final class SpecSettingIgnored extends Rule {
                 + " GPUs, no GPU Operator",
             "remove it, or use gpuDriver: operator");
       }
+    }
+    if (gke.operatorDriver()) {
+      ignored(
+          findings,
+          SpecPath.of("cloud", "gke", "gpuDriverVersion"),
+          "cloud.gke.gpuDriverVersion does nothing with gpuDriver operator: GKE installs no"
+              + " driver, the GPU Operator installs software.driver",
+          "remove it, or use gpuDriver: gke");
     }
     for (int i = 0; i < plan.pools().size(); i++) {
       for (String key :
