@@ -668,7 +668,7 @@ variable "eks_creator_admin" {
 }
 
 variable "eks_addon_versions" {
-  description = "Exact versions of the core add-ons (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an add-on not named gets EKS's default version for kubernetes_version."
+  description = "The EKS add-ons to install and the exact version of each (coredns, eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }: gpugen's plan pins them for kubernetes_version, so that only a change of the spec changes them."
   type        = map(string)
   default     = {}
 
@@ -678,8 +678,19 @@ variable "eks_addon_versions" {
   }
 }
 
+variable "eks_addon_version_overrides" {
+  description = "Versions over eks_addon_versions, by add-on name, e.g. { vpc-cni = \"v1.20.1-eksbuild.3\" } in an override.auto.tfvars of your own: the add-ons it does not name keep the plan's version (setting eks_addon_versions itself replaces the whole map). Naming eks-pod-identity-agent installs it."
+  type        = map(string)
+  default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.eks_addon_version_overrides : contains(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"], k) && can(regex("^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$", v))])
+    error_message = "The eks_addon_version_overrides keys must be coredns, eks-pod-identity-agent, kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."
+  }
+}
+
 variable "eks_controller_tolerations" {
-  description = "What the cluster's controllers (CoreDNS here) tolerate besides every pool's taints: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes."
+  description = "What the cluster's controllers (CoreDNS here) tolerate: gpugen's plan writes play 05's verdict taint where it gates nodes, and the GPU pools' taints where those are the only nodes; none with the system pool."
   type        = list(object({ key = string, operator = string, value = string, effect = string }))
   default     = []
 
@@ -687,6 +698,12 @@ variable "eks_controller_tolerations" {
     condition     = alltrue([for t in var.eks_controller_tolerations : contains(["Equal", "Exists"], t.operator) && contains(["NoSchedule", "PreferNoSchedule", "NoExecute"], t.effect) && (t.operator == "Equal" || t.value == "")])
     error_message = "Every eks_controller_tolerations entry needs operator Equal or Exists (Exists with value \"\") and effect NoSchedule, PreferNoSchedule or NoExecute."
   }
+}
+
+variable "eks_controller_node_selector" {
+  description = "The node labels the cluster's controllers (CoreDNS here) must run on: gpugen's plan writes { gpugen-pool = \"gpugen-system\" } with the system pool."
+  type        = map(string)
+  default     = {}
 }
 
 variable "eks_log_retention_days" {

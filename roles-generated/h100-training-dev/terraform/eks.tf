@@ -331,44 +331,57 @@ resource "aws_vpc_security_group_ingress_rule" "eks_from_controller" {
 }
 
 ################################################################################
-# Core add-ons, at a version for the cluster's minor
+# Add-ons, each at the exact version gpugen's plan pins (eks_addon_versions)
 ################################################################################
 
 locals {
-  eks_addons = toset(var.eks_enabled ? ["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"] : [])
-
-  # CoreDNS must run somewhere: tolerate every pool's registered taints, and what gpugen's plan
-  # gives the cluster's controllers (play 05's verdict taint, which every GPU node may carry).
-  eks_coredns_tolerations = distinct(concat(
-    flatten([
-      for pool, k in local.pool_kubelet : [
-        for t in k.taints : { key = t.key, operator = "Equal", value = t.value, effect = t.effect }
-      ]
-    ]),
-    var.eks_controller_tolerations,
-  ))
+  # CoreDNS runs where gpugen's plan puts the cluster's controllers: on the system pool's nodes
+  # when there is one (a node selector, no GPU taint tolerated, so no replica lands on a GPU node
+  # that turned Ready first), else tolerating the GPU pools' taints and play 05's verdict taint.
+  eks_coredns_config = length(var.eks_controller_node_selector) > 0 ? jsonencode({
+    nodeSelector = var.eks_controller_node_selector
+    tolerations  = var.eks_controller_tolerations
+  }) : length(var.eks_controller_tolerations) > 0 ? jsonencode({ tolerations = var.eks_controller_tolerations }) : null
 }
 
-# EKS's default version for the cluster's minor of each add-on eks_addon_versions does not name.
-data "aws_eks_addon_version" "this" {
-  for_each = setsubtract(local.eks_addons, keys(var.eks_addon_versions))
-
-  addon_name         = each.key
-  kubernetes_version = aws_eks_cluster.this[0].version
+locals {
+  # A tfvars file that sets a map replaces it whole, so an override naming one add-on would drop
+  # the others: overrides go in their own map, merged over the plan's.
+  eks_addon_versions = merge(var.eks_addon_versions, var.eks_addon_version_overrides)
 }
 
+# Exact versions, not EKS's default build for the minor: that one moves, and a later apply would
+# then upgrade the CNI under running nodes. The versions change only with the spec. The core
+# add-ons are always there (a node without vpc-cni never turns Ready); eks-pod-identity-agent only
+# where a version names it.
 resource "aws_eks_addon" "this" {
-  for_each = local.eks_addons
+  for_each = var.eks_enabled ? setunion(["coredns", "kube-proxy", "vpc-cni"], keys(local.eks_addon_versions)) : toset([])
 
   cluster_name                = aws_eks_cluster.this[0].name
   addon_name                  = each.key
-  addon_version               = lookup(var.eks_addon_versions, each.key, null) != null ? var.eks_addon_versions[each.key] : data.aws_eks_addon_version.this[each.key].version
+  addon_version               = lookup(local.eks_addon_versions, each.key, null)
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "PRESERVE"
-  configuration_values        = each.key == "coredns" && length(local.eks_coredns_tolerations) > 0 ? jsonencode({ tolerations = local.eks_coredns_tolerations }) : null
+  configuration_values        = each.key == "coredns" ? local.eks_coredns_config : null
+  # Deleting the add-on (a later render without it, a destroy) leaves its DaemonSet or Deployment
+  # running, as terraform-aws-modules/terraform-aws-eks v21 does by default: the nodes keep their
+  # CNI and DNS.
+  preserve = true
 
-  # CoreDNS turns ACTIVE only once its pods run on a node.
-  depends_on = [module.pool]
+  # No dependency on the pools: a GPU pool that fails (no spot capacity) must not hold back the
+  # CNI the other pools' nodes need to turn Ready. The DaemonSets are ACTIVE with no node; CoreDNS
+  # turns ACTIVE once a node runs its pods, and the provider waits through CREATING and DEGRADED
+  # until then (hashicorp/terraform-provider-aws internal/service/eks/addon.go, waitAddonCreated).
+  timeouts {
+    create = "40m"
+  }
+
+  lifecycle {
+    precondition {
+      condition     = contains(keys(local.eks_addon_versions), each.key)
+      error_message = "No version for the EKS add-on ${each.key}: eks_addon_versions (gpugen's plan) must name coredns, kube-proxy and vpc-cni. To change one version, set eks_addon_version_overrides = { ${each.key} = \"vX.Y.Z-eksbuild.N\" } in a file of your own, not eks_addon_versions, which Terraform replaces whole."
+    }
+  }
 }
 
 ################################################################################

@@ -53,6 +53,14 @@ gpu_operator_node_labels:
 <#else>
 gpu_operator_node_labels: {}
 </#if>
+<#if ansible.kubeadm() && pool.kubeletLabels?has_content>
+# The labels kubelet registers the node with (--node-labels): the pool's but those of the
+# kubernetes.io and k8s.io namespaces kubelet may not give itself, which play 03 sets.
+kubeadm_node_labels:
+<#list pool.kubeletLabels as e>
+  [=yaml(e.key)]: [=unsafe(e.value)]
+</#list>
+</#if>
 <#if pool.taints?has_content>
 gpu_operator_node_taints:
 <#list pool.taints as t>

@@ -50,6 +50,7 @@ import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
 import dev.gpugen.lint.rules.gop.GopGkeToolkitTooOld;
+import dev.gpugen.lint.rules.k8s.K8sAddonVersionUnknown;
 import dev.gpugen.lint.rules.k8s.K8sApiUnreachable;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEndpointMissing;
 import dev.gpugen.lint.rules.k8s.K8sControlPlaneEven;
@@ -158,6 +159,7 @@ public final class Rules {
           new K8sLabelReserved(),
           new K8sNetworkOverlap(),
           new K8sVersionUnsupported(),
+          new K8sAddonVersionUnknown(),
           new K8sOperatorUnvalidated(),
           new K8sRdmaHostOnly(),
           new K8sSettingIgnored(),

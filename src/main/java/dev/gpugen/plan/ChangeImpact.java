@@ -95,7 +95,38 @@ public final class ChangeImpact {
       v.put(at + "software.os", p.software().os());
       v.put(at + "software.driver", p.software().driver());
     }
+    plan.eksAddonVersions().forEach((addon, version) -> v.put(ADDONS + addon, version));
     return v;
+  }
+
+  /** The prefix of the EKS add-on versions among the recorded values. */
+  static final String ADDONS = "kubernetes.addons.";
+
+  private static final String POD_IDENTITY_AGENT = "eks-pod-identity-agent";
+
+  /**
+   * An EKS add-on's version, from {@code before} to {@code after}. No version before: the previous
+   * render (an earlier gpugen) let EKS pick its default build, which on a cluster created since may
+   * be newer than this render's, so the apply would downgrade it.
+   */
+  private static Change addon(String key, Optional<String> before, String after) {
+    String addon = key.substring(ADDONS.length());
+    String running =
+        "aws eks describe-addon --cluster-name NAME --addon-name "
+            + addon
+            + " --query addon.addonVersion";
+    String why =
+        before.isEmpty()
+            ? "terraform apply sets the running add-on to this version; the previous render let"
+                + " EKS choose, and a cluster created since may run a newer build, which this"
+                + " would downgrade (vpc-cni moves one minor at a time): to keep the running one,"
+                + " name it under kubernetes.addons ("
+                + running
+                + ")"
+            : after.equals("(none)")
+                ? "terraform apply deletes the EKS add-on; its pods keep running (preserve)"
+                : "terraform apply updates the add-on in place (vpc-cni: one minor at a time)";
+    return change(key, before, after, Kind.IN_PLACE, why);
   }
 
   private static String pool(String name) {
@@ -165,6 +196,24 @@ public final class ChangeImpact {
         listed = true;
       }
     }
+    // The first render that pins add-ons: an earlier one installed the Pod Identity Agent at EKS's
+    // default, which this render leaves out unless the spec names its version.
+    if (plan.eksAddonVersions().keySet().stream().noneMatch(POD_IDENTITY_AGENT::equals)
+        && !plan.eksAddonVersions().isEmpty()
+        && before.keySet().stream().noneMatch(k -> k.startsWith(ADDONS))) {
+      out.add(
+          new Change(
+              ADDONS + POD_IDENTITY_AGENT,
+              Optional.of("EKS's default"),
+              Optional.of("(none)"),
+              Kind.IN_PLACE,
+              "terraform apply deletes the add-on an earlier gpugen installed (its pods keep"
+                  + " running, preserve); to keep it, name its running version under"
+                  + " kubernetes.addons (aws eks describe-addon --cluster-name NAME --addon-name "
+                  + POD_IDENTITY_AGENT
+                  + " --query addon.addonVersion)"));
+      listed = true;
+    }
     String fingerprint = before.get(FINGERPRINT);
     if (!listed
         && out.isEmpty()
@@ -211,6 +260,9 @@ public final class ChangeImpact {
             .orElse("<pool>");
     String replaceOne =
         "terraform apply -replace='aws_instance." + label + "[N]' replaces one node at a time";
+    if (key.startsWith(ADDONS)) {
+      return addon(key, before, after);
+    }
     Provider provider = plan.provider();
     Optional<String> bf = before;
     if (field.equals("software.driver")) {

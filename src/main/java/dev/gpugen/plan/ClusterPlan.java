@@ -190,6 +190,26 @@ public record ClusterPlan(
     return Scheduling.systemPool(spec);
   }
 
+  /**
+   * eks: the add-ons gpugen installs and their exact versions: the spec's kubernetes.addons over
+   * gpugen's table for the minor ({@link dev.gpugen.compat.EksAddonVersions}); a core add-on with
+   * neither is left out (k8s-addon-version-unknown refuses the spec). Empty without eks.
+   */
+  public java.util.SortedMap<String, String> eksAddonVersions() {
+    java.util.SortedMap<String, String> out = new TreeMap<>();
+    spec.kubernetes()
+        .filter(ClusterSpec.Kubernetes::eks)
+        .ifPresent(
+            k -> {
+              for (String addon : dev.gpugen.compat.EksAddonVersions.CORE) {
+                dev.gpugen.compat.EksAddonVersions.version(addon, k.version())
+                    .ifPresent(v -> out.put(addon, v));
+              }
+              out.putAll(k.addonVersions());
+            });
+    return java.util.Collections.unmodifiableSortedMap(out);
+  }
+
   /** Where the cluster's controllers run without help (see {@link Scheduling.ControllerHome}). */
   public Scheduling.ControllerHome controllerHome() {
     return Scheduling.controllerHome(spec, kubeadm());
@@ -199,6 +219,10 @@ public record ClusterPlan(
    * The tolerations the controllers gpugen installs (the GPU Operator, NFD's master and garbage
    * collector) carry beyond their charts' own, so that they have a node.
    */
+  public java.util.SortedMap<String, String> controllerNodeSelector() {
+    return Scheduling.controllerNodeSelector(spec, kubeadm());
+  }
+
   public List<Toleration> controllerTolerations() {
     return Scheduling.controllerTolerations(spec, kubeadm(), ValidationState.applies(this));
   }

@@ -124,6 +124,22 @@ public final class Scheduling {
    * is the only untainted home, the GPU pools' taints where every GPU pool is tainted and gpugen
    * knows no other node, else none.
    */
+  /** The label gpugen registers every node it launches with: its pool's name. */
+  public static final String POOL_LABEL = "gpugen-pool";
+
+  /**
+   * Where the cluster's controllers must run: the system pool's nodes when gpugen adds it (they
+   * then tolerate no GPU taint, so none lands on a GPU node that turned Ready first); anywhere they
+   * tolerate otherwise.
+   */
+  static SortedMap<String, String> controllerNodeSelector(ClusterSpec spec, boolean kubeadm) {
+    SortedMap<String, String> out = new TreeMap<>();
+    if (controllerHome(spec, kubeadm) == ControllerHome.SYSTEM_POOL) {
+      out.put(POOL_LABEL, SystemPool.NAME);
+    }
+    return out;
+  }
+
   static List<Toleration> controllerTolerations(
       ClusterSpec spec, boolean kubeadm, boolean validationTaint) {
     List<Toleration> out =
@@ -154,6 +170,61 @@ public final class Scheduling {
     if (spec.cloud().provider() == Provider.AWS && noCloudProvider && !p.instanceType().isEmpty()) {
       out.put(INSTANCE_TYPE_LABEL, p.instanceType());
     }
+    return out;
+  }
+
+  /**
+   * Labels kubelet may give its own node in the kubernetes.io and k8s.io namespaces (kubelet
+   * reference, v1.33, --node-labels; kubernetes/kubernetes cmd/kubelet/app/options/options.go
+   * ValidateKubeletFlags): kubelet exits at start with any other label there.
+   */
+  private static final Set<String> KUBELET_ALLOWED =
+      Set.of(
+          "beta.kubernetes.io/arch",
+          "beta.kubernetes.io/instance-type",
+          "beta.kubernetes.io/os",
+          "failure-domain.beta.kubernetes.io/region",
+          "failure-domain.beta.kubernetes.io/zone",
+          "kubernetes.io/arch",
+          "kubernetes.io/hostname",
+          "kubernetes.io/os",
+          "node.kubernetes.io/instance-type",
+          "topology.kubernetes.io/region",
+          "topology.kubernetes.io/zone");
+
+  /** Prefixes whose every label kubelet may give its own node. */
+  private static final List<String> KUBELET_ALLOWED_PREFIXES =
+      List.of("kubelet.kubernetes.io/", "node.kubernetes.io/");
+
+  /** Whether kubelet may register its node with label {@code key} (--node-labels). */
+  public static boolean kubeletMaySet(String key) {
+    int slash = key.indexOf('/');
+    if (slash < 0) {
+      return true;
+    }
+    String prefix = key.substring(0, slash);
+    boolean reserved =
+        prefix.equals("kubernetes.io")
+            || prefix.endsWith(".kubernetes.io")
+            || prefix.equals("k8s.io")
+            || prefix.endsWith(".k8s.io");
+    return !reserved
+        || KUBELET_ALLOWED.contains(key)
+        || KUBELET_ALLOWED_PREFIXES.stream().anyMatch(key::startsWith);
+  }
+
+  /**
+   * Of {@code labels}, the ones kubelet may register its node with; the others (a
+   * node-role.kubernetes.io/ label, say) only an API client may set.
+   */
+  public static SortedMap<String, String> kubeletLabels(SortedMap<String, String> labels) {
+    SortedMap<String, String> out = new TreeMap<>();
+    labels.forEach(
+        (k, v) -> {
+          if (kubeletMaySet(k)) {
+            out.put(k, v);
+          }
+        });
     return out;
   }
 }

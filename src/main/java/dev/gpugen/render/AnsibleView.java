@@ -4,6 +4,7 @@ import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.inventory.InventoryFile;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
+import dev.gpugen.plan.Scheduling;
 import dev.gpugen.plan.ValidationState;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.ClusterSpec.Pool;
@@ -49,6 +50,7 @@ public final class AnsibleView {
       SoftwareVars software,
       ValidationVars validation,
       List<Entry> labels,
+      List<Entry> kubeletLabels,
       List<ClusterSpec.Taint> taints,
       String allReduceGroup,
       LocalNvmeVars localNvme) {}
@@ -767,6 +769,7 @@ public final class AnsibleView {
         software(p.software(), pp.kernelModules()),
         validation(p.validation(), pp, ValidationState.gates(plan, pp)),
         entries(nodeLabels(pp)),
+        entries(Scheduling.kubeletLabels(new TreeMap<>(nodeLabels(pp)))),
         p.taints(),
         pp.allReduceGroup(),
         localNvme(pp));

@@ -728,8 +728,7 @@ final class TerraformVariables {
     return "[" + String.join(", ", values.stream().map(Escape::hcl).toList()) + "]";
   }
 
-  private static final List<String> EKS_ADDONS =
-      List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni");
+  private static final List<String> EKS_ADDONS = dev.gpugen.compat.EksAddonVersions.PINNABLE;
 
   /** kubernetes.distribution eks (eks.tf): the control plane's settings. */
   private static List<TfVar> eks() {
@@ -782,9 +781,10 @@ final class TerraformVariables {
         TfVar.of(
                 "eks_addon_versions",
                 "map(string)",
-                "Exact versions of the core add-ons (coredns, eks-pod-identity-agent,"
-                    + " kube-proxy, vpc-cni), e.g. { coredns = \"v1.12.4-eksbuild.1\" }; an"
-                    + " add-on not named gets EKS's default version for kubernetes_version.")
+                "The EKS add-ons to install and the exact version of each (coredns,"
+                    + " eks-pod-identity-agent, kube-proxy, vpc-cni), e.g. { coredns ="
+                    + " \"v1.12.4-eksbuild.1\" }: gpugen's plan pins them for"
+                    + " kubernetes_version, so that only a change of the spec changes them.")
             .defaultTo(Map.of())
             .validation(
                 "alltrue([for k, v in {var} : contains("
@@ -792,14 +792,31 @@ final class TerraformVariables {
                     + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
                     + " v))])",
                 "The eks_addon_versions keys must be coredns, eks-pod-identity-agent,"
+                    + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1.")
+            .setIf(TerraformVariables::eks, ClusterPlan::eksAddonVersions),
+        TfVar.of(
+                "eks_addon_version_overrides",
+                "map(string)",
+                "Versions over eks_addon_versions, by add-on name, e.g. { vpc-cni ="
+                    + " \"v1.20.1-eksbuild.3\" } in an override.auto.tfvars of your own: the"
+                    + " add-ons it does not name keep the plan's version (setting"
+                    + " eks_addon_versions itself replaces the whole map). Naming"
+                    + " eks-pod-identity-agent installs it.")
+            .defaultTo(Map.of())
+            .validation(
+                "alltrue([for k, v in {var} : contains("
+                    + hclList(EKS_ADDONS)
+                    + ", k) && can(regex(\"^v[0-9]+\\\\.[0-9]+\\\\.[0-9]+-eksbuild\\\\.[0-9]+$\","
+                    + " v))])",
+                "The eks_addon_version_overrides keys must be coredns, eks-pod-identity-agent,"
                     + " kube-proxy or vpc-cni, with versions like v1.12.4-eksbuild.1."),
         TfVar.of(
                 "eks_controller_tolerations",
                 "list(object({ key = string, operator = string, value = string, effect ="
                     + " string }))",
-                "What the cluster's controllers (CoreDNS here) tolerate besides every pool's"
-                    + " taints: gpugen's plan writes play 05's verdict taint where it gates"
-                    + " nodes, and the GPU pools' taints where those are the only nodes.")
+                "What the cluster's controllers (CoreDNS here) tolerate: gpugen's plan writes"
+                    + " play 05's verdict taint where it gates nodes, and the GPU pools' taints"
+                    + " where those are the only nodes; none with the system pool.")
             .defaultTo(List.of())
             .validation(
                 "alltrue([for t in {var} : contains([\"Equal\", \"Exists\"], t.operator) &&"
@@ -821,6 +838,13 @@ final class TerraformVariables {
                               return m;
                             })
                         .toList()),
+        TfVar.of(
+                "eks_controller_node_selector",
+                "map(string)",
+                "The node labels the cluster's controllers (CoreDNS here) must run on: gpugen's"
+                    + " plan writes { gpugen-pool = \"gpugen-system\" } with the system pool.")
+            .defaultTo(Map.of())
+            .setIf(TerraformVariables::eks, ClusterPlan::controllerNodeSelector),
         TfVar.of(
                 "eks_log_retention_days",
                 "number",

@@ -600,6 +600,7 @@ public record ClusterSpec(
    * @param controlPlaneInstanceType kubeadm on aws: the control-plane instances' EC2 type
    * @param controlPlaneCount kubeadm on aws: how many control-plane instances (1 or 3)
    * @param cni kubeadm: cilium or calico
+   * @param addonVersions eks: add-on versions the spec pins, by EKS add-on name
    */
   public record Kubernetes(
       Distribution distribution,
@@ -612,8 +613,10 @@ public record ClusterSpec(
       Optional<String> controlPlaneEndpoint,
       String controlPlaneInstanceType,
       int controlPlaneCount,
-      Cni cni) {
+      Cni cni,
+      SortedMap<String, String> addonVersions) {
     public Kubernetes {
+      addonVersions = Maps.sorted(addonVersions);
       Objects.requireNonNull(distribution);
       Objects.requireNonNull(version);
       Objects.requireNonNull(endpointAccess);

@@ -168,4 +168,61 @@ class ChangeImpactTest {
                     + " site.yml, applies them)\n"),
         other.out());
   }
+
+  /**
+   * The first render that pins EKS add-ons over a folder an earlier gpugen rendered (its manifest
+   * records no add-on version): each pin is named with how to keep the running build instead, and
+   * the Pod Identity Agent the earlier render installed as going; a later pin change is in place.
+   */
+  @Test
+  void theFirstAddOnPinsOverAnEarlierEksRenderSayHowToKeepTheRunningBuilds() throws Exception {
+    String spec =
+        Files.readString(
+            dev.gpugen.Golden.repo().resolve("src/test/resources/golden/aws-eks-pull/spec.yaml"));
+    assertEquals(0, render(spec).exit());
+    Path manifest = tmp.resolve("out/.gpugen-manifest.json");
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode m =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(manifest.toFile());
+    com.fasterxml.jackson.databind.node.ObjectNode values =
+        (com.fasterxml.jackson.databind.node.ObjectNode) m.path("source").path("values");
+    assertTrue(values.has("kubernetes.addons.vpc-cni"), values.toString());
+    values.remove(
+        java.util.List.of(
+            "kubernetes.addons.coredns",
+            "kubernetes.addons.kube-proxy",
+            "kubernetes.addons.vpc-cni"));
+    json.writerWithDefaultPrettyPrinter().writeValue(manifest.toFile(), m);
+    Cli r = render(spec);
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(
+        r.out()
+            .contains(
+                "  in place           kubernetes.addons.vpc-cni: (none) -> v1.20.1-eksbuild.3"
+                    + " (terraform apply sets the running add-on to this version; the previous"
+                    + " render let EKS choose"),
+        r.out());
+    assertTrue(r.out().contains("--addon-name vpc-cni --query addon.addonVersion)"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "  in place           kubernetes.addons.eks-pod-identity-agent: EKS's default ->"
+                    + " (none) (terraform apply deletes the add-on an earlier gpugen installed"),
+        r.out());
+    Cli pinned =
+        render(
+            spec.replace(
+                "  version: \"1.32\"\n",
+                "  version: \"1.32\"\n  addons: {vpc-cni: v1.19.2-eksbuild.1}\n"));
+    assertEquals(0, pinned.exit(), pinned.toString());
+    assertTrue(
+        pinned
+            .out()
+            .contains(
+                "kubernetes.addons.vpc-cni: v1.20.1-eksbuild.3 -> v1.19.2-eksbuild.1 (terraform"
+                    + " apply updates the add-on in place"),
+        pinned.out());
+    assertFalse(pinned.out().contains("eks-pod-identity-agent"), pinned.out());
+  }
 }

@@ -376,4 +376,23 @@ class KubernetesLintTest {
         c.diagnostics().stream().anyMatch(d -> d.path().toString().equals("kubernetes.admins[0]")),
         c.diagnostics().toString());
   }
+
+  /** A kube-proxy pin of another minor is refused: EKS offers kube-proxy at the cluster's only. */
+  @Test
+  void aKubeProxyPinOfAnotherMinorIsRefused() {
+    Gpugen.Checked other =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", addons: {kube-proxy:"
+                + " v1.32.9-eksbuild.2}}");
+    List<Diagnostic> found = of(other, "k8s-addon-version-unknown");
+    assertEquals(1, found.size(), other.toString());
+    assertEquals("kubernetes.addons.kube-proxy", found.get(0).path().toString());
+    Gpugen.Checked same =
+        check(
+            AWS,
+            "kubernetes: {distribution: eks, version: \"1.33\", addons: {kube-proxy:"
+                + " v1.33.5-eksbuild.2}}");
+    assertEquals(List.of(), of(same, "k8s-addon-version-unknown"), same.toString());
+  }
 }

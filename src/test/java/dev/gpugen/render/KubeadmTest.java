@@ -472,7 +472,8 @@ class KubeadmTest {
       assertEquals(
           List.of(
               "KUBELET_EXTRA_ARGS=--image-credential-provider-config=/etc/kubernetes/credential-provider.yaml"
-                  + " --image-credential-provider-bin-dir=/usr/local/libexec/kubernetes/credential-provider"),
+                  + " --image-credential-provider-bin-dir=/usr/local/libexec/kubernetes/credential-provider"
+                  + " --node-labels=node.kubernetes.io/instance-type=p5.48xlarge"),
           Files.readAllLines(root.resolve("etc/default/kubelet")));
 
       RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
@@ -487,6 +488,64 @@ class KubeadmTest {
       assertFalse(Files.exists(bin), "a binary that fails its checksum is not installed");
     } finally {
       server.stop(0);
+      TestRoot.delete(root);
+    }
+  }
+
+  /**
+   * A GPU node registers with its pool's labels and taints: kubelet's --node-labels and
+   * --register-with-taints in /etc/default/kubelet, which kubeadm's kubelet drop-in reads, written
+   * before kubeadm join starts kubelet; a control-plane host gets neither. The pool's
+   * node-role.kubernetes.io/gpu stays out of --node-labels (kubelet refuses to start with a label
+   * of the reserved namespaces it may not give itself; play 03 sets it through the API). A second
+   * run changes nothing.
+   */
+  @ChrootTest
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void aGpuNodeRegistersWithItsPoolsLabelsAndTaints() throws Exception {
+    Path dir = RenderedCase.render("static-kubeadm", tmp.resolve("render")).ansible();
+    Path root = TestRoot.fresh(tmp.resolve("root"));
+    try {
+      Path inventory =
+          Files.writeString(
+              tmp.resolve("inventory.yml"), RealTools.chrootInventory(root, "pool_h100"));
+      List<String> cmd =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              inventory.toString(),
+              "--tags",
+              "kubelet-registration",
+              "-e",
+              "{\"gpu_operator_node_taints\": [{\"key\": \"nvidia.com/gpu\", \"value\":"
+                  + " \"present\", \"effect\": \"NoSchedule\"}, {\"key\": \"dedicated\","
+                  + " \"value\": \"\", \"effect\": \"NoExecute\"}]}",
+              "02b-kubernetes.yml");
+      RealTools.Result first = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, first);
+      assertEquals(
+          List.of(
+              "KUBELET_EXTRA_ARGS=--node-labels=workload-type=training"
+                  + " --register-with-taints=nvidia.com/gpu=present:NoSchedule,dedicated=:NoExecute"),
+          Files.readAllLines(root.resolve("etc/default/kubelet")));
+      RealTools.Result second = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      RenderedCase.assertExit(0, second);
+      assertEquals(0, RealTools.recap(second.output(), "testhost").get("changed"), second.output());
+      // A pool that lost its labels and taints: the old arguments go with them.
+      List<String> none =
+          List.of(
+              "ansible-playbook",
+              "-i",
+              inventory.toString(),
+              "--tags",
+              "kubelet-registration",
+              "-e",
+              "{\"kubeadm_node_labels\": {}, \"gpu_operator_node_taints\": []}",
+              "02b-kubernetes.yml");
+      RenderedCase.assertExit(0, RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, none));
+      assertEquals(List.of(), Files.readAllLines(root.resolve("etc/default/kubelet")));
+    } finally {
       TestRoot.delete(root);
     }
   }

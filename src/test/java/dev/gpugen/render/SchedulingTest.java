@@ -665,27 +665,14 @@ class SchedulingTest {
         Map<String, Object> coredns = (Map<String, Object>) kubernetesFacts.get("eksCoreDns");
         String eksTf = text("terraform/eks.tf");
         assertTrue(
-            eksTf.contains(
-                "for t in k.taints : { key = t.key, operator = \"Equal\", value ="
-                    + " t.value, effect = t.effect }"),
-            "eks.tf no longer gives CoreDNS the pools' taints: update SchedulingTest");
-        assertTrue(
-            eksTf.contains("    var.eks_controller_tolerations,\n"),
-            "eks.tf no longer gives CoreDNS the plan's controller tolerations: update"
+            eksTf.contains("    nodeSelector = var.eks_controller_node_selector\n")
+                && eksTf.contains("    tolerations  = var.eks_controller_tolerations\n")
+                && eksTf.contains("jsonencode({ tolerations = var.eks_controller_tolerations })"),
+            "eks.tf no longer gives CoreDNS the plan's node selector and tolerations: update"
                 + " SchedulingTest");
-        // eks.tf's list: every pool's registered taints, then eks_controller_tolerations (both
-        // from terraform.tfvars.json).
+        // eks.tf's configuration: eks_controller_tolerations alone, and the node selector
+        // eks_controller_node_selector where it is set (both from terraform.tfvars.json).
         List<Map<String, Object>> tolerations = new ArrayList<>();
-        for (JsonNode p : tfvars.path("pools")) {
-          for (JsonNode t : p.path("node_taints")) {
-            tolerations.add(
-                Map.of(
-                    "key", t.path("key").asText(),
-                    "operator", "Equal",
-                    "value", t.path("value").asText(),
-                    "effect", t.path("effect").asText()));
-          }
-        }
         for (JsonNode t : tfvars.path("eks_controller_tolerations")) {
           tolerations.add(
               Map.of(
@@ -700,7 +687,9 @@ class SchedulingTest {
                 "coredns",
                 "EKS add-on, eks.tf configuration_values",
                 tolerations,
-                (Map<String, Object>) coredns.get("nodeSelector"),
+                tfvars.path("eks_controller_node_selector").isEmpty()
+                    ? (Map<String, Object>) coredns.get("nodeSelector")
+                    : JSON.convertValue(tfvars.path("eks_controller_node_selector"), Map.class),
                 List.of(),
                 "none"));
       }

@@ -750,10 +750,20 @@ class TerraformPlanTest {
               + " \"arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy\" &&"
               + " a.access_scope[0].type == \"cluster\"])",
           "every admin has AmazonEKSClusterAdminPolicy on the whole cluster");
+      java.util.SortedMap<String, String> addons =
+          dev.gpugen.TestSpecs.plan(spec).eksAddonVersions();
       check(
-          "toset(keys(aws_eks_addon.this)) == toset([\"coredns\", \"eks-pod-identity-agent\","
-              + " \"kube-proxy\", \"vpc-cni\"])",
-          "the core add-ons vpc-cni, coredns, kube-proxy and eks-pod-identity-agent");
+          "toset(keys(aws_eks_addon.this)) == toset("
+              + hclList(List.copyOf(addons.keySet()))
+              + ")"
+              + " && alltrue([for a in aws_eks_addon.this : a.addon_version == {"
+              + String.join(
+                  ", ",
+                  addons.entrySet().stream()
+                      .map(e -> "\"" + e.getKey() + "\" = \"" + e.getValue() + "\"")
+                      .toList())
+              + "}[a.addon_name]])",
+          "the core add-ons vpc-cni, coredns and kube-proxy, each at the version the plan pins");
       java.util.Optional<dev.gpugen.plan.SystemPool> system =
           dev.gpugen.TestSpecs.plan(spec).systemPool();
       if (system.isEmpty()) {

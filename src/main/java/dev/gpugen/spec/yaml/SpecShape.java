@@ -517,6 +517,19 @@ public final class SpecShape {
 
   // Kubernetes minors as the distributions name them (1.33), not patch releases.
   static final Str K8S_MINOR = str("^1\\.[0-9]{2}$", "a Kubernetes minor like \"1.33\"", 4);
+  // The EKS add-ons gpugen installs
+  // (https://docs.aws.amazon.com/eks/latest/userguide/workloads-add-ons-available-eks.html).
+  static final Str EKS_ADDON_NAME =
+      str(
+          "^(coredns|eks-pod-identity-agent|kube-proxy|vpc-cni)$",
+          "coredns, eks-pod-identity-agent, kube-proxy or vpc-cni",
+          32);
+  // An EKS add-on version as DescribeAddonVersions lists it.
+  static final Str EKS_ADDON_VERSION =
+      str(
+          "^v[0-9]+\\.[0-9]+\\.[0-9]+-eksbuild\\.[0-9]+$",
+          "an EKS add-on version like v1.20.1-eksbuild.3",
+          64);
   // An IAM role or user ARN (aws, aws-cn, aws-us-gov partitions), as EKS access entries take them.
   static final Str IAM_PRINCIPAL_ARN =
       str(
@@ -1112,6 +1125,12 @@ public final class SpecShape {
                   "gcp and eks: a small untainted pool of on-demand nodes without GPUs for kube-system, the cluster's controllers and the GPU Operator's Deployment (pool name gpugen-system). On gcp, kubernetes: may hold only this key.")
               // Bound into the spec's one SystemPool (a derived component of ClusterSpec).
               .as(""),
+          opt(
+                  "addons",
+                  new MapOf(EKS_ADDON_NAME, EKS_ADDON_VERSION, 4),
+                  null,
+                  "eks: exact add-on versions by EKS add-on name (coredns, kube-proxy, vpc-cni, eks-pod-identity-agent), over the ones gpugen pins for kubernetes.version (each from the add-on's page of the Amazon EKS user guide; k8s-addon-version-unknown where it has none); eks-pod-identity-agent is installed only when named here. Changing one updates that add-on in place.")
+              .as("addonVersions"),
           opt(
               "cni",
               new Enum(Keyword.spellings(Cni.class)),

@@ -3,39 +3,22 @@ package dev.gpugen.lint.rules.k8s;
 import dev.gpugen.lint.Findings;
 import dev.gpugen.lint.Rule;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.Scheduling;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Severity;
 import dev.gpugen.spec.SpecPath;
 import java.util.List;
-import java.util.Set;
 
 /**
  * On EKS a pool's labels reach the node through kubelet's {@code --node-labels}; kubelet refuses to
  * start with a label in the kubernetes.io or k8s.io namespaces outside the set it may give itself
  * (NodeRestriction), so the node never registers. The allowed set: the kubelet reference,
  * https://kubernetes.io/docs/reference/command-line-tools-reference/kubelet/ ({@code
- * --node-labels}), and kubernetes/enhancements keps/sig-auth/279-limit-node-access.
+ * --node-labels}), and kubernetes/enhancements keps/sig-auth/279-limit-node-access. On kubeadm
+ * gpugen leaves such a label out of --node-labels and play 03 sets it through the API instead, so
+ * only EKS, whose nodes get no such play, refuses it.
  */
 public final class K8sLabelReserved extends Rule {
-  /** Labels kubelet may set itself in the reserved namespaces (kubelet reference, v1.33). */
-  private static final Set<String> ALLOWED =
-      Set.of(
-          "beta.kubernetes.io/arch",
-          "beta.kubernetes.io/instance-type",
-          "beta.kubernetes.io/os",
-          "failure-domain.beta.kubernetes.io/region",
-          "failure-domain.beta.kubernetes.io/zone",
-          "kubernetes.io/arch",
-          "kubernetes.io/hostname",
-          "kubernetes.io/os",
-          "node.kubernetes.io/instance-type",
-          "topology.kubernetes.io/region",
-          "topology.kubernetes.io/zone");
-
-  /** Prefixes whose every label kubelet may set itself. */
-  private static final List<String> ALLOWED_PREFIXES =
-      List.of("kubelet.kubernetes.io/", "node.kubernetes.io/");
-
   public K8sLabelReserved() {
     super(
         "k8s-label-reserved",
@@ -53,23 +36,6 @@ public final class K8sLabelReserved extends Rule {
             + " https://github.com/kubernetes/enhancements/tree/master/keps/sig-auth/279-limit-node-access");
   }
 
-  /** Whether kubelet refuses to register itself with label {@code key}. */
-  static boolean refused(String key) {
-    int slash = key.indexOf('/');
-    if (slash < 0) {
-      return false;
-    }
-    String prefix = key.substring(0, slash);
-    boolean reserved =
-        prefix.equals("kubernetes.io")
-            || prefix.endsWith(".kubernetes.io")
-            || prefix.equals("k8s.io")
-            || prefix.endsWith(".k8s.io");
-    return reserved
-        && !ALLOWED.contains(key)
-        && ALLOWED_PREFIXES.stream().noneMatch(key::startsWith);
-  }
-
   @Override
   public void check(ClusterPlan plan, Findings findings) {
     if (plan.spec().kubernetes().filter(ClusterSpec.Kubernetes::eks).isEmpty()) {
@@ -78,7 +44,7 @@ public final class K8sLabelReserved extends Rule {
     List<ClusterSpec.Pool> pools = plan.spec().pools();
     for (int i = 0; i < pools.size(); i++) {
       for (String key : pools.get(i).labels().keySet()) {
-        if (refused(key)) {
+        if (!Scheduling.kubeletMaySet(key)) {
           findings.report(
               SpecPath.of("pools", i, "labels").key(key),
               "pools["

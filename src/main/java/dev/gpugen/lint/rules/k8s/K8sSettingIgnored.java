@@ -11,7 +11,8 @@ import java.util.List;
 
 /** A kubernetes: key that only one distribution reads does nothing with the others. */
 public final class K8sSettingIgnored extends Rule {
-  private static final List<String> EKS_ONLY = List.of("endpointAccess", "publicCidrs", "admins");
+  private static final List<String> EKS_ONLY =
+      List.of("endpointAccess", "publicCidrs", "admins", "addons");
   private static final List<String> KUBEADM_ONLY = List.of("controlPlane", "cni");
 
   public K8sSettingIgnored() {
@@ -20,7 +21,7 @@ public final class K8sSettingIgnored extends Rule {
         Severity.WARNING,
         "kubernetes: key the chosen distribution does not read",
         "endpointAccess, publicCidrs and admins configure the Amazon EKS control plane (endpoint"
-            + " access and access entries); systemPool is the untainted node pool gpugen adds on GKE and EKS, not to a kubeadm or existing cluster on aws or static hosts; controlPlane and cni configure kubeadm. With another"
+            + " access and access entries), addons its add-on versions; systemPool is the untainted node pool gpugen adds on GKE and EKS, not to a kubeadm or existing cluster on aws or static hosts; controlPlane and cni configure kubeadm. With another"
             + " distribution they change nothing, and publicCidrs does nothing while the endpoint"
             + " is private. Within controlPlane, hosts and endpoint describe a static control"
             + " plane, instanceType and count the instances gpugen creates on aws; apiIngressCidrs"
