@@ -46,6 +46,7 @@ import dev.gpugen.lint.rules.gcp.GcpEndpointOpen;
 import dev.gpugen.lint.rules.gcp.GcpGkeDriverUnverified;
 import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
+import dev.gpugen.lint.rules.gcp.GcpSystemPoolOff;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
@@ -164,6 +165,7 @@ public final class Rules {
           new K8sApiUnreachable(),
           new EksPublicEndpointOpen(),
           new GcpEndpointOpen(),
+          new GcpSystemPoolOff(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),
