@@ -45,6 +45,7 @@ import dev.gpugen.lint.rules.gcp.GcpDriverFromGke;
 import dev.gpugen.lint.rules.gcp.GcpEndpointOpen;
 import dev.gpugen.lint.rules.gcp.GcpGkeDriverUnverified;
 import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
+import dev.gpugen.lint.rules.gcp.GcpInternetNone;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
 import dev.gpugen.lint.rules.gcp.GcpSystemPoolOff;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
@@ -166,6 +167,7 @@ public final class Rules {
           new EksPublicEndpointOpen(),
           new GcpEndpointOpen(),
           new GcpSystemPoolOff(),
+          new GcpInternetNone(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),
