@@ -47,6 +47,7 @@ import dev.gpugen.lint.rules.gcp.GcpGkeDriverUnverified;
 import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
 import dev.gpugen.lint.rules.gcp.GcpInternetNone;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
+import dev.gpugen.lint.rules.gcp.GcpPrivateEndpointUnreachable;
 import dev.gpugen.lint.rules.gcp.GcpSystemPoolOff;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
@@ -168,6 +169,7 @@ public final class Rules {
           new GcpEndpointOpen(),
           new GcpSystemPoolOff(),
           new GcpInternetNone(),
+          new GcpPrivateEndpointUnreachable(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),
