@@ -24,7 +24,7 @@ output "node_role_arn" {
 }
 
 output "ami_id" {
-  description = "AMI the nodes were launched from."
+  description = "AMI the nodes launch from: resolved once and kept in state (terraform_data.image), so it changes only with the spec's image (or EKS's Kubernetes minor), which replaces the nodes onto it. gpugen drift lists the image each node runs."
   value       = local.ami_id
 }
 
@@ -51,12 +51,12 @@ output "placement_groups" {
 
 output "lustre_dns_name" {
   description = "DNS name of the FSx for Lustre file system; null without one."
-  value       = one(aws_fsx_lustre_file_system.this[*].dns_name)
+  value       = local.lustre == null ? null : local.lustre.dns_name
 }
 
 output "lustre_mount_name" {
   description = "Mount name of the FSx for Lustre file system (mount -t lustre DNS@tcp:/MOUNT_NAME); null without one."
-  value       = one(aws_fsx_lustre_file_system.this[*].mount_name)
+  value       = local.lustre == null ? null : local.lustre.mount_name
 }
 
 output "lustre_mount_point" {
@@ -66,7 +66,7 @@ output "lustre_mount_point" {
 
 output "checkpoint_bucket" {
   description = "Name of the checkpoint bucket; null without one."
-  value       = one(aws_s3_bucket.checkpoint[*].id)
+  value       = local.checkpoint_bucket == null ? null : local.checkpoint_bucket.id
 }
 
 output "ssm_bucket" {

@@ -338,6 +338,23 @@ variable "checkpoint_bucket" {
   }
 }
 
+variable "retain_data" {
+  description = "Keep the FSx for Lustre file system and the checkpoint bucket (storage.retain): Terraform refuses every plan that deletes or replaces them (prevent_destroy). false moves them to addresses without it (moved.tf follows storage.retain), where a plan may delete them."
+  type        = bool
+  default     = true
+}
+
+variable "lustre_backup_retention_days" {
+  description = "Days FSx keeps the daily automatic backups of a PERSISTENT file system (SCRATCH types have no backups); deleting it takes a final backup first."
+  type        = number
+  default     = 7
+
+  validation {
+    condition     = var.lustre_backup_retention_days >= 1 && var.lustre_backup_retention_days <= 90 && floor(var.lustre_backup_retention_days) == var.lustre_backup_retention_days
+    error_message = "The lustre_backup_retention_days must be a whole number from 1 to 90."
+  }
+}
+
 variable "checkpoint_write_access" {
   description = "Let the nodes write to the checkpoint bucket, not only read it."
   type        = bool
@@ -488,6 +505,34 @@ variable "pools" {
     condition     = alltrue([for name, pool in var.pools : pool.user_data_file == null ? true : can(regex("^user-data-[a-z0-9_]+[.]sh$", pool.user_data_file))])
     error_message = "Every pools entry's user_data_file must be null or a file beside the .tf files, like user-data-h100.sh."
   }
+}
+
+variable "accepted_node_settings" {
+  description = "By pool: the settings its nodes were last allowed to be replaced for (gpugen render --allow-replace), which gpugen carries from render to render. A pool whose settings (pools.tf, local.node_settings) differ from them would have every node replaced, and its plan is refused; a pool not listed is not checked."
+  type = map(object({
+    capacity_reservation_id     = string
+    image                       = string
+    instance_type               = string
+    kms_key_id                  = string
+    kubernetes_version          = string
+    launch_template_name_prefix = string
+    market                      = string
+    network_interfaces = list(object({
+      interface_type     = string
+      network_card_index = number
+    }))
+    placement_group       = string
+    root_volume_encrypted = bool
+    ssh_key_name          = string
+    subnet                = string
+  }))
+  default = {}
+}
+
+variable "allow_node_replacement" {
+  description = "Let a change of node settings replace the nodes of every pool it concerns, whatever accepted_node_settings says. gpugen never sets it: for a change made outside the spec (kms_key_id), set it for one apply (-var allow_node_replacement=true)."
+  type        = bool
+  default     = false
 }
 
 ################################################################################

@@ -18,7 +18,10 @@ locals {
     "ubuntu-24.04" = "ubuntu/images/hvm-ssd*/ubuntu-noble-24.04-amd64-server-*"
   }
 
-  ami_id = startswith(var.image, "ami-") ? var.image : one(data.aws_ami.ubuntu[*].id)
+  # The image the nodes boot: kept in state (terraform_data.image), not looked up again at every
+  # plan, so a node created later (a spot node reclaimed and re-created, a pool grown) boots the
+  # image its pool's other nodes run, not Canonical's newest.
+  ami_id = terraform_data.image.input
 }
 
 # Owner-pinned: only Canonical's account can publish an image this lookup finds.
@@ -46,6 +49,23 @@ data "aws_ami" "ubuntu" {
   filter {
     name   = "root-device-type"
     values = ["ebs"]
+  }
+}
+
+# The image resolved once: an ami-... id as the spec writes it, or the lookup's answer on the day
+# the image was chosen. Only a new choice (another image or, with EKS, another Kubernetes minor)
+# replaces it, and that change is one of every pool's node settings: their nodes are replaced onto
+# it (guarded like any replacement). The ami_id output names it.
+resource "terraform_data" "image" {
+  input = startswith(var.image, "ami-") ? var.image : one(data.aws_ami.ubuntu[*].id)
+
+  triggers_replace = {
+    image              = var.image
+    kubernetes_version = var.eks_enabled ? var.kubernetes_version : null
+  }
+
+  lifecycle {
+    ignore_changes = [input]
   }
 }
 
@@ -93,6 +113,36 @@ locals {
 
   # EC2 refuses a tag key with "/" on an instance whose metadata exposes its tags (pull mode with
   # Lustre, above): those nodes go without EKS's ownership tag.
+  # By pool: what its nodes are launched with and cannot change in place (modules/pool replaces
+  # every node when one changes; gpugen's plan/NodeSettings writes the same object into
+  # accepted_node_settings). Spec values only, known when Terraform plans: the zone and CIDR of a
+  # subnet gpugen creates, not its id.
+  node_settings = {
+    for name, p in var.pools : name => {
+      capacity_reservation_id     = p.capacity_reservation_id
+      image                       = var.image
+      instance_type               = p.instance_type
+      kms_key_id                  = var.kms_key_id
+      kubernetes_version          = var.eks_enabled ? var.kubernetes_version : null
+      launch_template_name_prefix = p.launch_template_name_prefix
+      market                      = p.market
+      network_interfaces          = p.network_interfaces
+      placement_group             = var.placement_strategy == "none" ? null : p.placement_group
+      root_volume_encrypted       = p.root_volume.encrypted
+      ssh_key_name                = var.ssh_key_name
+      subnet                      = var.subnet_id != null ? var.subnet_id : "${var.availability_zone}/${var.subnet_cidr == null ? "" : var.subnet_cidr}"
+    }
+  }
+
+  # By pool: the node settings that differ from those accepted_node_settings lists for it.
+  changed_node_settings = {
+    for name, settings in local.node_settings : name => (
+      contains(keys(var.accepted_node_settings), name) ? [
+        for k, v in settings : k if jsonencode(v) != jsonencode(var.accepted_node_settings[name][k])
+      ] : []
+    )
+  }
+
   pool_node_tags = merge(
     local.ssm_bucket_tag,
     local.lustre_tags,
@@ -128,4 +178,23 @@ module "pool" {
   instance_metadata_tags = local.instance_metadata_tags
   tags                   = local.tags
   node_tags              = local.pool_node_tags
+
+  settings = local.node_settings[each.key]
+}
+
+# Replacing a pool's nodes needs an allow. A change of its node settings replaces every node
+# (modules/pool, terraform_data.replacement): terminated first, then launched again, into capacity
+# that may be gone by then. The plan is refused unless the render accepted the new settings (gpugen
+# render --allow-replace writes them into accepted_node_settings) or allow_node_replacement is set.
+# The settings the render accepted are the spec's, so a hand edit of terraform.tfvars.json or a
+# kms_key_id of one's own is refused too.
+resource "terraform_data" "node_replacement_guard" {
+  for_each = var.pools
+
+  lifecycle {
+    precondition {
+      condition     = var.allow_node_replacement || length(local.changed_node_settings[each.key]) == 0
+      error_message = "Pool ${each.key}: its ${join(", ", local.changed_node_settings[each.key])} changed, which replaces every node of the pool (terminated, then launched again: capacity can be lost). Allow it with gpugen render --allow-replace (or gpugen up --allow-replace), or -var allow_node_replacement=true for one apply; or put the setting back."
+    }
+  }
 }

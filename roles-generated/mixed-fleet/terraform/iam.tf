@@ -57,13 +57,13 @@ data "aws_iam_policy_document" "nodes_checkpoint" {
   statement {
     sid       = "ListCheckpoints"
     actions   = ["s3:ListBucket", "s3:GetBucketLocation"]
-    resources = [aws_s3_bucket.checkpoint[0].arn]
+    resources = [local.checkpoint_bucket.arn]
   }
 
   statement {
     sid       = "ReadCheckpoints"
     actions   = ["s3:GetObject", "s3:GetObjectVersion"]
-    resources = ["${aws_s3_bucket.checkpoint[0].arn}/*"]
+    resources = ["${local.checkpoint_bucket.arn}/*"]
   }
 
   dynamic "statement" {
@@ -72,7 +72,7 @@ data "aws_iam_policy_document" "nodes_checkpoint" {
     content {
       sid       = "WriteCheckpoints"
       actions   = ["s3:PutObject", "s3:AbortMultipartUpload"]
-      resources = ["${aws_s3_bucket.checkpoint[0].arn}/*"]
+      resources = ["${local.checkpoint_bucket.arn}/*"]
     }
   }
 

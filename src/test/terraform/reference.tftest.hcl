@@ -38,7 +38,7 @@ run "reference_plans" {
     error_message = "card 0 is the EFA-with-ENA primary, every other card efa-only at device 0"
   }
   assert {
-    condition     = module.pool["h100"].instances["3"].tags["Name"] == "h100-training-h100-3" && module.pool["h100"].instances["3"].tags["gpugen:pool"] == "h100"
+    condition     = module.pool["h100"].instances["3"].tags["Name"] == "h100-training-prod-h100-3" && module.pool["h100"].instances["3"].tags["gpugen:pool"] == "h100"
     error_message = "the Name and gpugen:pool tags the inventory reads"
   }
   assert {

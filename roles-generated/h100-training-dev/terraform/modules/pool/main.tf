@@ -10,6 +10,11 @@
 # places a Capacity Block's instances in an UltraCluster itself, and a reservation made outside
 # this group cannot serve instances asked for inside it). (The root module's output
 # placement_groups checks the strategy against every pool.)
+#
+# EC2 changes neither a group's name nor its strategy, and refuses to delete a group that holds
+# instances. The plan's name carries the strategy (but for cluster), so another strategy is another
+# group: created first (create_before_destroy), the nodes replaced into it (the group is one of
+# their settings), the old group deleted after its last instance.
 resource "aws_placement_group" "this" {
   count = var.placement_group == null || var.placement_strategy == "none" ? 0 : 1
 
@@ -19,6 +24,20 @@ resource "aws_placement_group" "this" {
   tags = {
     "gpugen:pool" = var.name
   }
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+# What the nodes are launched with and cannot change in place (the root module builds them in pools.tf):
+# a change replaces this object, and with it every node of the pool (replace_triggered_by below),
+# so a new instance type or fabric reaches the nodes as new instances with the launch template's
+# interfaces, not as a stop, modify and start that keeps the interfaces they launched with (and
+# that a one-time spot instance cannot take at all). The root's
+# terraform_data.node_replacement_guard refuses such a plan unless it was allowed.
+resource "terraform_data" "replacement" {
+  triggers_replace = var.settings
 }
 
 # The launch template carries what aws_instance cannot say itself: every network interface of
@@ -141,11 +160,17 @@ resource "aws_instance" "this" {
   })
 
   lifecycle {
-    # Neither a newer Ubuntu AMI nor an edit of the launch template (a tag, the security group,
-    # metadata options) may replace running GPU nodes: a new template version would otherwise
-    # force a new instance. Replace nodes on purpose, one at a time:
+    # A change of the pool's settings (image, instance type, interfaces, subnet, key pair, market,
+    # placement group, ...) replaces the nodes through terraform_data.replacement, guarded by its
+    # precondition. Only that: the AMI is the one the root module resolved once (pools.tf,
+    # terraform_data.image), so ignoring it matters only for nodes launched before gpugen kept it;
+    # and a new launch template version (user data, labels, metadata options) reaches new nodes
+    # only, where replacing running GPU nodes for it would be the wrong trade (gpugen drift lists
+    # each node's template version). Replace one node on purpose:
     # terraform apply -replace='module.pool["POOL"].aws_instance.this["KEY"]' (docs/terraform.md).
     ignore_changes = [ami, launch_template]
+
+    replace_triggered_by = [terraform_data.replacement]
 
     precondition {
       condition     = var.root_volume.throughput == null || var.root_volume.type == "gp3"

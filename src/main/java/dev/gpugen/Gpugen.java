@@ -142,4 +142,17 @@ public final class Gpugen {
       throws InternalFailure {
     return new Renderer(templates).render(plan, specLabel);
   }
+
+  /**
+   * As {@link #render(ClusterPlan, Templates, String)}, with the node settings Terraform accepts
+   * without an allow ({@code plan/NodeSettings.accepted}).
+   */
+  public RenderedTree render(
+      ClusterPlan plan,
+      Templates templates,
+      String specLabel,
+      java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted)
+      throws InternalFailure {
+    return new Renderer(templates).render(plan, specLabel, accepted);
+  }
 }

@@ -37,7 +37,7 @@ class LayeringTest {
           Map.entry("json", Set.of()),
           Map.entry("spec", Set.of("failure")),
           Map.entry("compat", Set.of("failure", "spec")),
-          Map.entry("plan", Set.of("failure", "spec", "compat")),
+          Map.entry("plan", Set.of("failure", "json", "spec", "compat")),
           Map.entry("lint", Set.of("failure", "spec", "compat", "plan")),
           Map.entry("report", Set.of("failure", "json", "spec")),
           Map.entry("inventory", Set.of("failure", "json", "spec", "plan")),

@@ -20,7 +20,7 @@ locals {
 resource "aws_s3_object" "pull_bundle" {
   for_each = local.pull_bundle_files
 
-  bucket      = aws_s3_bucket.checkpoint[0].id
+  bucket      = local.checkpoint_bucket.id
   key         = "${var.pull_bundle_prefix}/${each.value}"
   source      = "${local.pull_bundle_root}/${each.value}"
   source_hash = filemd5("${local.pull_bundle_root}/${each.value}")
@@ -41,7 +41,7 @@ data "aws_iam_policy_document" "nodes_pull" {
     content {
       sid       = "ListBundle"
       actions   = ["s3:ListBucket"]
-      resources = [aws_s3_bucket.checkpoint[0].arn]
+      resources = [local.checkpoint_bucket.arn]
 
       condition {
         test     = "StringLike"
@@ -57,7 +57,7 @@ data "aws_iam_policy_document" "nodes_pull" {
     content {
       sid       = "ReadBundle"
       actions   = ["s3:GetObject"]
-      resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"]
+      resources = ["${local.checkpoint_bucket.arn}/${var.pull_bundle_prefix}/*"]
     }
   }
 
@@ -79,7 +79,7 @@ data "aws_iam_policy_document" "nodes_pull" {
         "s3:DeleteObjectVersion",
         "s3:RestoreObject",
       ]
-      resources = ["${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"]
+      resources = ["${local.checkpoint_bucket.arn}/${dirname(var.pull_bundle_prefix)}/*"]
     }
   }
 
@@ -92,7 +92,7 @@ data "aws_iam_policy_document" "nodes_pull" {
     content {
       sid       = "WriteReport"
       actions   = ["s3:PutObject"]
-      resources = ["${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"]
+      resources = ["${local.checkpoint_bucket.arn}/${var.pull_reports_prefix}/$${aws:userid}.json"]
     }
   }
 

@@ -3,14 +3,18 @@ package dev.gpugen.cli;
 import dev.gpugen.failure.Failure;
 import dev.gpugen.plan.ChangeImpact;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.NodeSettings;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.write.Manifest;
+import dev.gpugen.write.TreeWriter;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Which spec a render folder belongs to (recorded in its manifest), and what a re-render's change
@@ -36,9 +40,22 @@ final class Impact {
    * gpugen up} has run {@code upgrade-driver.yml}, so a second {@code up} (or render) still knows.
    */
   static Manifest.Source source(Path folder, Path spec, ClusterPlan plan) {
+    return source(folder, spec, plan, NodeSettings.of(plan));
+  }
+
+  /**
+   * What the manifest records for a render of {@code plan} from {@code spec} into folder, with the
+   * node settings it accepted ({@link #accepted}) and whether a driver upgrade is pending.
+   */
+  static Manifest.Source source(
+      Path folder,
+      Path spec,
+      ClusterPlan plan,
+      SortedMap<String, SortedMap<String, Object>> accepted) {
+    SortedMap<String, String> values = new TreeMap<>(ChangeImpact.values(plan));
+    values.putAll(NodeSettings.record(accepted));
     Manifest.Source now =
-        new Manifest.Source(
-            label(folder, spec), plan.spec().selectedEnvironment(), ChangeImpact.values(plan));
+        new Manifest.Source(label(folder, spec), plan.spec().selectedEnvironment(), values);
     Optional<Manifest.Source> previous = previous(folder).filter(p -> p.sameOwner(now));
     boolean pending =
         previous.isPresent()
@@ -58,6 +75,63 @@ final class Impact {
     } catch (Failure e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The node settings a render into {@code folder} accepts: the current ones with {@code allow}
+   * (--allow-replace), else those its previous render accepted ({@link NodeSettings#accepted}).
+   */
+  static SortedMap<String, SortedMap<String, Object>> accepted(
+      Path folder, ClusterPlan plan, boolean allow) {
+    SortedMap<String, String> previous = new TreeMap<>();
+    if (plan.aws() && TreeWriter.rendered(folder)) {
+      Manifest.read(folder.toAbsolutePath().normalize())
+          .source()
+          .ifPresent(src -> previous.putAll(src.values()));
+    }
+    return NodeSettings.accepted(previous, plan, allow);
+  }
+
+  /**
+   * Says which pools' nodes Terraform refuses to replace (their settings differ from the accepted
+   * ones) and how to allow it, or that --allow-replace allowed it.
+   */
+  static void printReplacement(
+      PrintWriter out,
+      SortedMap<String, SortedMap<String, Object>> accepted,
+      ClusterPlan plan,
+      boolean allowed,
+      Optional<Manifest.Source> previous) {
+    if (allowed) {
+      SortedMap<String, SortedMap<String, Object>> was =
+          NodeSettings.accepted(
+              previous.map(Manifest.Source::values).orElse(new TreeMap<>()), plan, false);
+      NodeSettings.refused(was, plan)
+          .forEach(
+              (pool, settings) ->
+                  out.println(
+                      Printable.text(
+                          "  allowed            pools["
+                              + pool
+                              + "]: --allow-replace accepts its new "
+                              + String.join(", ", settings)
+                              + ": terraform apply replaces every node of the pool")));
+      out.flush();
+      return;
+    }
+    SortedMap<String, java.util.List<String>> refused = NodeSettings.refused(accepted, plan);
+    refused.forEach(
+        (pool, settings) ->
+            out.println(
+                Printable.text(
+                    "  refused            pools["
+                        + pool
+                        + "]: its "
+                        + String.join(", ", settings)
+                        + " changed since its nodes were accepted: terraform plan refuses to"
+                        + " replace them until allowed (gpugen render --allow-replace, or gpugen up"
+                        + " --allow-replace), or put the setting back")));
+    out.flush();
   }
 
   /**

@@ -76,6 +76,14 @@ final class RenderCommand implements Callable<Integer> {
   boolean oneLineInvalid;
 
   @Option(
+      names = "--allow-replace",
+      description =
+          "Accept the spec's node settings as they are now: where a change of them (instance"
+              + " type, fabric, image, key pair, market, placement, zone, ...) replaces a pool's"
+              + " nodes, terraform apply may do so. Without it Terraform refuses such a plan.")
+  boolean allowReplace;
+
+  @Option(
       names = {"-q", "--quiet"},
       description = "Print only the one-line summary, not the next steps.")
   boolean quiet;
@@ -214,7 +222,9 @@ final class RenderCommand implements Callable<Integer> {
     ClusterSpec cluster = checked.spec().orElseThrow();
     Path dir = folder(checked);
     ClusterPlan plan = checked.plan().orElseThrow();
-    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file));
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
+        Impact.accepted(dir, plan, allowReplace && !check);
+    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), accepted);
     {
       if (check) {
         if (!TreeWriter.rendered(dir)) {
@@ -230,7 +240,7 @@ final class RenderCommand implements Callable<Integer> {
           err.flush();
           return new Rendered(ExitCodes.INVALID);
         }
-        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan), force);
+        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan, accepted), force);
         String diff = TreeWriter.check(dir, tree);
         if (!diff.isEmpty()) {
           out.print(diff);
@@ -249,7 +259,7 @@ final class RenderCommand implements Callable<Integer> {
         out.flush();
         return new Rendered(ExitCodes.OK);
       }
-      Manifest.Source source = Impact.source(dir, file, plan);
+      Manifest.Source source = Impact.source(dir, file, plan, accepted);
       TreeWriter.Summary s = TreeWriter.write(dir, tree, Optional.of(source), force);
       out.println(
           "rendered "
@@ -263,6 +273,7 @@ final class RenderCommand implements Callable<Integer> {
               + " deleted");
       out.flush();
       Impact.print(out, s.previous(), plan);
+      Impact.printReplacement(out, accepted, plan, allowReplace, s.previous());
       return new Rendered(ExitCodes.OK, source.driverUpgradePending());
     }
   }

@@ -67,6 +67,15 @@ final class UpCommand implements Callable<Integer> {
   boolean autoApprove;
 
   @Option(
+      names = "--allow-replace",
+      description =
+          "Render with gpugen render --allow-replace: a change of node settings (instance type,"
+              + " fabric, image, key pair, market, placement, zone, ...) may replace the nodes of"
+              + " the pools it concerns. Without it such a plan is refused before anything"
+              + " changes.")
+  boolean allowReplace;
+
+  @Option(
       names = "--force",
       description =
           "Render into a folder another spec rendered (its Terraform state becomes this spec's),"
@@ -98,7 +107,9 @@ final class UpCommand implements Callable<Integer> {
     }
     ClusterPlan plan = checked.plan().orElseThrow();
     Path folder = output != null ? output : Path.of(plan.spec().outputFolder());
-    Manifest.Source source = Impact.source(folder, file, plan);
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
+        Impact.accepted(folder, plan, allowReplace);
+    Manifest.Source source = Impact.source(folder, file, plan, accepted);
     // Another spec's folder holds another cluster's state: refused before any check runs.
     TreeWriter.checkOwner(folder, source, force);
     List<Deploy.Step> steps = Deploy.up(plan, folder, autoApprove, source.driverUpgradePending());
@@ -107,7 +118,7 @@ final class UpCommand implements Callable<Integer> {
       return ExitCodes.ENVIRONMENT;
     }
     RenderedTree tree =
-        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file));
+        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file), accepted);
     TreeWriter.Summary s = TreeWriter.write(folder, tree, Optional.of(source), force);
     out.println(
         "rendered "
@@ -121,6 +132,7 @@ final class UpCommand implements Callable<Integer> {
             + " deleted");
     out.flush();
     Impact.print(out, s.previous(), plan);
+    Impact.printReplacement(out, accepted, plan, allowReplace, s.previous());
     int code = Deploy.run("gpugen up", steps, checks.tools(), plan, folder, context, out, err);
     if (code == ExitCodes.OK) {
       if (source.driverUpgradePending()) {

@@ -91,6 +91,19 @@ public final class Drift {
           out.add(cloud(p, h, "market", market, actualMarket));
         }
       }
+      // One image and one launch-template version per pool: a node launched later from another
+      // (a reclaimed Spot node re-created, a template edited since) runs beside the others in one
+      // NCCL job. The version is the tag EC2 puts on an instance launched from a template
+      // (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Using_Tags.html, aws: tags).
+      if (!spec.cloud().image().startsWith("ami-")) { // an ami- id is checked node by node above
+        mixed(out, p, running, "image", h -> h.imageId().orElse("none"));
+      }
+      mixed(
+          out,
+          p,
+          running,
+          "launch-template-version",
+          h -> h.tag("aws:ec2launchtemplate:version").orElse("none"));
     }
     byPool.forEach(
         (pool, running) -> {
@@ -116,6 +129,37 @@ public final class Drift {
    * writes a few KiB.
    */
   public static final long MAX_FACTS_BYTES = 16L << 20;
+
+  /**
+   * Each node of a pool whose value differs from the value most of the pool has (ties: the lowest),
+   * one finding per such node naming both.
+   */
+  private static void mixed(
+      List<Finding> out,
+      Pool p,
+      List<HostFacts> running,
+      String kind,
+      java.util.function.Function<HostFacts, String> value) {
+    java.util.SortedMap<String, Integer> counts = new java.util.TreeMap<>();
+    running.forEach(h -> counts.merge(value.apply(h), 1, Integer::sum));
+    if (counts.size() < 2) {
+      return;
+    }
+    String most =
+        counts.entrySet().stream()
+            .max(
+                java.util.Map.Entry.<String, Integer>comparingByValue()
+                    .thenComparing(
+                        java.util.Map.Entry.<String, Integer>comparingByKey().reversed()))
+            .orElseThrow()
+            .getKey();
+    for (HostFacts h : running) {
+      String v = value.apply(h);
+      if (!v.equals(most)) {
+        out.add(cloud(p, h, kind, most + " (the rest of the pool)", v));
+      }
+    }
+  }
 
   private static Finding cloud(Pool p, HostFacts h, String kind, String expected, String actual) {
     return new Finding("cloud", p.name(), h.instanceId(), kind, expected, actual);

@@ -109,6 +109,10 @@ public final class ChangeImpact {
   public static List<Change> between(SortedMap<String, String> before, ClusterPlan plan) {
     SortedMap<String, String> after = values(plan);
     List<Change> out = new ArrayList<>();
+    // The accepted node settings are the render's record of what Terraform may launch, not spec
+    // values (NodeSettings).
+    before = new TreeMap<>(before);
+    before.keySet().removeIf(k -> k.startsWith(NodeSettings.ACCEPTED));
     if (before.isEmpty()) {
       return out; // a render from before gpugen recorded its values
     }

@@ -85,10 +85,12 @@ public record ClusterPlan(
               // cannot serve instances asked for inside it.
               spec.network().placement() == Placement.NONE || p.capacityReservationId().isPresent()
                   ? Optional.empty()
-                  : Optional.of(qualifiedName + "-" + p.name()),
+                  : Optional.of(placementGroup(qualifiedName, p, spec.network().placement())),
               Math.max(1, p.software().devicePlugin().timeSlicingReplicas()),
-              qualifiedName + "-" + p.name() + "-",
-              provider == Provider.AWS ? PoolPlan.nodes(spec.metadata().name(), p) : List.of(),
+              // A renamed pool keeps its launch template's name: a new name replaces the template,
+              // and with it every node launched from it.
+              qualifiedName + "-" + p.renamedFrom().orElse(p.name()) + "-",
+              provider == Provider.AWS ? PoolPlan.nodes(qualifiedName, p) : List.of(),
               ports,
               gbps,
               p.validation()
@@ -113,6 +115,18 @@ public record ClusterPlan(
             kubeadm(spec),
             provider == dev.gpugen.spec.Provider.AWS && spec.storage().lustre().isPresent(),
             efaPools(spec)));
+  }
+
+  /**
+   * The name of a pool's placement group: {@code NAME[-ENV]-POOL} for the cluster strategy, {@code
+   * NAME[-ENV]-POOL-STRATEGY} for the others. EC2 cannot change a group's strategy, so the name
+   * follows it: a new strategy is a new group, created before the old one is deleted (its instances
+   * leave it first), never the old name re-created under running instances. A renamed pool keeps
+   * its group's name (renamedFrom): a group cannot be renamed either.
+   */
+  static String placementGroup(String qualifiedName, ClusterSpec.Pool pool, Placement placement) {
+    String name = qualifiedName + "-" + pool.renamedFrom().orElse(pool.name());
+    return placement == Placement.CLUSTER ? name : name + "-" + placement.spelling();
   }
 
   /**

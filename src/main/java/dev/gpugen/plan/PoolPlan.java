@@ -25,7 +25,7 @@ import java.util.Optional;
  *     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-using.html)
  * @param timeSlicingReplicas the device plugin's replicas per GPU, at least 1
  * @param launchTemplateNamePrefix the start of its launch template's name (AWS adds a unique
- *     suffix): {@code CLUSTER[-ENV]-POOL-}
+ *     suffix): {@code CLUSTER[-ENV]-POOL-}, with the pool's previous name where it was renamed
  * @param nodes its EC2 instances (AWS), each under a stable key; empty on other providers
  * @param hcaPorts InfiniBand/RoCE: the HCA ports each host must have Active, the spec's or the
  *     GPU's reference system's; empty elsewhere or when neither says
@@ -209,12 +209,20 @@ public record PoolPlan(
     return name.replace('-', '_');
   }
 
-  /** The nodes of an AWS pool: keys "0" to "count - 1", Name tags CLUSTER-POOL-KEY. */
-  static List<Node> nodes(String cluster, ClusterSpec.Pool pool) {
+  /**
+   * The nodes of an AWS pool: the {@code count} lowest keys ("0", "1", ...) that {@code retire}
+   * does not list, so retiring a key removes that node alone and shrinking the count removes the
+   * highest; Name tags {@code NAME[-ENV]-POOL-KEY} (the qualified name: dev and prod of one cluster
+   * never share a host name).
+   */
+  static List<Node> nodes(String qualifiedName, ClusterSpec.Pool pool) {
+    java.util.Set<Integer> retired = new java.util.HashSet<>(pool.retire());
     List<Node> out = new ArrayList<>();
-    for (int i = 0; i < pool.count(); i++) {
-      String key = Integer.toString(i);
-      out.add(new Node(key, cluster + "-" + pool.name() + "-" + key));
+    for (int i = 0; out.size() < pool.count(); i++) {
+      if (!retired.contains(i)) {
+        String key = Integer.toString(i);
+        out.add(new Node(key, qualifiedName + "-" + pool.name() + "-" + key));
+      }
     }
     return out;
   }

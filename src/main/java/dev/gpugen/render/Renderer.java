@@ -29,7 +29,22 @@ public final class Renderer {
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
    */
   public RenderedTree render(ClusterPlan plan, String specLabel) throws InternalFailure {
+    return render(plan, specLabel, dev.gpugen.plan.NodeSettings.of(plan));
+  }
+
+  /**
+   * @param specLabel how generated headers name the spec (a path relative to the output folder)
+   * @param accepted the node settings Terraform accepts without an allow, by pool ({@code
+   *     plan/NodeSettings.accepted})
+   */
+  public RenderedTree render(
+      ClusterPlan plan,
+      String specLabel,
+      java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted)
+      throws InternalFailure {
     Map<String, Object> base = Views.model(plan, specLabel);
+    base.put(
+        "terraform", ((TerraformView) base.get("terraform")).withAcceptedNodeSettings(accepted));
     Map<String, RenderedTree.File> out = new TreeMap<>();
     // The bundle (ansible/) first: the other files may name its digest (pull mode's user data).
     List<RenderPlan.Output> outputs = new ArrayList<>();

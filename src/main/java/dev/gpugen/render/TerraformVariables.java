@@ -1,6 +1,5 @@
 package dev.gpugen.render;
 
-import dev.gpugen.compat.AwsInstanceType;
 import dev.gpugen.compat.GcpMachineType;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
@@ -297,6 +296,26 @@ final class TerraformVariables {
                         "The checkpoint_bucket must not have two '.' in a row.")
                     .set(p -> p.spec().storage().checkpointBucket().orElse(null)),
                 TfVar.of(
+                        "retain_data",
+                        "bool",
+                        "Keep the FSx for Lustre file system and the checkpoint bucket"
+                            + " (storage.retain): Terraform refuses every plan that deletes or"
+                            + " replaces them (prevent_destroy). false moves them to addresses"
+                            + " without it (moved.tf follows storage.retain), where a plan may"
+                            + " delete them.")
+                    .defaultTo(true)
+                    .set(p -> p.spec().storage().retain()),
+                TfVar.of(
+                        "lustre_backup_retention_days",
+                        "number",
+                        "Days FSx keeps the daily automatic backups of a PERSISTENT file system"
+                            + " (SCRATCH types have no backups); deleting it takes a final backup"
+                            + " first.")
+                    .defaultTo(7)
+                    .validation(
+                        "{var} >= 1 && {var} <= 90 && floor({var}) == {var}",
+                        "The lustre_backup_retention_days must be a whole number from 1 to 90."),
+                TfVar.of(
                         "checkpoint_write_access",
                         "bool",
                         "Let the nodes write to the checkpoint bucket, not only read it.")
@@ -311,7 +330,7 @@ final class TerraformVariables {
                         "{var} >= 1 && floor({var}) == {var}",
                         "The checkpoint_noncurrent_version_days must be a whole number of at least"
                             + " 1."))));
-    out.add(new Section("Pools", List.of(awsPools())));
+    out.add(new Section("Pools", List.of(awsPools(), acceptedNodeSettings(), allowReplacement())));
     out.add(new Section("Kubernetes API access (eks.tf, kubeadm.tf)", kubernetesApi()));
     out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm()));
     out.add(new Section("EKS (eks.tf)", eks()));
@@ -476,6 +495,57 @@ final class TerraformVariables {
         .set(TerraformVariables::awsPoolValues);
   }
 
+  /**
+   * The node settings each pool's nodes may be launched with without replacing being allowed
+   * (plan/NodeSettings): the same object modules/pool compares its settings with.
+   */
+  static String nodeSettingsType() {
+    return TfShape.object(
+        List.of(
+            TfShape.attr("capacity_reservation_id", "string", true),
+            TfShape.attr("image", "string", true),
+            TfShape.attr("instance_type", "string", true),
+            TfShape.attr("kms_key_id", "string", true),
+            TfShape.attr("kubernetes_version", "string", true),
+            TfShape.attr("launch_template_name_prefix", "string", true),
+            TfShape.attr("market", "string", true),
+            TfShape.attr(
+                "network_interfaces",
+                TfShape.object(
+                            List.of(
+                                TfShape.attr("interface_type", "string", true),
+                                TfShape.attr("network_card_index", "number", true)))
+                        .replace("object(", "list(object(")
+                    + ")",
+                true),
+            TfShape.attr("placement_group", "string", true),
+            TfShape.attr("root_volume_encrypted", "bool", true),
+            TfShape.attr("ssh_key_name", "string", true),
+            TfShape.attr("subnet", "string", true)));
+  }
+
+  private static TfVar acceptedNodeSettings() {
+    return TfVar.of(
+            "accepted_node_settings",
+            "map(" + nodeSettingsType().replace("\n", "\n  ") + ")",
+            "By pool: the settings its nodes were last allowed to be replaced for (gpugen render"
+                + " --allow-replace), which gpugen carries from render to render. A pool whose"
+                + " settings (pools.tf, local.node_settings) differ from them would have every node"
+                + " replaced, and its plan is refused; a pool not listed is not checked.")
+        .defaultTo(Map.of())
+        .setFromRender(ClusterPlan::aws, TerraformView::acceptedNodeSettings);
+  }
+
+  private static TfVar allowReplacement() {
+    return TfVar.of(
+            "allow_node_replacement",
+            "bool",
+            "Let a change of node settings replace the nodes of every pool it concerns, whatever"
+                + " accepted_node_settings says. gpugen never sets it: for a change made outside"
+                + " the spec (kms_key_id), set it for one apply (-var allow_node_replacement=true).")
+        .defaultTo(false);
+  }
+
   private static Map<String, Object> awsPoolValues(ClusterPlan plan) {
     boolean eks = eks(plan);
     Map<String, Object> out = new TreeMap<>();
@@ -490,15 +560,7 @@ final class TerraformVariables {
       v.put("nodes", nodes);
       pp.placementGroup().ifPresent(g -> v.put("placement_group", g));
       v.put("launch_template_name_prefix", pp.launchTemplateNamePrefix());
-      List<Map<String, Object>> nics = new ArrayList<>();
-      for (AwsInstanceType.NetworkInterface n : pp.networkInterfaces()) {
-        Map<String, Object> nic = new TreeMap<>();
-        nic.put("network_card_index", n.card());
-        // The plan's "interface" is EC2's default, ENA: interface_type left unset.
-        nic.put("interface_type", n.type().equals("interface") ? null : n.type());
-        nics.add(nic);
-      }
-      v.put("network_interfaces", nics);
+      v.put("network_interfaces", dev.gpugen.plan.NodeSettings.interfaces(pp));
       Map<String, Object> root = new TreeMap<>();
       root.put("type", p.rootVolume().type());
       root.put("size_gib", p.rootVolume().sizeGiB());
@@ -538,11 +600,10 @@ final class TerraformVariables {
       nodes.put(String.valueOf(i), plan.qualifiedName() + "-" + sp.name() + "-" + i);
     }
     v.put("nodes", nodes);
-    v.put("launch_template_name_prefix", plan.qualifiedName() + "-" + sp.name() + "-");
-    Map<String, Object> nic = new TreeMap<>();
-    nic.put("network_card_index", 0);
-    nic.put("interface_type", null);
-    v.put("network_interfaces", List.of(nic));
+    v.put(
+        "launch_template_name_prefix",
+        dev.gpugen.plan.NodeSettings.systemLaunchTemplateNamePrefix(plan, sp));
+    v.put("network_interfaces", dev.gpugen.plan.NodeSettings.systemInterfaces());
     Map<String, Object> root = new TreeMap<>();
     root.put("type", "gp3");
     root.put("size_gib", sp.rootGib());

@@ -1,10 +1,12 @@
 package dev.gpugen.render;
 
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.NodeSettings;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * What the Terraform templates need. The {@code .tf} files are the same for every spec (static
@@ -18,20 +20,39 @@ public final class TerraformView {
   private final ClusterPlan plan;
   private final ClusterSpec spec;
   private final List<String> bundleFiles;
+  private final SortedMap<String, SortedMap<String, Object>> accepted;
 
   TerraformView(ClusterPlan plan) {
-    this(plan, List.of());
+    this(plan, List.of(), NodeSettings.of(plan));
   }
 
-  private TerraformView(ClusterPlan plan, List<String> bundleFiles) {
+  private TerraformView(
+      ClusterPlan plan,
+      List<String> bundleFiles,
+      SortedMap<String, SortedMap<String, Object>> accepted) {
     this.plan = plan;
     this.spec = plan.spec();
     this.bundleFiles = List.copyOf(bundleFiles);
+    this.accepted = accepted;
   }
 
   /** This view, knowing the files of the pull-mode bundle (the renderer lists them). */
   TerraformView withBundleFiles(List<String> files) {
-    return new TerraformView(plan, files);
+    return new TerraformView(plan, files, accepted);
+  }
+
+  /**
+   * This view with the node settings the render accepts ({@link NodeSettings#accepted}): the
+   * previous render's unless replacing nodes was allowed. Without it, the plan's own (a first
+   * render).
+   */
+  TerraformView withAcceptedNodeSettings(SortedMap<String, SortedMap<String, Object>> settings) {
+    return new TerraformView(plan, bundleFiles, settings);
+  }
+
+  /** accepted_node_settings: what each pool's nodes may be launched with without an allow. */
+  public SortedMap<String, SortedMap<String, Object>> acceptedNodeSettings() {
+    return accepted;
   }
 
   /**
@@ -132,16 +153,40 @@ public final class TerraformView {
   /** A node's index in the counted layout and its key now. */
   public record NodeMove(int index, String key) {}
 
-  /** Every pool's move, in spec order. */
+  /**
+   * Every pool's move, in spec order. A renamed pool's resources of that layout carry its previous
+   * name: they move to its previous module key, which {@link #renames} moves on.
+   */
   public List<Move> moves() {
     return plan.pools().stream()
         .map(
-            p ->
-                new Move(
-                    p.name(),
-                    p.tfPrefix(),
-                    p.nodes().stream().map(TerraformView::nodeMove).toList()))
+            p -> {
+              String was = p.pool().renamedFrom().orElse(p.name());
+              return new Move(
+                  was,
+                  was.replace('-', '_'),
+                  p.nodes().stream().map(TerraformView::nodeMove).toList());
+            })
         .toList();
+  }
+
+  /** A pool's rename (pools[].renamedFrom): its module instance moves to the new key. */
+  public record Rename(String from, String to) {}
+
+  /** Every renamed pool, in spec order. */
+  public List<Rename> renames() {
+    return plan.pools().stream()
+        .filter(p -> p.pool().renamedFrom().isPresent())
+        .map(p -> new Rename(p.pool().renamedFrom().get(), p.name()))
+        .toList();
+  }
+
+  /**
+   * Whether the FSx for Lustre file system and the checkpoint bucket stay at their protected
+   * addresses (storage.retain): moved.tf moves them there, or away with retain false.
+   */
+  public boolean retainData() {
+    return spec.storage().retain();
   }
 
   private static NodeMove nodeMove(PoolPlan.Node n) {

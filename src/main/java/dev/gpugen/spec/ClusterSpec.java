@@ -288,8 +288,15 @@ public record ClusterSpec(
     }
   }
 
-  /** Shared storage. */
-  public record Storage(Optional<Lustre> lustre, Optional<String> checkpointBucket) {
+  /**
+   * Shared storage.
+   *
+   * @param retain whether Terraform refuses to delete or replace the FSx for Lustre file system and
+   *     the checkpoint bucket (prevent_destroy); false lets a spec edit or {@code gpugen down
+   *     --delete-data} delete them
+   */
+  public record Storage(
+      Optional<Lustre> lustre, Optional<String> checkpointBucket, boolean retain) {
     public Storage {
       Objects.requireNonNull(lustre);
       Objects.requireNonNull(checkpointBucket);
@@ -327,6 +334,10 @@ public record ClusterSpec(
    *     MPI's TCP traffic use; empty: the interface holding the host's address, found on the host
    * @param rdma what the InfiniBand or RoCE HCAs of the pool's hosts must show
    * @param tuning optional host tuning (CPU governor, hugepages, GPU application clocks)
+   * @param renamedFrom the pool's name before a rename (aws): its nodes, launch template and
+   *     placement group move to the new name in Terraform's state instead of being replaced
+   * @param retire node keys never to use (aws): each names a node to remove; count is the number of
+   *     nodes, keyed by the lowest keys not retired
    */
   public record Pool(
       String name,
@@ -347,8 +358,12 @@ public record ClusterSpec(
       Fabric fabric,
       Optional<String> bootstrapInterface,
       Rdma rdma,
-      Tuning tuning) {
+      Tuning tuning,
+      Optional<String> renamedFrom,
+      List<Integer> retire) {
     public Pool {
+      Objects.requireNonNull(renamedFrom);
+      retire = List.copyOf(retire);
       Objects.requireNonNull(fabric);
       Objects.requireNonNull(bootstrapInterface);
       Objects.requireNonNull(rdma);

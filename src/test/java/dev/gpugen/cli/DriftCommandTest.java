@@ -157,6 +157,41 @@ class DriftCommandTest {
   }
 
   @Test
+  void aNodeOnAnotherImageOrTemplateVersionThanItsPoolIsReported() {
+    List<Instance> fleet = new ArrayList<>();
+    for (Instance i : fleet(16)) {
+      fleet.add(i.withImage("ami-0aaaaaaaaaaaaaaaa").withTag("aws:ec2launchtemplate:version", "1"));
+    }
+    // A reclaimed Spot node re-created from a newer image and a newer template version.
+    fleet.set(
+        7,
+        fleet
+            .get(7)
+            .withImage("ami-0bbbbbbbbbbbbbbbb")
+            .withTag("aws:ec2launchtemplate:version", "2"));
+    standIn.addAll(fleet);
+    Run r = drift(env(), SPEC.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("2 difference(s)"), r.out());
+    assertTrue(
+        r.out()
+            .matches(
+                "(?s).*"
+                    + Fleet.id(7)
+                    + " +image +expected ami-0aaaaaaaaaaaaaaaa \\(the rest of the pool\\),"
+                    + " found ami-0bbbbbbbbbbbbbbbb.*"),
+        r.out());
+    assertTrue(
+        r.out()
+            .matches(
+                "(?s).*"
+                    + Fleet.id(7)
+                    + " +launch-template-version +expected 1 \\(the rest of the pool\\), found"
+                    + " 2.*"),
+        r.out());
+  }
+
+  @Test
   void extraNodesAnUnknownPoolAndAWrongAmiAreReportedAsJson() throws Exception {
     Path spec =
         Files.writeString(

@@ -138,9 +138,21 @@ class ClusterPlanTest {
     assertEquals(0, tcp.efaInterfaces());
 
     PoolPlan pool = plan(SPEC).pool("gpu-a");
+    // Name tags carry the environment: dev and prod of one cluster never share a host name.
     assertEquals(
-        List.of(new PoolPlan.Node("0", "atlas-gpu-a-0"), new PoolPlan.Node("1", "atlas-gpu-a-1")),
+        List.of(
+            new PoolPlan.Node("0", "atlas-prod-gpu-a-0"),
+            new PoolPlan.Node("1", "atlas-prod-gpu-a-1")),
         pool.nodes());
+    // A retired key is skipped: count nodes on the lowest keys not retired.
+    assertEquals(
+        List.of("0", "2", "3"),
+        plan(SPEC.replace("p5.48xlarge, count: 2}", "p5.48xlarge, count: 3, retire: [1]}"))
+            .pool("gpu-a")
+            .nodes()
+            .stream()
+            .map(PoolPlan.Node::key)
+            .toList());
     assertEquals("atlas-prod-gpu-a-", pool.launchTemplateNamePrefix());
   }
 

@@ -650,6 +650,9 @@ class MovedStateTest {
             .replace("URL", endpoint),
         StandardCharsets.UTF_8);
     ObjectNode vars = JSON.createObjectNode().put("image", AMI);
+    // The proof's own image stands in for the lookup: not a change of node settings the
+    // replacement guard should answer (no pool listed is no pool checked).
+    vars.putObject("accepted_node_settings");
     if (eks) {
       ObjectNode addons = vars.putObject("eks_addon_versions");
       for (String a : List.of("coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni")) {

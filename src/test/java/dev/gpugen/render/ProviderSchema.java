@@ -120,6 +120,11 @@ final class ProviderSchema {
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, JsonNode> r : fields(body.path("resource"))) {
       String type = r.getKey();
+      if (type.equals("terraform_data")) {
+        // Terraform's own built-in resource (terraform.io/builtin/terraform), in no provider's
+        // schema; terraform validate and the plans check its arguments.
+        continue;
+      }
       if (!resources.has(type)) {
         problems.add(file + ": resource type " + type + " does not exist in " + name);
         continue;

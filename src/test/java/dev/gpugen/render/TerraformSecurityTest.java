@@ -256,6 +256,7 @@ class TerraformSecurityTest {
             .asText());
     assertTrue(
         everything.contains("\"aws:SecureTransport\""), "the bucket policy denies plain HTTP");
+    checkpointBucketIsTheClustersOwn(parsed);
 
     // IAM: Session Manager's own actions (no managed policy, whose ssm:GetParameter* on every
     // parameter would let any node read every secret kept in SSM) plus the checkpoint bucket, no
@@ -377,7 +378,7 @@ class TerraformSecurityTest {
     boolean s3 = r.tfvars().path("pull_source").asText().equals("s3");
     if (s3) {
       assertEquals(
-          List.of("${aws_s3_bucket.checkpoint[0].arn}/${var.pull_bundle_prefix}/*"),
+          List.of("${local.checkpoint_bucket.arn}/${var.pull_bundle_prefix}/*"),
           texts(bySid.get("ReadBundle").path("resources")));
       assertEquals(List.of("s3:GetObject"), texts(bySid.get("ReadBundle").path("actions")));
       // No node may rewrite any bundle, whatever else the role allows (checkpoint_write_access).
@@ -386,14 +387,13 @@ class TerraformSecurityTest {
       assertTrue(
           texts(deny.path("actions")).containsAll(List.of("s3:PutObject", "s3:DeleteObject")));
       assertEquals(
-          List.of("${aws_s3_bucket.checkpoint[0].arn}/${dirname(var.pull_bundle_prefix)}/*"),
+          List.of("${local.checkpoint_bucket.arn}/${dirname(var.pull_bundle_prefix)}/*"),
           texts(deny.path("resources")));
     }
     if (!r.tfvars().path("checkpoint_bucket").isNull()) {
       assertEquals(List.of("s3:PutObject"), texts(bySid.get("WriteReport").path("actions")));
       assertEquals(
-          List.of(
-              "${aws_s3_bucket.checkpoint[0].arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
+          List.of("${local.checkpoint_bucket.arn}/${var.pull_reports_prefix}/$${aws:userid}.json"),
           texts(bySid.get("WriteReport").path("resources")));
     }
     JsonNode tag = bySid.get("TagSelf");
@@ -419,6 +419,31 @@ class TerraformSecurityTest {
           List.of("AKIA", "aws_secret_access_key", "AWS_SECRET", "password", "x-access-token")) {
         assertFalse(script.contains(secret), secret + " in " + f.getKey());
       }
+    }
+  }
+
+  /**
+   * The policies name the checkpoint bucket as local.checkpoint_bucket: that must be the cluster's
+   * own bucket, at whichever of its two addresses storage.retain keeps it, and both carry the
+   * spec's bucket name, so a statement scoped to it reaches no other bucket.
+   */
+  private static void checkpointBucketIsTheClustersOwn(Map<String, JsonNode> parsed) {
+    List<String> defined = new ArrayList<>();
+    for (JsonNode body : parsed.values()) {
+      for (JsonNode locals : body.path("locals")) {
+        if (locals.has("checkpoint_bucket")) {
+          defined.add(locals.path("checkpoint_bucket").asText());
+        }
+      }
+    }
+    assertEquals(
+        List.of("${one(concat(aws_s3_bucket.checkpoint, aws_s3_bucket.checkpoint_unprotected))}"),
+        defined);
+    for (String name : List.of("checkpoint", "checkpoint_unprotected")) {
+      assertEquals(
+          "${var.checkpoint_bucket}",
+          resource(parsed, "aws_s3_bucket", name).path("bucket").asText(),
+          "aws_s3_bucket." + name);
     }
   }
 

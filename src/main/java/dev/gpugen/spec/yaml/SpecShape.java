@@ -977,7 +977,20 @@ public final class SpecShape {
                       + " and Open MPI's TCP traffic uses (btl_tcp_if_include, oob_tcp_if_include);"
                       + " default: the interface holding the host's address, found on each host."),
               opt("rdma", RDMA, null, "InfiniBand/RoCE: what each host's HCAs must show."),
-              opt("tuning", TUNING, null, "Optional host tuning, each setting only where written."))
+              opt("tuning", TUNING, null, "Optional host tuning, each setting only where written."),
+              opt(
+                  "renamedFrom",
+                  POOL_NAME,
+                  null,
+                  "The pool's previous name (aws): its nodes, launch template and placement group"
+                      + " move to the new name instead of being replaced; keep it while nodes from"
+                      + " before the rename run."),
+              opt(
+                  "retire",
+                  new ListOf(new Int(0, 9999), 0, 1000),
+                  null,
+                  "Node keys to remove and never reuse (aws): count nodes take the lowest keys not"
+                      + " listed, so retire: [3] removes node 3 alone (docs/terraform.md)."))
           .into(Pool.class);
 
   /** The GKE version gpugen pins a cluster it creates to, and checked the GKE render against. */
@@ -1357,7 +1370,14 @@ public final class SpecShape {
                                   "checkpointBucket",
                                   BUCKET,
                                   null,
-                                  "An S3 bucket the nodes may read checkpoints from.")),
+                                  "An S3 bucket the nodes may read checkpoints from."),
+                              opt(
+                                  "retain",
+                                  new Bool(),
+                                  true,
+                                  "Keep the FSx for Lustre file system and the checkpoint bucket (aws):"
+                                      + " Terraform refuses any plan that deletes or replaces them, and"
+                                      + " gpugen down leaves them; false allows it (docs/terraform.md).")),
                           null,
                           "Shared storage."),
                       req("pools", new ListOf(POOL, 1, 64), "Node pools."),

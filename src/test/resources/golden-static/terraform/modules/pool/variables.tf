@@ -127,3 +127,24 @@ variable "role" {
   type        = string
   default     = null
 }
+
+variable "settings" {
+  description = "What the nodes are launched with and cannot change in place (the root module builds them in pools.tf); a change replaces every node."
+  type = object({
+    capacity_reservation_id     = string
+    image                       = string
+    instance_type               = string
+    kms_key_id                  = string
+    kubernetes_version          = string
+    launch_template_name_prefix = string
+    market                      = string
+    network_interfaces = list(object({
+      interface_type     = string
+      network_card_index = number
+    }))
+    placement_group       = string
+    root_volume_encrypted = bool
+    ssh_key_name          = string
+    subnet                = string
+  })
+}

@@ -4,6 +4,8 @@
 # pool, labelled with the pool's name ('-' as '_'), its nodes counted from 0. These blocks move
 # them in state to the addresses of modules/pool, so upgrading gpugen replaces no node
 # (docs/terraform.md). They only declare; keep them as long as some state may predate the layout.
+# After them, the moves of this spec's own history: renamed pools, and the FSx file system and the
+# checkpoint bucket to the addresses storage.retain chooses.
 
 moved {
   from = aws_launch_template.a100
@@ -53,4 +55,16 @@ moved {
 moved {
   from = aws_instance.l4_infer[1]
   to   = module.pool["l4-infer"].aws_instance.this["1"]
+}
+
+# storage.retain true: the file system and the checkpoint bucket at their protected addresses
+# (storage.tf).
+moved {
+  from = aws_fsx_lustre_file_system.unprotected[0]
+  to   = aws_fsx_lustre_file_system.this[0]
+}
+
+moved {
+  from = aws_s3_bucket.checkpoint_unprotected[0]
+  to   = aws_s3_bucket.checkpoint[0]
 }

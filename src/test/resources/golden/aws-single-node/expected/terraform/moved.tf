@@ -4,6 +4,8 @@
 # pool, labelled with the pool's name ('-' as '_'), its nodes counted from 0. These blocks move
 # them in state to the addresses of modules/pool, so upgrading gpugen replaces no node
 # (docs/terraform.md). They only declare; keep them as long as some state may predate the layout.
+# After them, the moves of this spec's own history: renamed pools, and the FSx file system and the
+# checkpoint bucket to the addresses storage.retain chooses.
 
 moved {
   from = aws_launch_template.dev
@@ -18,4 +20,16 @@ moved {
 moved {
   from = aws_instance.dev[0]
   to   = module.pool["dev"].aws_instance.this["0"]
+}
+
+# storage.retain true: the file system and the checkpoint bucket at their protected addresses
+# (storage.tf).
+moved {
+  from = aws_fsx_lustre_file_system.unprotected[0]
+  to   = aws_fsx_lustre_file_system.this[0]
+}
+
+moved {
+  from = aws_s3_bucket.checkpoint_unprotected[0]
+  to   = aws_s3_bucket.checkpoint[0]
 }

@@ -1,0 +1,79 @@
+package dev.gpugen.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gpugen.TestSpecs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node settings Terraform's replacement guard compares: every entry of var.pools has them,
+ * EKS's system pool too, and a change from the accepted ones is named per pool.
+ */
+class NodeSettingsTest {
+  private static final String EKS;
+
+  static {
+    try {
+      EKS =
+          Files.readString(Path.of("src/test/resources/golden/aws-eks-pull/spec.yaml"))
+              .replace(
+                  "  version: \"1.32\"\n",
+                  "  version: \"1.32\"\n  systemPool: {enabled: true, instanceType: m6i.xlarge}\n");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void theSystemPoolHasSettingsLikeEveryPool() {
+    SortedMap<String, SortedMap<String, Object>> s = NodeSettings.of(TestSpecs.plan(parse(EKS)));
+    assertEquals(List.of("gpugen-system", "h100", "l4-infer"), List.copyOf(s.keySet()));
+    assertEquals(s.get("h100").keySet(), s.get("gpugen-system").keySet());
+    SortedMap<String, Object> sys = s.get("gpugen-system");
+    assertEquals("m6i.xlarge", sys.get("instance_type"));
+    assertEquals("on-demand", sys.get("market"));
+    assertEquals("eksfleet-gpugen-system-", sys.get("launch_template_name_prefix"));
+    assertEquals("1.32", sys.get("kubernetes_version"));
+  }
+
+  @Test
+  void aSystemPoolTypeChangeIsRefusedUntilAllowed() {
+    ClusterPlan before = TestSpecs.plan(parse(EKS));
+    SortedMap<String, String> manifest = NodeSettings.record(NodeSettings.of(before));
+    ClusterPlan after =
+        TestSpecs.plan(
+            parse(EKS.replace("instanceType: m6i.xlarge}", "instanceType: m6i.2xlarge}")));
+
+    SortedMap<String, SortedMap<String, Object>> kept =
+        NodeSettings.accepted(manifest, after, false);
+    assertEquals(
+        Map.of("gpugen-system", List.of("instance_type")), NodeSettings.refused(kept, after));
+    assertEquals(
+        Map.of(), NodeSettings.refused(NodeSettings.accepted(manifest, after, true), after));
+  }
+
+  @Test
+  void aKubernetesMinorChangesEveryPoolsImageTheSystemPoolsToo() {
+    ClusterPlan before = TestSpecs.plan(parse(EKS));
+    SortedMap<String, String> manifest = NodeSettings.record(NodeSettings.of(before));
+    ClusterPlan after =
+        TestSpecs.plan(parse(EKS.replace("version: \"1.32\"", "version: \"1.33\"")));
+    SortedMap<String, List<String>> refused =
+        NodeSettings.refused(NodeSettings.accepted(manifest, after, false), after);
+    Map<String, List<String>> want = new TreeMap<>();
+    for (String pool : List.of("gpugen-system", "h100", "l4-infer")) {
+      want.put(pool, List.of("kubernetes_version"));
+    }
+    assertEquals(want, refused);
+  }
+
+  private static dev.gpugen.spec.ClusterSpec parse(String yaml) {
+    return TestSpecs.parse(yaml);
+  }
+}
