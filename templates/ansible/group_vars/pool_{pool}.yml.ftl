@@ -137,6 +137,8 @@ gke_checks_job_name: [=unsafe(gke.jobName)]
 # Play 05's all-reduce across the pool's nodes: on this many (0: none; one node, or shared GPUs).
 gke_checks_multi_node: [=gke.multiNode]
 gke_checks_allreduce_name: [=unsafe(gke.allReduceName)]
+# Why play 05 runs no Job on this pool ("" when it does).
+gke_checks_skip_reason: [=unsafe(gke.skipReason)]
 <#if gke.minMultiNodeBusBandwidthGBps?has_content>
 validation_nccl_min_multi_node_bus_bandwidth_gbps: [=unsafe(gke.minMultiNodeBusBandwidthGBps)]
 <#else>

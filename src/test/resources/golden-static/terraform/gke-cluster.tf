@@ -98,6 +98,16 @@ data "google_container_cluster" "existing" {
   project  = var.project
   name     = var.gke_cluster_name
   location = var.zone
+
+  # The node pools run the GKE metadata server (workload_metadata_config GKE_METADATA), which
+  # GKE refuses on a cluster without Workload Identity: say so before any pool is created
+  # (https://cloud.google.com/kubernetes-engine/docs/how-to/workload-identity).
+  lifecycle {
+    postcondition {
+      condition     = try(self.workload_identity_config[0].workload_pool, "") != ""
+      error_message = "The existing GKE cluster has no Workload Identity, which gpugen's node pools (GKE_METADATA) need: gcloud container clusters update ${var.gke_cluster_name} --zone ${var.zone} --project ${var.project} --workload-pool=${var.project}.svc.id.goog, then apply again."
+    }
+  }
 }
 
 locals {

@@ -45,7 +45,10 @@ import dev.gpugen.lint.rules.gcp.GcpDriverFromGke;
 import dev.gpugen.lint.rules.gcp.GcpEndpointOpen;
 import dev.gpugen.lint.rules.gcp.GcpGkeDriverUnverified;
 import dev.gpugen.lint.rules.gcp.GcpGkeVersionUnknown;
+import dev.gpugen.lint.rules.gcp.GcpInternetNone;
 import dev.gpugen.lint.rules.gcp.GcpMachineTypeUnknown;
+import dev.gpugen.lint.rules.gcp.GcpPrivateEndpointUnreachable;
+import dev.gpugen.lint.rules.gcp.GcpSystemPoolOff;
 import dev.gpugen.lint.rules.gitops.GitopsRepoCredentials;
 import dev.gpugen.lint.rules.gitops.GitopsUnpinnedRevision;
 import dev.gpugen.lint.rules.gop.GopDriverKnownIssue;
@@ -166,6 +169,9 @@ public final class Rules {
           new K8sApiUnreachable(),
           new EksPublicEndpointOpen(),
           new GcpEndpointOpen(),
+          new GcpSystemPoolOff(),
+          new GcpInternetNone(),
+          new GcpPrivateEndpointUnreachable(),
           // driver, CUDA and GPU
           new DrvCudaBelowCompatFloor(),
           new DrvCudaNeedsNewerDriver(),

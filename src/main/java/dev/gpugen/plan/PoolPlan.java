@@ -165,6 +165,22 @@ public record PoolPlan(
     return minNodes() >= 2 && timeSlicingReplicas == 1 ? minNodes() : 0;
   }
 
+  /**
+   * Why play 05 on GKE runs no validation Job on this pool, empty where it does. A queued
+   * provisioning pool (flex-start-queued) gets nodes only for a ProvisioningRequest, all at once; a
+   * plain Job would stay Pending for the whole timeout
+   * (https://cloud.google.com/kubernetes-engine/docs/how-to/provisioningrequest).
+   */
+  public Optional<String> gkeValidationSkipReason() {
+    if (pool.market() == dev.gpugen.spec.Market.FLEX_START_QUEUED) {
+      return Optional.of(
+          "queued provisioning (market flex-start-queued) creates nodes only for a"
+              + " ProvisioningRequest, so a plain validation Job would never be scheduled;"
+              + " validate these nodes from a workload that requests them");
+    }
+    return Optional.empty();
+  }
+
   /** nvidia.com/gpu each node advertises: its GPUs times the time-slicing replicas. */
   public int allocatableGpus() {
     return hardware.gpus() * timeSlicingReplicas;

@@ -634,6 +634,8 @@ public final class AnsibleView {
    *     PoolPlan#multiNodeValidationNodes})
    * @param allReduceName the name of that Job and of its headless Service
    * @param minMultiNodeBusBandwidthGBps its threshold, "" for none (reported only)
+   * @param skipReason why play 05 runs no Job on the pool, "" when it does ({@link
+   *     PoolPlan#gkeValidationSkipReason})
    */
   public record GkePool(
       String nodePool,
@@ -648,7 +650,8 @@ public final class AnsibleView {
       List<Toleration> tolerations,
       int multiNode,
       String allReduceName,
-      String minMultiNodeBusBandwidthGBps) {}
+      String minMultiNodeBusBandwidthGBps,
+      String skipReason) {}
 
   /** The GKE facts of every pool, in spec order; empty unless on GKE. */
   public List<GkePool> gkePools() {
@@ -688,7 +691,8 @@ public final class AnsibleView {
         tolerations,
         pp.multiNodeValidationNodes(),
         "gpugen-allreduce-" + p.name(),
-        pp.minMultiNodeBusBandwidthGbps().map(AnsibleView::number).orElse(""));
+        pp.minMultiNodeBusBandwidthGbps().map(AnsibleView::number).orElse(""),
+        pp.gkeValidationSkipReason().orElse(""));
   }
 
   /**

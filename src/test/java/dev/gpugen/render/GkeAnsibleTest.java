@@ -450,10 +450,35 @@ class GkeAnsibleTest {
             .replaceAll("\\s+", " ")
             .contains(
                 "node pool a100-spot: all-reduce across 2 nodes measured 12.50 GB/s busbw"
-                    + " (torchrun exit 0), expected busbw >= 40 GB/s at 8G B"),
+                    + " (Job Complete, rank 0's torchrun exit 0), expected busbw >= 40 GB/s"
+                    + " at 8G B"),
         r.output());
     assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
     assertEquals(0, RealTools.recap(r.output(), "gke_nodepool_h100").get("failed"));
+    assertTrue(kube.all("Job").isEmpty(), kube.all("Job")::toString);
+    assertTrue(kube.all("Service").isEmpty(), kube.all("Service")::toString);
+  }
+
+  /**
+   * A rank whose torchrun fails fails its pod and so the Job (the pod exits with torchrun's status,
+   * backoffLimit 0): play 05 stops waiting at once and fails naming the pool, and the Job and its
+   * Service are deleted all the same.
+   */
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aFailingRankFailsTheAllReduceJobAndPlay05() throws Exception {
+    kube.multiNodeNcclError.add("a100-spot");
+    RealTools.Result r = play("05-validation.yml");
+    assertNotEquals(0, r.exitCode(), r.output());
+    assertEquals("Failed", kube.jobOutcome.get("gpugen-allreduce-a100-spot"), r.output());
+    assertTrue(
+        r.output()
+            .replaceAll("\\s+", " ")
+            .contains(
+                "node pool a100-spot: all-reduce across 2 nodes measured 42.00 GB/s busbw"
+                    + " (Job Failed, rank 0's torchrun exit 0)"),
+        r.output());
+    assertEquals(1, RealTools.recap(r.output(), "gke_nodepool_a100_spot").get("failed"));
     assertTrue(kube.all("Job").isEmpty(), kube.all("Job")::toString);
     assertTrue(kube.all("Service").isEmpty(), kube.all("Service")::toString);
   }

@@ -258,6 +258,44 @@ class GkeTerraformTest {
     assertEquals(1, gke.path("pools").path("g2").path("accelerator_count").asInt());
   }
 
+  /**
+   * The node pools set workload_metadata_config GKE_METADATA, which GKE refuses on a cluster
+   * without Workload Identity: the existing cluster's lookup fails first, with the command that
+   * turns it on.
+   */
+  @RealToolsTest
+  @Test
+  void anExistingClusterWithoutWorkloadIdentityIsRefusedBeforeAnyPool() {
+    Rendered r = all().toList().get(1);
+    JsonNode existing =
+        r.parsed()
+            .get("gke-cluster.tf")
+            .path("data")
+            .path("google_container_cluster")
+            .path("existing")
+            .get(0);
+    JsonNode post = existing.path("lifecycle").get(0).path("postcondition").get(0);
+    assertEquals(
+        "${try(self.workload_identity_config[0].workload_pool, \"\") != \"\"}",
+        post.path("condition").asText());
+    assertTrue(
+        post.path("error_message").asText().contains("--workload-pool=${var.project}.svc.id.goog"),
+        post::toString);
+    JsonNode pools =
+        r.parsed().get("gke-node-pools.tf").path("resource").path("google_container_node_pool");
+    assertEquals(
+        "GKE_METADATA",
+        pools
+            .path("pools")
+            .get(0)
+            .path("node_config")
+            .get(0)
+            .path("workload_metadata_config")
+            .get(0)
+            .path("mode")
+            .asText());
+  }
+
   @Test
   void theMegaMachineGetsItsOwnAcceleratorNotOneSlicedFromItsName() {
     Rendered r = all().toList().get(1);
@@ -675,6 +713,13 @@ class GkeTerraformTest {
             .asText()
             .contains("flex-start-queued"));
     assertTrue(pool.path("node_config").get(0).path("flex_start").asText().contains("flex-start"));
+    // Play 05 runs no plain Job on a queued provisioning pool (it would stay Pending): it says why.
+    AnsibleView view = new AnsibleView(dev.gpugen.TestSpecs.plan(flex.spec()));
+    assertTrue(
+        view.gkePool("a100-spot").skipReason().contains("ProvisioningRequest"),
+        view.gkePool("a100-spot")::toString);
+    assertEquals(
+        "", new AnsibleView(dev.gpugen.TestSpecs.plan(r.spec())).gkePool("a100-spot").skipReason());
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -121,6 +122,12 @@ final class KubernetesStandIn implements AutoCloseable {
    * play 05's multinode.yml), per node pool.
    */
   final Map<String, String> multiNodeBandwidth = new ConcurrentHashMap<>();
+
+  /** Pools whose multi-node all-reduce fails in rank 1 (an NCCL error), as a broken NIC does. */
+  final Set<String> multiNodeNcclError = ConcurrentHashMap.newKeySet();
+
+  /** The final condition (Complete or Failed) of each all-reduce Job, by Job name. */
+  final Map<String, String> jobOutcome = new ConcurrentHashMap<>();
 
   /** The GPUs nvidia-smi lists in the pods of a Job, per node pool. */
   final Map<String, Integer> gpusSeen = new ConcurrentHashMap<>();
@@ -781,6 +788,21 @@ final class KubernetesStandIn implements AutoCloseable {
             && service.path("spec").path("clusterIP").asText().equals("None")
             && service.path("spec").path("selector").path("job-name").asText().equals(name);
     int gpus = gpusSeen.getOrDefault(pool, 8);
+    JsonNode container = podSpec.path("containers").path(0);
+    String bytes = "";
+    for (JsonNode env : container.path("env")) {
+      if (env.path("name").asText().equals("GPUGEN_BYTES")) {
+        bytes = env.path("value").asText();
+      }
+    }
+    // The script does int(os.environ["GPUGEN_BYTES"]): Python's int() takes digits only, so an
+    // nccl-tests size such as 8G raises ValueError in every rank.
+    boolean bytesOk = bytes.matches("[0-9]+");
+    // sh -c exits with its last command's status: the pod fails only if the script ends with
+    // exit "$rc" (torchrun's status), not with the echo that prints it.
+    String script = container.path("command").path(2).asText().strip();
+    boolean exitPropagates = script.endsWith("exit \"$rc\"");
+    boolean failed = false;
     for (int i = 0; i < completions; i++) {
       ObjectNode pod = JSON.createObjectNode();
       pod.put("kind", "Pod");
@@ -793,13 +815,21 @@ final class KubernetesStandIn implements AutoCloseable {
           .put("controller-uid", uid)
           .put("job-name", name)
           .put("batch.kubernetes.io/job-completion-index", Integer.toString(i));
-      pod.putObject("status").put("phase", "Succeeded");
       String log;
-      if (!dns) {
+      if (!bytesOk) {
+        log =
+            "ValueError: invalid literal for int() with base 10: '"
+                + bytes
+                + "'\ngpugen: torchrun exit 1\n";
+      } else if (!dns) {
         log =
             "torch.distributed.DistNetworkError: failed to resolve "
                 + name
                 + "-0\ngpugen: torchrun exit 1\n";
+      } else if (i == 1 && multiNodeNcclError.contains(pool)) {
+        log =
+            "torch.distributed.DistBackendError: NCCL error: remote process exited\n"
+                + "gpugen: torchrun exit 1\n";
       } else if (i == 0) {
         log =
             "gpugen: multi-node busbw "
@@ -810,14 +840,19 @@ final class KubernetesStandIn implements AutoCloseable {
       } else {
         log = "gpugen: torchrun exit 0\n";
       }
+      boolean podFailed = exitPropagates && !log.endsWith("torchrun exit 0\n");
+      failed |= podFailed;
+      pod.putObject("status").put("phase", podFailed ? "Failed" : "Succeeded");
       pod.putObject("gpugenLogs").put("allreduce", log);
       put(pod);
     }
+    // backoffLimit 0: one failed pod fails the Job (batch/v1 JobStatus conditions).
     ObjectNode status = job.putObject("status");
-    status.put("succeeded", completions);
-    ObjectNode complete = status.putArray("conditions").addObject();
-    complete.put("type", "Complete");
-    complete.put("status", "True");
+    status.put(failed ? "failed" : "succeeded", completions);
+    ObjectNode condition = status.putArray("conditions").addObject();
+    condition.put("type", failed ? "Failed" : "Complete");
+    jobOutcome.put(name, failed ? "Failed" : "Complete");
+    condition.put("status", "True");
   }
 
   /**

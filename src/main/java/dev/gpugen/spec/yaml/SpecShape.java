@@ -1347,7 +1347,7 @@ public final class SpecShape {
                                           "privateEndpoint",
                                           new Bool(),
                                           false,
-                                          "Only the control plane's private endpoint: reach it from inside the VPC (Terraform, gcloud and the plays then run there).")),
+                                          "Only the control plane's private endpoint: reach it from inside the VPC (Terraform, gcloud and the plays then run there); with create: false only (gcp-private-endpoint-unreachable).")),
                                   null,
                                   "GKE settings (gcp)."),
                               opt(

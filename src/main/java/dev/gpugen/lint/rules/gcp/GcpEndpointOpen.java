@@ -19,8 +19,7 @@ public final class GcpEndpointOpen extends Rule {
             + " cluster with private nodes and the authorized networks of"
             + " cloud.gke.authorizedNetworks, and refuses to leave the list empty or to let it"
             + " hold 0.0.0.0/0: list the CIDRs of your offices, VPN or CI (where Terraform,"
-            + " gcloud and the plays run), or set cloud.gke.privateEndpoint: true and run them"
-            + " from inside the VPC. The same rule as eks-public-endpoint-open on AWS. Sources:"
+            + " gcloud and the plays run). The same rule as eks-public-endpoint-open on AWS. Sources:"
             + " https://cloud.google.com/kubernetes-engine/docs/how-to/authorized-networks ,"
             + " https://cloud.google.com/kubernetes-engine/docs/concepts/network-isolation");
   }
@@ -40,8 +39,7 @@ public final class GcpEndpointOpen extends Rule {
           SpecPath.of("cloud", "gke"),
           "the GKE control plane's public endpoint needs cloud.gke.authorizedNetworks: without"
               + " them anyone on the internet can reach the API server",
-          "add authorizedNetworks: [203.0.113.0/24] (who may reach the API), or privateEndpoint:"
-              + " true");
+          "add authorizedNetworks: [203.0.113.0/24] (who may reach the API)");
     }
     for (int i = 0; i < g.authorizedNetworks().size(); i++) {
       if (g.authorizedNetworks().get(i).endsWith("/0")) {
@@ -50,7 +48,7 @@ public final class GcpEndpointOpen extends Rule {
             "cloud.gke.authorizedNetworks "
                 + g.authorizedNetworks().get(i)
                 + " opens the GKE API endpoint to the whole internet",
-            "list the CIDRs that need the API, or use privateEndpoint: true");
+            "list the CIDRs that need the API");
       }
     }
   }
