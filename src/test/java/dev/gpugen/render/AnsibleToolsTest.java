@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,8 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * The rendered playbooks and roles checked with the real tools: ansible-playbook's syntax check,
@@ -75,24 +74,65 @@ class AnsibleToolsTest {
     }
   }
 
-  @ParameterizedTest
-  @FieldSource("dev.gpugen.render.RenderedCase#CASES")
-  void everyPlaybookPassesTheSyntaxCheck(String name) throws Exception {
-    Path dir = CASES.get(name).ansible();
-    // GKE renders only the cluster-level plays 03-05 (GkeAnsibleTest runs them); no node upgrade.
-    List<String> playbooks =
-        name.equals("gcp-gke") ? List.of("site.yml") : List.of("site.yml", "upgrade-driver.yml");
-    assertEquals(name.equals("gcp-gke"), !Files.exists(dir.resolve("upgrade-driver.yml")));
-    // One ansible-playbook for all of them: it checks each playbook it is given.
+  /**
+   * Every case's playbooks pass {@code ansible-playbook --syntax-check}. ansible-playbook checks
+   * each playbook it is given, so the cases that share one ansible.cfg are checked by one process
+   * run from the first one's folder (that ansible.cfg applies, with its deprecations); every other
+   * playbook is named by its path, and its roles are found beside it. The roles path is an empty
+   * folder so that no playbook can borrow a role from another case's folder.
+   */
+  @Test
+  void everyPlaybookPassesTheSyntaxCheck() throws Exception {
+    // ansible.cfg -> case name -> its ansible/ folder
+    Map<String, Map<String, Path>> byConfig = new LinkedHashMap<>();
+    for (String name : RenderedCase.CASES) {
+      Path dir = CASES.get(name).ansible();
+      // GKE renders only the cluster-level plays 03-05 (GkeAnsibleTest runs them); no upgrade.
+      assertEquals(name.equals("gcp-gke"), !Files.exists(dir.resolve("upgrade-driver.yml")), name);
+      byConfig
+          .computeIfAbsent(Files.readString(dir.resolve("ansible.cfg")), k -> new LinkedHashMap<>())
+          .put(name, dir);
+    }
+    Path noRoles = Files.createDirectories(tmp.resolve("no-roles"));
+    for (Map<String, Path> cases : byConfig.values()) {
+      Path cwd = cases.values().iterator().next();
+      // the path ansible-playbook is given -> the case and playbook it checks
+      Map<String, String> playbooks = new LinkedHashMap<>();
+      cases.forEach(
+          (name, dir) -> {
+            for (String playbook : List.of("site.yml", "upgrade-driver.yml")) {
+              if (Files.exists(dir.resolve(playbook))) {
+                playbooks.put(
+                    cwd.relativize(dir.resolve(playbook)).toString(), name + " " + playbook);
+              }
+            }
+          });
+      Map<String, String> env = Map.of("ANSIBLE_ROLES_PATH", noRoles.toString());
+      RealTools.Result r = syntaxCheck(cwd, env, playbooks.keySet());
+      if (r.exitCode() != 0) {
+        // It stops at the first error, before listing any playbook: name the failing ones.
+        StringBuilder failed = new StringBuilder();
+        for (Map.Entry<String, String> p : playbooks.entrySet()) {
+          RealTools.Result one = syntaxCheck(cwd, env, List.of(p.getKey()));
+          if (one.exitCode() != 0) {
+            failed.append(p.getValue()).append(":\n").append(one.output()).append('\n');
+          }
+        }
+        fail("syntax check failed: " + failed + "\nall together:\n" + r.output());
+      }
+      for (String playbook : playbooks.keySet()) {
+        assertTrue(r.output().contains("playbook: " + playbook + "\n"), r.output());
+      }
+      assertFalse(r.output().contains("[DEPRECATION WARNING]"), r.output());
+    }
+  }
+
+  private static RealTools.Result syntaxCheck(
+      Path cwd, Map<String, String> env, java.util.Collection<String> playbooks) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "--syntax-check"));
     cmd.addAll(List.of("-i", "localhost,"));
     cmd.addAll(playbooks);
-    RealTools.Result r = RealTools.run(dir, TOOL_TIMEOUT, Map.of(), cmd);
-    RenderedCase.assertExit(0, r);
-    for (String playbook : playbooks) {
-      assertTrue(r.output().contains("playbook: " + playbook + "\n"), r.output());
-    }
-    assertFalse(r.output().contains("[DEPRECATION WARNING]"), r.output());
+    return RealTools.run(cwd, TOOL_TIMEOUT, env, cmd);
   }
 
   /**
