@@ -320,18 +320,25 @@ final class Deploy {
    * The steps of {@code gpugen down}: Terraform destroys what it created; on GKE what runs on the
    * cluster first (terraform/in-cluster/, while the cluster still answers), then the cluster.
    */
-  static List<Step> down(Path folder, boolean autoApprove) {
+  /**
+   * The destroy of the render's roots; {@code targets} (ClusterPlan.downTargets) limits the main
+   * root's destroy to them while storage.retain keeps data, all of it when empty.
+   */
+  static List<Step> down(Path folder, boolean autoApprove, List<String> targets) {
     Path tf = folder.resolve("terraform");
     List<Step> steps = new ArrayList<>();
     if (java.nio.file.Files.isDirectory(tf.resolve(IN_CLUSTER))) {
-      steps.addAll(terraformDestroy(tf.resolve(IN_CLUSTER), autoApprove));
+      steps.addAll(terraformDestroy(tf.resolve(IN_CLUSTER), autoApprove, List.of()));
     }
-    steps.addAll(terraformDestroy(tf, autoApprove));
+    steps.addAll(terraformDestroy(tf, autoApprove, targets));
     return List.copyOf(steps);
   }
 
-  private static List<Step> terraformDestroy(Path tf, boolean autoApprove) {
+  private static List<Step> terraformDestroy(Path tf, boolean autoApprove, List<String> targets) {
     List<String> destroy = new ArrayList<>(List.of("-chdir=" + tf, "destroy", "-input=false"));
+    for (String t : targets) {
+      destroy.add("-target=" + t);
+    }
     if (autoApprove) {
       destroy.add("-auto-approve");
     }

@@ -99,11 +99,22 @@ final class DownCommand implements Callable<Integer> {
     // The state in the folder is the cluster of the spec that rendered it: another spec with the
     // same metadata.name must not destroy it.
     TreeWriter.checkOwner(folder, Impact.source(folder, file, plan), force);
-    List<Deploy.Step> steps = Deploy.down(folder, autoApprove);
+    List<String> targets = plan.downTargets();
+    if (!targets.isEmpty()) {
+      err.println(
+          "gpugen down: storage.retain keeps the FSx file system and the checkpoint bucket, and"
+              + " the network they live in; the nodes and what bills by the hour are destroyed");
+      err.flush();
+    }
+    List<Deploy.Step> steps = Deploy.down(folder, autoApprove, targets);
     Map<String, Path> tools = Deploy.tools(steps, context, "gpugen down");
     int code = Deploy.run("gpugen down", steps, tools, plan, folder, context, out, err);
     if (code == ExitCodes.OK) {
-      err.println("gpugen down: done");
+      err.println(
+          targets.isEmpty()
+              ? "gpugen down: done"
+              : "gpugen down: done; the retained data and its network remain. To delete them:"
+                  + " storage.retain: false, gpugen render, terraform apply, gpugen down");
       err.flush();
     }
     return code;

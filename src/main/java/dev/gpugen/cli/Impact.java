@@ -78,6 +78,17 @@ final class Impact {
   }
 
   /**
+   * The pools whose node keys a render into {@code folder} would renumber
+   * (ChangeImpact.renumbered): a node destroyed and another launched where the spec only deleted a
+   * retire entry.
+   */
+  static SortedMap<String, String> renumbered(Path folder, ClusterPlan plan) {
+    return previous(folder)
+        .map(src -> ChangeImpact.renumbered(src.values(), plan))
+        .orElse(new TreeMap<>());
+  }
+
+  /**
    * The node settings a render into {@code folder} accepts: the current ones with {@code allow}
    * (--allow-replace), else those its previous render accepted ({@link NodeSettings#accepted}).
    */

@@ -259,6 +259,26 @@ final class RenderCommand implements Callable<Integer> {
         out.flush();
         return new Rendered(ExitCodes.OK);
       }
+      if (!allowReplace) {
+        java.util.SortedMap<String, String> renumbered = Impact.renumbered(dir, plan);
+        if (!renumbered.isEmpty()) {
+          renumbered.forEach(
+              (pool, what) ->
+                  err.println(
+                      Printable.text(
+                          file
+                              + ": pools["
+                              + pool
+                              + "]: its node keys change: terraform apply "
+                              + what
+                              + " (count takes the lowest keys retire does not list, so a deleted"
+                              + " retire entry moves a node); keep the retire entry, or allow it"
+                              + " with --allow-replace")));
+          err.println(Printable.text(dir.toString()) + ": nothing rendered");
+          err.flush();
+          return new Rendered(ExitCodes.INVALID);
+        }
+      }
       Manifest.Source source = Impact.source(dir, file, plan, accepted);
       TreeWriter.Summary s = TreeWriter.write(dir, tree, Optional.of(source), force);
       out.println(

@@ -94,6 +94,9 @@ public final class ChangeImpact {
       v.put(at + "rootVolume.encrypted", Boolean.toString(p.rootVolume().encrypted()));
       v.put(at + "software.os", p.software().os());
       v.put(at + "software.driver", p.software().driver());
+      if (plan.aws()) {
+        v.put(at + NODES, keys(pp));
+      }
     }
     plan.eksAddonVersions().forEach((addon, version) -> v.put(ADDONS + addon, version));
     return v;
@@ -127,6 +130,49 @@ public final class ChangeImpact {
                 ? "terraform apply deletes the EKS add-on; its pods keep running (preserve)"
                 : "terraform apply updates the add-on in place (vpc-cni: one minor at a time)";
     return change(key, before, after, Kind.IN_PLACE, why);
+  }
+
+  /** The value naming an AWS pool's node keys ("0,1,3"): what count and retire select. */
+  public static final String NODES = "nodes";
+
+  private static String keys(PoolPlan pp) {
+    return String.join(",", pp.nodes().stream().map(PoolPlan.Node::key).toList());
+  }
+
+  /**
+   * The node keys of each AWS pool that a render would destroy while launching others in their
+   * place (a deleted retire entry moves the lowest free key), by pool: "destroys node 3, launches
+   * node 2". Empty when no pool's keys both lose and gain one.
+   */
+  public static SortedMap<String, String> renumbered(
+      SortedMap<String, String> before, ClusterPlan plan) {
+    SortedMap<String, String> out = new TreeMap<>();
+    if (!plan.aws()) {
+      return out;
+    }
+    for (PoolPlan pp : plan.pools()) {
+      String was = before.get(pool(pp.pool().renamedFrom().orElse(pp.name())) + NODES);
+      if (was == null) {
+        continue;
+      }
+      java.util.List<String> dropped = dropped(was, keys(pp));
+      java.util.List<String> added = dropped(keys(pp), was);
+      if (!dropped.isEmpty() && !added.isEmpty()) {
+        out.put(pp.name(), keysText("destroys", dropped) + ", " + keysText("launches", added));
+      }
+    }
+    return out;
+  }
+
+  private static java.util.List<String> dropped(String before, String after) {
+    java.util.Set<String> now = new java.util.HashSet<>(java.util.Arrays.asList(after.split(",")));
+    return java.util.Arrays.stream(before.split(","))
+        .filter(k -> !k.isEmpty() && !now.contains(k))
+        .toList();
+  }
+
+  private static String keysText(String verb, java.util.List<String> keys) {
+    return verb + (keys.size() == 1 ? " node " : " nodes ") + String.join(", ", keys);
   }
 
   private static String pool(String name) {
@@ -181,6 +227,25 @@ public final class ChangeImpact {
                   plan.staticHosts()
                       ? "a new pool: ansible-playbook site.yml configures its hosts"
                       : "a new pool: terraform apply creates its nodes"));
+        }
+        continue;
+      }
+      if (key.endsWith("]." + NODES)) {
+        // Named only when a node goes: count covers the ones added (and a render from before
+        // gpugen recorded keys has nothing to compare).
+        java.util.List<String> gone = was == null ? List.of() : dropped(was, e.getValue());
+        if (!gone.isEmpty()) {
+          java.util.List<String> added = dropped(e.getValue(), was);
+          out.add(
+              change(
+                  key,
+                  Optional.of(was),
+                  e.getValue(),
+                  Kind.DESTROYS_NODES,
+                  "terraform apply "
+                      + keysText("destroys", gone)
+                      + (added.isEmpty() ? "" : " and " + keysText("launches", added))));
+          listed = true;
         }
         continue;
       }

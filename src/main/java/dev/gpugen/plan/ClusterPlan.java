@@ -308,6 +308,35 @@ public record ClusterPlan(
     return provider() == Provider.GCP;
   }
 
+  /**
+   * What {@code gpugen down} destroys while storage.retain keeps the FSx file system or the
+   * checkpoint bucket: a whole-state destroy would reach their prevent_destroy and Terraform would
+   * refuse the entire plan, leaving every node running. These addresses (and what depends on them)
+   * are everything that bills by the hour and that the retained data does not need: the nodes, the
+   * kubeadm control plane and its load balancer, the EKS cluster, the NAT gateway and its address,
+   * the interface endpoints. The VPC, subnet and security groups stay, since the file system lives
+   * in them. An address the render does not have is no error for terraform destroy -target. Empty:
+   * destroy everything.
+   */
+  public List<String> downTargets() {
+    ClusterSpec.Storage storage = spec.storage();
+    boolean retained =
+        aws()
+            && storage.retain()
+            && (storage.lustre().isPresent() || storage.checkpointBucket().isPresent());
+    if (!retained) {
+      return List.of();
+    }
+    return List.of(
+        "module.pool",
+        "aws_instance.control_plane",
+        "aws_lb.kube_api",
+        "aws_eks_cluster.this",
+        "aws_nat_gateway.this",
+        "aws_eip.nat",
+        "aws_vpc_endpoint.interface");
+  }
+
   /** Bare metal: the hosts exist already and are listed in the spec. */
   public boolean staticHosts() {
     return provider() == Provider.STATIC;

@@ -225,4 +225,48 @@ class ChangeImpactTest {
         pinned.out());
     assertFalse(pinned.out().contains("eks-pod-identity-agent"), pinned.out());
   }
+
+  /**
+   * count takes the lowest keys retire does not list, so deleting a retire entry moves a node: the
+   * render refuses it unless allowed, and names the keys either way.
+   */
+  @Test
+  void aDeletedRetireEntryThatMovesANodeIsRefusedUnlessAllowedAndTheKeysAreNamed()
+      throws Exception {
+    String retired = SPEC.replace("count: 2\n", "count: 2\n    retire: [1]\n");
+    assertEquals(0, render(retired).exit());
+    Cli refused = render(SPEC);
+    assertEquals(1, refused.exit(), refused.toString());
+    assertTrue(
+        refused
+            .err()
+            .contains(
+                "pools[h100]: its node keys change: terraform apply destroys node 2, launches node"
+                    + " 1 (count takes the lowest keys retire does not list"),
+        refused.err());
+    Cli allowed =
+        Cli.run(
+            "render",
+            tmp.resolve("cluster.yaml").toString(),
+            "-o",
+            tmp.resolve("out").toString(),
+            "--allow-replace");
+    assertEquals(0, allowed.exit(), allowed.toString());
+    assertTrue(
+        allowed
+            .out()
+            .contains(
+                "  destroys nodes     pools[h100].nodes: 0,2 -> 0,1 (terraform apply destroys node"
+                    + " 2 and launches node 1)\n"),
+        allowed.out());
+    Cli fewer = render(SPEC.replace("count: 2", "count: 1"));
+    assertEquals(0, fewer.exit(), fewer.toString());
+    assertTrue(
+        fewer
+            .out()
+            .contains(
+                "  destroys nodes     pools[h100].nodes: 0,1 -> 0 (terraform apply destroys node"
+                    + " 1)\n"),
+        fewer.out());
+  }
 }

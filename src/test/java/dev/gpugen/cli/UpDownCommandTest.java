@@ -747,6 +747,61 @@ class UpDownCommandTest {
         calls());
   }
 
+  /**
+   * storage.retain (the default) keeps the bucket: a whole-state destroy would meet its
+   * prevent_destroy and Terraform would refuse the whole plan, nodes included, so down destroys the
+   * nodes and what bills by the hour by address; with retain false, everything.
+   */
+  @Test
+  void downWithRetainedDataDestroysTheNodesByAddressAndEverythingWithoutIt() throws Exception {
+    Files.createDirectories(out.resolve("terraform"));
+    String tf = out.resolve("terraform").toString();
+    String cwd = Path.of("").toAbsolutePath().toString();
+    String withBucket =
+        SPEC.replace("software:", "storage:\n  checkpointBucket: upfleet-ckpt\nsoftware:");
+    Files.writeString(spec, withBucket);
+    Run down =
+        run(
+            new DownCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            spec.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve");
+    assertEquals(0, down.exit(), down.toString());
+    assertEquals(
+        List.of(
+            "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
+            "terraform|"
+                + cwd
+                + "|-chdir="
+                + tf
+                + " destroy -input=false -target=module.pool -target=aws_instance.control_plane"
+                + " -target=aws_lb.kube_api -target=aws_eks_cluster.this"
+                + " -target=aws_nat_gateway.this -target=aws_eip.nat"
+                + " -target=aws_vpc_endpoint.interface -auto-approve"),
+        calls());
+    assertTrue(down.err().contains("storage.retain: false"), down.toString());
+
+    Files.delete(log);
+    Files.writeString(
+        spec,
+        withBucket.replace(
+            "checkpointBucket: upfleet-ckpt", "checkpointBucket: upfleet-ckpt\n  retain: false"));
+    Run all =
+        run(
+            new DownCommand(context(env(bin.toString()), Duration.ofSeconds(1))),
+            spec.toString(),
+            "-o",
+            out.toString(),
+            "--auto-approve");
+    assertEquals(0, all.exit(), all.toString());
+    assertEquals(
+        List.of(
+            "terraform|" + cwd + "|-chdir=" + tf + " init -input=false",
+            "terraform|" + cwd + "|-chdir=" + tf + " destroy -input=false -auto-approve"),
+        calls());
+  }
+
   /** GKE: what runs on the cluster goes first, while the cluster still answers. */
   @Test
   void downOnGkeDestroysTheInClusterRootBeforeTheCluster() throws Exception {
