@@ -29,7 +29,8 @@ class CompletionTest {
     assertEquals("inventory", complete(script, "gpugen", "inv"));
     assertEquals("h100 h200 b200 a100 l4", complete(script, "gpugen", "init", "--gpu", ""));
     assertEquals("aws gcp static", complete(script, "gpugen", "init", "--provider", ""));
-    assertEquals("--all-envs", complete(script, "gpugen", "render", "--al"));
+    assertEquals("--all-envs", complete(script, "gpugen", "render", "--all-"));
+    assertEquals("--allow-replace", complete(script, "gpugen", "render", "--allo"));
   }
 
   /** COMPREPLY for the command line {@code words}, the cursor at the end of the last word. */

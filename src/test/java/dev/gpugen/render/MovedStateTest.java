@@ -282,7 +282,12 @@ class MovedStateTest {
                   // A rule retargeted at the control plane's own group: no node is touched.
                   || type.startsWith("aws_vpc_security_group_") && type.endsWith("_rule")
                   || type.equals("aws_instance")
-                      && java.util.Set.of("tags", "tags_all").containsAll(changed),
+                      && java.util.Set.of("tags", "tags_all").containsAll(changed)
+                  // An EKS add-on's Terraform-only settings (preserve, timeouts) and CoreDNS's
+                  // placement on the system pool: pods move, no node is touched.
+                  || type.equals("aws_eks_addon")
+                      && java.util.Set.of("configuration_values", "preserve", "timeouts")
+                          .containsAll(changed),
               label
                   + ": an in-place change to "
                   + rc.path("address").asText()
