@@ -288,7 +288,8 @@ class PastedCommandsTest {
     assertEquals(out.resolve("ansible").toString(), ran.get(0).cwd());
     assertEquals(ran, paste(shell, upSteps));
 
-    // down of an AWS render: terraform init and destroy with -chdir.
+    // down of an AWS render: terraform init and destroy with -chdir; the example keeps its
+    // checkpoint bucket (storage.retain), so the destroy names what goes by address.
     Path awsSpec = hostileSpec("examples/aws-h100/cluster.yaml");
     Path awsOut = tmp.resolve("aws " + HOSTILE);
     assertEquals(0, Cli.run("render", awsSpec.toString(), "-o", awsOut.toString(), "-q").exit());
@@ -307,7 +308,17 @@ class PastedCommandsTest {
     List<Call> destroyed = calls(ranLog);
     assertEquals(
         List.of(
-            "-chdir=" + awsOut.resolve("terraform"), "destroy", "-input=false", "-auto-approve"),
+            "-chdir=" + awsOut.resolve("terraform"),
+            "destroy",
+            "-input=false",
+            "-target=module.pool",
+            "-target=aws_instance.control_plane",
+            "-target=aws_lb.kube_api",
+            "-target=aws_eks_cluster.this",
+            "-target=aws_nat_gateway.this",
+            "-target=aws_eip.nat",
+            "-target=aws_vpc_endpoint.interface",
+            "-auto-approve"),
         destroyed.get(1).args());
     // Terraform runs where the user is (-chdir names the folder): the same words, any folder.
     assertEquals(
