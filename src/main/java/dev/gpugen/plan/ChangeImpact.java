@@ -3,10 +3,13 @@ package dev.gpugen.plan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Provider;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -155,8 +158,8 @@ public final class ChangeImpact {
       if (was == null) {
         continue;
       }
-      java.util.List<String> dropped = dropped(was, keys(pp));
-      java.util.List<String> added = dropped(keys(pp), was);
+      List<String> dropped = dropped(was, keys(pp));
+      List<String> added = dropped(keys(pp), was);
       if (!dropped.isEmpty() && !added.isEmpty()) {
         out.put(pp.name(), keysText("destroys", dropped) + ", " + keysText("launches", added));
       }
@@ -164,14 +167,12 @@ public final class ChangeImpact {
     return out;
   }
 
-  private static java.util.List<String> dropped(String before, String after) {
-    java.util.Set<String> now = new java.util.HashSet<>(java.util.Arrays.asList(after.split(",")));
-    return java.util.Arrays.stream(before.split(","))
-        .filter(k -> !k.isEmpty() && !now.contains(k))
-        .toList();
+  private static List<String> dropped(String before, String after) {
+    Set<String> now = new HashSet<>(Arrays.asList(after.split(",")));
+    return Arrays.stream(before.split(",")).filter(k -> !k.isEmpty() && !now.contains(k)).toList();
   }
 
-  private static String keysText(String verb, java.util.List<String> keys) {
+  private static String keysText(String verb, List<String> keys) {
     return verb + (keys.size() == 1 ? " node " : " nodes ") + String.join(", ", keys);
   }
 
@@ -233,9 +234,9 @@ public final class ChangeImpact {
       if (key.endsWith("]." + NODES)) {
         // Named only when a node goes: count covers the ones added (and a render from before
         // gpugen recorded keys has nothing to compare).
-        java.util.List<String> gone = was == null ? List.of() : dropped(was, e.getValue());
+        List<String> gone = was == null ? List.of() : dropped(was, e.getValue());
         if (!gone.isEmpty()) {
-          java.util.List<String> added = dropped(e.getValue(), was);
+          List<String> added = dropped(e.getValue(), was);
           out.add(
               change(
                   key,
