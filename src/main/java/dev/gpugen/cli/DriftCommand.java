@@ -12,6 +12,7 @@ import dev.gpugen.inventory.InstanceSource;
 import dev.gpugen.inventory.InventoryConfig;
 import dev.gpugen.inventory.InventoryConfigReader;
 import dev.gpugen.json.Json;
+import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.spec.ClusterSpec;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Provider;
@@ -121,7 +122,11 @@ public final class DriftCommand implements Callable<Integer> {
       } catch (Failure e) {
         throw e.prefixed("drift: cannot ask EC2: ");
       }
-      findings.addAll(Drift.cloud(checked.plan().orElseThrow(), hosts));
+      // The group names the cluster's render kept (its default folder's manifest): an upgraded
+      // cluster's spread group keeps the name it was created with.
+      ClusterPlan plan = checked.plan().orElseThrow();
+      findings.addAll(
+          Drift.cloud(Impact.placementKept(Path.of(plan.spec().outputFolder()), plan), hosts));
       looked.add("cloud: " + hosts.size() + " instances in " + region);
     }
     if (facts != null) {

@@ -94,13 +94,26 @@ final class Impact {
    */
   static SortedMap<String, SortedMap<String, Object>> accepted(
       Path folder, ClusterPlan plan, boolean allow) {
+    return NodeSettings.accepted(recorded(folder, plan), plan, allow);
+  }
+
+  /**
+   * {@code plan} with the placement group names the previous render into {@code folder} gave its
+   * pools, where the strategy is the same ({@link ClusterPlan#keepingPlacementGroups}).
+   */
+  static ClusterPlan placementKept(Path folder, ClusterPlan plan) {
+    return plan.keepingPlacementGroups(recorded(folder, plan));
+  }
+
+  /** The values the previous AWS render into {@code folder} recorded; empty for none. */
+  private static SortedMap<String, String> recorded(Path folder, ClusterPlan plan) {
     SortedMap<String, String> previous = new TreeMap<>();
     if (plan.aws() && TreeWriter.rendered(folder)) {
       Manifest.read(folder.toAbsolutePath().normalize())
           .source()
           .ifPresent(src -> previous.putAll(src.values()));
     }
-    return NodeSettings.accepted(previous, plan, allow);
+    return previous;
   }
 
   /**

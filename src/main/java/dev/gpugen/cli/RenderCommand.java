@@ -221,7 +221,7 @@ final class RenderCommand implements Callable<Integer> {
     }
     ClusterSpec cluster = checked.spec().orElseThrow();
     Path dir = folder(checked);
-    ClusterPlan plan = checked.plan().orElseThrow();
+    ClusterPlan plan = Impact.placementKept(dir, checked.plan().orElseThrow());
     java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
         Impact.accepted(dir, plan, allowReplace && !check);
     RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), accepted);

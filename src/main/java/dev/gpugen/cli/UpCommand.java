@@ -105,8 +105,9 @@ final class UpCommand implements Callable<Integer> {
     if (options.printFails(err, file, checked, "nothing run")) {
       return ExitCodes.INVALID;
     }
-    ClusterPlan plan = checked.plan().orElseThrow();
-    Path folder = output != null ? output : Path.of(plan.spec().outputFolder());
+    ClusterPlan unkept = checked.plan().orElseThrow();
+    Path folder = output != null ? output : Path.of(unkept.spec().outputFolder());
+    ClusterPlan plan = Impact.placementKept(folder, unkept);
     java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
         Impact.accepted(folder, plan, allowReplace);
     Manifest.Source source = Impact.source(folder, file, plan, accepted);

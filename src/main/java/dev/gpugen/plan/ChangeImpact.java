@@ -83,7 +83,7 @@ public final class ChangeImpact {
     v.put(FINGERPRINT, plan.fingerprint());
     v.put("cloud.image", spec.cloud().image());
     spec.cloud().sshKeyName().ifPresent(k -> v.put("cloud.sshKeyName", k));
-    v.put("network.placement", spec.network().placement().spelling());
+    v.put(PLACEMENT, spec.network().placement().spelling());
     for (PoolPlan pp : plan.pools()) {
       ClusterSpec.Pool p = pp.pool();
       String at = pool(p.name());
@@ -99,6 +99,7 @@ public final class ChangeImpact {
       v.put(at + "software.driver", p.software().driver());
       if (plan.aws()) {
         v.put(at + NODES, keys(pp));
+        pp.placementGroup().ifPresent(g -> v.put(at + PLACEMENT_GROUP, g));
       }
     }
     plan.eksAddonVersions().forEach((addon, version) -> v.put(ADDONS + addon, version));
@@ -134,6 +135,15 @@ public final class ChangeImpact {
                 : "terraform apply updates the add-on in place (vpc-cni: one minor at a time)";
     return change(key, before, after, Kind.IN_PLACE, why);
   }
+
+  /** The placement strategy among the recorded values. */
+  static final String PLACEMENT = "network.placement";
+
+  /**
+   * The value naming an AWS pool's placement group, which the next render with the same strategy
+   * keeps ({@link ClusterPlan#keepingPlacementGroups}); its change is {@link #PLACEMENT}'s.
+   */
+  static final String PLACEMENT_GROUP = "placementGroup";
 
   /** The value naming an AWS pool's node keys ("0,1,3"): what count and retire select. */
   public static final String NODES = "nodes";
@@ -194,6 +204,10 @@ public final class ChangeImpact {
     if (before.isEmpty()) {
       return out; // a render from before gpugen recorded its values
     }
+    // A group's name is the render's record (kept, or new with the strategy: network.placement
+    // says what that does), and a render before gpugen recorded it has none to compare.
+    before.keySet().removeIf(k -> k.endsWith("]." + PLACEMENT_GROUP));
+    after.keySet().removeIf(k -> k.endsWith("]." + PLACEMENT_GROUP));
     TreeSet<String> poolsBefore = pools(before);
     TreeSet<String> poolsAfter = pools(after);
     for (String name : poolsBefore) {

@@ -130,6 +130,60 @@ public record ClusterPlan(
   }
 
   /**
+   * This plan with each pool's placement group named as the previous render of the same folder
+   * named it, when that render used the same strategy: EC2 can rename no group, so a new name
+   * creates a new one and replaces every node launched into the old. Only a strategy change gives a
+   * group the name {@link #placementGroup} computes. A render recorded it under {@code
+   * pools[POOL].placementGroup} ({@link ChangeImpact#values}); a render of the release before the
+   * name followed the strategy recorded none, nor any accepted node settings (both came together),
+   * and named every group {@code NAME[-ENV]-POOL}. Without a previous render (a fresh folder)
+   * nothing is known and the computed name stands (docs/terraform.md, "Upgrading").
+   *
+   * @param previous the previous render's manifest values, empty for none
+   */
+  public ClusterPlan keepingPlacementGroups(java.util.SortedMap<String, String> previous) {
+    if (!aws()
+        || !spec.network().placement().spelling().equals(previous.get(ChangeImpact.PLACEMENT))) {
+      return this;
+    }
+    boolean beforeStrategyNames =
+        previous.keySet().stream().noneMatch(k -> k.startsWith(NodeSettings.ACCEPTED));
+    List<PoolPlan> kept = new ArrayList<>();
+    for (PoolPlan pp : pools) {
+      String was = pp.pool().renamedFrom().orElse(pp.name());
+      String at = "pools[" + was + "].";
+      Optional<String> name =
+          pp.placementGroup()
+              .flatMap(
+                  g ->
+                      Optional.ofNullable(previous.get(at + ChangeImpact.PLACEMENT_GROUP))
+                          .or(
+                              () ->
+                                  beforeStrategyNames && previous.containsKey(at + "count")
+                                      ? Optional.of(qualifiedName + "-" + was)
+                                      : Optional.empty()));
+      kept.add(
+          name.isEmpty()
+              ? pp
+              : new PoolPlan(
+                  pp.pool(),
+                  pp.hardware(),
+                  pp.kernelModules(),
+                  pp.group(),
+                  pp.tfPrefix(),
+                  name,
+                  pp.timeSlicingReplicas(),
+                  pp.launchTemplateNamePrefix(),
+                  pp.nodes(),
+                  pp.hcaPorts(),
+                  pp.linkGbps(),
+                  pp.minMultiNodeBusBandwidthGbps(),
+                  pp.pinSocketIfname()));
+    }
+    return new ClusterPlan(spec, compat, qualifiedName, kept, ncclConf, fingerprint, sources);
+  }
+
+  /**
    * Whether play 02b bootstraps the cluster: kubeadm on static hosts with a control-plane host, or
    * on aws, where the Terraform creates the control-plane instances (the linter refuses kubeadm
    * anywhere else).

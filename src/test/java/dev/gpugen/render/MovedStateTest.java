@@ -382,26 +382,122 @@ class MovedStateTest {
     }
   }
 
+  /**
+   * A spread cluster of the counted layout, which named every pool's group {@code NAME-ENV-POOL}
+   * whatever the strategy: today's render into the folder holding that release's manifest keeps the
+   * name (a new one would create a new group and replace every node launched into the old), where a
+   * render that knows no previous one names the group after its strategy.
+   */
+  @Test
+  void aSpreadClusterOfTheCountedLayoutKeepsItsPlacementGroupName() throws Exception {
+    Path dir = Files.createTempDirectory(scratch, "spread");
+    Path spec = dir.resolve("cluster.yaml");
+    String text =
+        Files.readString(
+            Rendered.GOLDEN.resolve("aws-kubeadm").resolve("spec.yaml"), StandardCharsets.UTF_8);
+    assertTrue(text.contains("\nnetwork:\n"), "the spec has a network section");
+    Files.writeString(
+        spec,
+        text.replace("\nnetwork:\n", "\nnetwork:\n  placement: spread\n"),
+        StandardCharsets.UTF_8);
+    Path folder = dir.resolve("render");
+    Files.createDirectories(folder);
+    // The manifest of the release before, as its render of this spec wrote it: the values it
+    // judged a change by (network.placement among them), no accepted node settings, no group name.
+    ObjectNode manifest = JSON.createObjectNode().put("generator", "gpugen");
+    manifest.putObject("files");
+    ObjectNode source = manifest.putObject("source").put("spec", "../cluster.yaml");
+    source
+        .putObject("values")
+        .put("cloud.image", "ubuntu-22.04")
+        .put("cloud.sshKeyName", "ops")
+        .put("network.placement", "spread")
+        .put("pools[h100].count", "2")
+        .put("pools[h100].instanceType", "p5.48xlarge")
+        .put("pools[h100].market", "on-demand");
+    Files.writeString(
+        folder.resolve(".gpugen-manifest.json"), manifest.toPrettyString(), StandardCharsets.UTF_8);
+    dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", folder.toString());
+    assertEquals(0, cli.exit(), cli.toString());
+    SortedMap<String, String> today = new TreeMap<>();
+    Path tf = folder.resolve("terraform");
+    try (Stream<Path> s = Files.walk(tf)) {
+      for (Path f : s.filter(Files::isRegularFile).sorted().toList()) {
+        today.put(
+            tf.relativize(f).toString().replace('\\', '/'),
+            Files.readString(f, StandardCharsets.UTF_8));
+      }
+    }
+    assertTrue(
+        today.get("terraform.tfvars.json").contains("\"placement_group\": \"kadm-prod-h100\""),
+        "the group keeps the name the previous release gave it");
+    Case c = new Case("golden aws-kubeadm, placement spread", spec, Optional.empty());
+    assertTrue(
+        c.terraform()
+            .get("terraform.tfvars.json")
+            .contains("\"placement_group\": \"kadm-prod-h100-spread\""),
+        "without a previous render the name follows the strategy");
+    Plan plan =
+        upgrade(
+            "aws-kubeadm",
+            "aws-kubeadm spread",
+            previous ->
+                previous.put(
+                    "terraform.tfvars.json",
+                    previous
+                        .get("terraform.tfvars.json")
+                        .replace(
+                            "\"placement_strategy\": \"cluster\"",
+                            "\"placement_strategy\": \"spread\"")),
+            c,
+            today,
+            false);
+    plan.assertNothingDestroyedOrReplaced();
+    plan.assertNodesMovedUnchanged();
+    JsonNode group =
+        plan.assertMoved(
+            "aws_placement_group.h100[0]", "module.pool[\"h100\"].aws_placement_group.this[0]");
+    assertEquals(List.of("no-op"), Plan.actions(group), "the spread group plans no change");
+    assertEquals(
+        "spread", group.path("change").path("after").path("strategy").asText(), "its strategy");
+  }
+
   private Plan upgrade(String golden, boolean eks, String... leaveOut) throws Exception {
     Case c =
         new Case(
             "golden " + golden,
             Rendered.GOLDEN.resolve(golden).resolve("spec.yaml"),
             Optional.empty());
+    SortedMap<String, String> today = c.terraform();
+    for (String f : leaveOut) {
+      today.remove(f);
+    }
+    return upgrade(golden, golden, previous -> {}, c, today, eks);
+  }
+
+  /**
+   * Today's render {@code today} of {@code c} planned against the converged state of the previous
+   * layout of {@code golden}, its files edited by {@code edit} (the state cached under {@code
+   * key}).
+   */
+  private Plan upgrade(
+      String golden,
+      String key,
+      java.util.function.Consumer<SortedMap<String, String>> edit,
+      Case c,
+      SortedMap<String, String> today,
+      boolean eks)
+      throws Exception {
     ClusterSpec spec = c.read();
     String region = spec.cloud().region().orElseThrow();
     try (AwsReadsStandIn aws = AwsReadsStandIn.start()) {
-      ObjectNode state = CONVERGED.get(golden);
+      ObjectNode state = CONVERGED.get(key);
       if (state == null) {
-        state = converged(golden, region, eks, aws);
-        CONVERGED.put(golden, state);
+        state = converged(golden, edit, region, eks, aws);
+        CONVERGED.put(key, state);
       }
       List<String> addresses = addresses(state);
       // 3. Today's render against that state.
-      SortedMap<String, String> today = c.terraform();
-      for (String f : leaveOut) {
-        today.remove(f);
-      }
       TerraformPlan.Workspace now =
           TerraformPlan.init(bundle(golden, Files.createTempDirectory(scratch, "today")), today);
       prepare(now, aws, eks);
@@ -424,8 +520,14 @@ class MovedStateTest {
    * converged with the real provider's plans of that render until they are empty.
    */
   private static ObjectNode converged(
-      String golden, String region, boolean eks, AwsReadsStandIn aws) throws Exception {
+      String golden,
+      java.util.function.Consumer<SortedMap<String, String>> edit,
+      String region,
+      boolean eks,
+      AwsReadsStandIn aws)
+      throws Exception {
     SortedMap<String, String> previous = read(PREVIOUS.resolve(golden));
+    edit.accept(previous);
     // The previous render pinned hashicorp/aws "~> 6.25"; the provider here is 5.100, today's
     // pinned range, which the copy takes so that init can install it (the layout is unchanged).
     previous.put(
