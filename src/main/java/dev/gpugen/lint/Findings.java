@@ -1,6 +1,7 @@
 package dev.gpugen.lint;
 
 import dev.gpugen.spec.Diagnostic;
+import dev.gpugen.spec.Position;
 import dev.gpugen.spec.SourceMap;
 import dev.gpugen.spec.SpecPath;
 import java.util.ArrayList;
@@ -30,13 +31,25 @@ public final class Findings {
    * cluster-wide value) is reported once.
    */
   public void report(SpecPath path, String message, String hint) {
+    report(path, sources.valueOf(path), message, hint);
+  }
+
+  /**
+   * Reports at the key written at {@code path}: for a block mapping whose own line says what is
+   * meant ({@code environments.prod:}), where its value starts a line further down.
+   */
+  public void reportAtKey(SpecPath path, String message, String hint) {
+    report(path, sources.keyOf(path), message, hint);
+  }
+
+  private void report(SpecPath path, Position at, String message, String hint) {
     if (!seen.add(current.id() + "\u0000" + path + "\u0000" + message)) {
       return;
     }
     out.add(
         new Diagnostic(
             sources.file(),
-            sources.valueOf(path),
+            at,
             current.defaultSeverity(),
             current.id(),
             path,

@@ -114,6 +114,7 @@ import dev.gpugen.lint.rules.sys.SysHugepagesExceedMemory;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.tf.TfBackendIgnored;
+import dev.gpugen.lint.rules.tf.TfProdLocalState;
 import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
 import dev.gpugen.lint.rules.val.ValNcclSizeRangeEmpty;
@@ -222,6 +223,7 @@ public final class Rules {
           new ConnSshKeyMissing(),
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
+          new TfProdLocalState(),
           new EfaUnsupportedInstance(),
           new EfaDevicePluginUnscheduled(),
           new EfaNotUsed(),
