@@ -26,7 +26,7 @@ public final class TfProdLocalState extends Rule {
         Severity.WARNING,
         "a production environment's AWS Terraform keeps its state in a local file",
         "Without terraform.backend, Terraform keeps the cluster's state in terraform.tfstate in"
-            + " the terraform/ folder: on one machine, locked against no one else's apply, and"
+            + " the terraform/ folder: on one machine, with no lock against a second apply, and"
             + " lost with that machine (and with it what Terraform knows of the nodes, the"
             + " Lustre file system and the checkpoint bucket). For a production environment"
             + " (metadata.environment, or --env, named prod, production or prd, alone or before"
@@ -50,14 +50,15 @@ public final class TfProdLocalState extends Rule {
             + env.get()
             + " keeps its Terraform state in terraform/terraform.tfstate: one machine's file,"
             + " with no lock against a second apply";
-    String hint =
-        "set terraform.backend.s3 (bucket, key) for it, e.g. terraform: {backend: {s3: {bucket:"
-            + " my-tf-state, key: gpu/"
-            + plan.qualifiedName()
-            + ".tfstate}}}";
     // --env NAME names the environment: the finding points at its overlay's key, where a backend
     // for that environment alone goes.
     Optional<String> overlay = plan.spec().selectedEnvironment();
+    String hint =
+        "set terraform.backend.s3 (an existing bucket, and a key of this environment's own)"
+            + overlay.map(e -> " under environments." + e).orElse("")
+            + ", e.g. terraform: {backend: {s3: {bucket: my-tf-state, key: gpu/"
+            + plan.qualifiedName()
+            + ".tfstate}}}";
     if (overlay.isPresent()) {
       findings.reportAtKey(SpecPath.of("environments", overlay.get()), message, hint);
     } else {
