@@ -70,10 +70,11 @@ final class UpCommand implements Callable<Integer> {
   @Option(
       names = "--allow-replace",
       description =
-          "Render with gpugen render --allow-replace: a change of node settings (instance type,"
-              + " fabric, image, key pair, market, placement, zone, ...) may replace the nodes of"
-              + " the pools it concerns. Without it such a plan is refused before anything"
-              + " changes.")
+          "Render with gpugen render --allow-replace and apply with -replace of every pool's"
+              + " recorded node settings (terraform_data.recorded_node_settings): a change of node"
+              + " settings (instance type, fabric, image, key pair, market, placement, zone, ...)"
+              + " may replace the nodes of the pools it concerns, and the state records the new"
+              + " settings. Without it such a plan is refused before anything changes.")
   boolean allowReplace;
 
   @Option(
