@@ -28,7 +28,8 @@ moved {
 <#list terraform.renames as r>
 
 # Pool [=hcl(r.from)] was renamed [=hcl(r.to)] (pools[].renamedFrom): its nodes, launch template,
-# placement group and replacement guard move to the new key, none of them replaced.
+# placement group, replacement guard and recorded settings move to the new key, none of them
+# replaced.
 moved {
   from = module.pool[[=hcl(r.from)]]
   to   = module.pool[[=hcl(r.to)]]
@@ -37,6 +38,11 @@ moved {
 moved {
   from = terraform_data.node_replacement_guard[[=hcl(r.from)]]
   to   = terraform_data.node_replacement_guard[[=hcl(r.to)]]
+}
+
+moved {
+  from = terraform_data.recorded_node_settings[[=hcl(r.from)]]
+  to   = terraform_data.recorded_node_settings[[=hcl(r.to)]]
 }
 </#list>
 <#-- Written whether or not the spec has the file system or the bucket: a move of an object the

@@ -508,7 +508,7 @@ variable "pools" {
 }
 
 variable "accepted_node_settings" {
-  description = "By pool: the settings its nodes were last allowed to be replaced for (gpugen render --allow-replace), which gpugen carries from render to render. A pool whose settings (pools.tf, local.node_settings) differ from them would have every node replaced, and its plan is refused; a pool not listed is not checked."
+  description = "By pool: the settings gpugen render --allow-replace accepted for its nodes, which later renders into the same folder keep. A pool whose settings (pools.tf, local.node_settings) differ both from these and from those its state records (terraform_data.recorded_node_settings) would have every node replaced, and its plan is refused; a pool not listed is compared with its state alone."
   type = map(object({
     capacity_reservation_id     = string
     image                       = string
@@ -527,12 +527,6 @@ variable "accepted_node_settings" {
     subnet                = string
   }))
   default = {}
-}
-
-variable "allow_node_replacement" {
-  description = "Let a change of node settings replace the nodes of every pool it concerns, whatever accepted_node_settings says. gpugen never sets it: for a change made outside the spec (kms_key_id), set it for one apply (-var allow_node_replacement=true)."
-  type        = bool
-  default     = false
 }
 
 ################################################################################

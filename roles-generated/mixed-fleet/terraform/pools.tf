@@ -114,7 +114,7 @@ locals {
   # EC2 refuses a tag key with "/" on an instance whose metadata exposes its tags (pull mode with
   # Lustre, above): those nodes go without EKS's ownership tag.
   # By pool: what its nodes are launched with and cannot change in place (modules/pool replaces
-  # every node when one changes; gpugen's plan/NodeSettings writes the same object into
+  # every node when one changes; gpugen's plan/NodeSettings builds the same object for
   # accepted_node_settings). Spec values only, known when Terraform plans: the zone and CIDR of a
   # subnet gpugen creates, not its id.
   node_settings = {
@@ -134,13 +134,15 @@ locals {
     }
   }
 
-  # By pool: the node settings that differ from those accepted_node_settings lists for it.
+  # By pool: the node settings that differ from those its state records
+  # (terraform_data.recorded_node_settings) and from those accepted_node_settings lists for it. A
+  # setting a release of gpugen adds compares with null until the record is replaced.
   changed_node_settings = {
-    for name, settings in local.node_settings : name => (
-      contains(keys(var.accepted_node_settings), name) ? [
-        for k, v in settings : k if jsonencode(v) != jsonencode(var.accepted_node_settings[name][k])
-      ] : []
-    )
+    for name, settings in local.node_settings : name => [
+      for k, v in settings : k if jsonencode(v) != jsonencode(try(terraform_data.recorded_node_settings[name].output[k], null)) && (
+        contains(keys(var.accepted_node_settings), name) ? jsonencode(v) != jsonencode(var.accepted_node_settings[name][k]) : true
+      )
+    ]
   }
 
   pool_node_tags = merge(
@@ -182,19 +184,35 @@ module "pool" {
   settings = local.node_settings[each.key]
 }
 
+# The node settings each pool's nodes were accepted with, kept in state: recorded when the pool
+# is created and kept (ignore_changes) until `terraform apply -replace` of this resource records
+# the current ones (gpugen up --allow-replace does). Only -replace re-records it: a replacement
+# that a variable could trigger would make the output unknown at plan, and the guard below would
+# then pass unchecked. A record replaced is a terraform_data alone, no node.
+resource "terraform_data" "recorded_node_settings" {
+  for_each = var.pools
+
+  input = local.node_settings[each.key]
+
+  lifecycle {
+    ignore_changes = [input]
+  }
+}
+
 # Replacing a pool's nodes needs an allow. A change of its node settings replaces every node
 # (modules/pool, terraform_data.replacement): terminated first, then launched again, into capacity
-# that may be gone by then. The plan is refused unless the render accepted the new settings (gpugen
-# render --allow-replace writes them into accepted_node_settings) or allow_node_replacement is set.
-# The settings the render accepted are the spec's, so a hand edit of terraform.tfvars.json or a
-# kms_key_id of one's own is refused too.
+# that may be gone by then. The plan is refused when a setting differs from the one the state
+# records and from the one the render accepted (gpugen render --allow-replace writes the spec's
+# into accepted_node_settings, and later renders into the same folder keep them). A render into a
+# fresh folder accepts nothing, so it compares with the state alone; a kms_key_id of one's own is
+# recorded when the pool is created.
 resource "terraform_data" "node_replacement_guard" {
   for_each = var.pools
 
   lifecycle {
     precondition {
-      condition     = var.allow_node_replacement || length(local.changed_node_settings[each.key]) == 0
-      error_message = "Pool ${each.key}: its ${join(", ", local.changed_node_settings[each.key])} changed, which replaces every node of the pool (terminated, then launched again: capacity can be lost). Allow it with gpugen render --allow-replace (or gpugen up --allow-replace), or -var allow_node_replacement=true for one apply; or put the setting back."
+      condition     = length(local.changed_node_settings[each.key]) == 0
+      error_message = "Pool ${each.key}: its ${join(", ", local.changed_node_settings[each.key])} changed, which replaces every node of the pool (terminated, then launched again: capacity can be lost). Allow it with gpugen render --allow-replace (or gpugen up --allow-replace), or with terraform apply -replace='terraform_data.recorded_node_settings[\"${each.key}\"]', which records the new settings; or put the setting back."
     }
   }
 }

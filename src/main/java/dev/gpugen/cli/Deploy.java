@@ -175,6 +175,20 @@ final class Deploy {
    * site.yml}.
    */
   static List<Step> up(ClusterPlan plan, Path folder, boolean autoApprove, boolean driverUpgrade) {
+    return up(plan, folder, autoApprove, driverUpgrade, List.of());
+  }
+
+  /**
+   * As {@link #up(ClusterPlan, Path, boolean, boolean)}; the main root's apply replaces {@code
+   * replace} (-replace=ADDRESS each: gpugen up --allow-replace re-records the node settings in
+   * state, NodeSettings.recordAddresses).
+   */
+  static List<Step> up(
+      ClusterPlan plan,
+      Path folder,
+      boolean autoApprove,
+      boolean driverUpgrade,
+      List<String> replace) {
     // GKE's operator and pull mode's boot never load a driver from the playbook: no upgrade play.
     Run upgradeDriver =
         driverUpgrade && !plan.gke() && !plan.pullMode()
@@ -205,6 +219,7 @@ final class Deploy {
       if (autoApprove) {
         apply.add("-auto-approve");
       }
+      replace.forEach(a -> apply.add("-replace=" + a));
       steps.add(new Run("terraform", apply, Path.of(".")));
     }
     if (plan.gke()) {

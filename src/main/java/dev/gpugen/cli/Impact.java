@@ -40,20 +40,23 @@ final class Impact {
    * gpugen up} has run {@code upgrade-driver.yml}, so a second {@code up} (or render) still knows.
    */
   static Manifest.Source source(Path folder, Path spec, ClusterPlan plan) {
-    return source(folder, spec, plan, NodeSettings.of(plan));
+    return source(folder, spec, plan, NodeSettings.of(plan), new java.util.TreeMap<>());
   }
 
   /**
    * What the manifest records for a render of {@code plan} from {@code spec} into folder, with the
-   * node settings it accepted ({@link #accepted}) and whether a driver upgrade is pending.
+   * node settings it accepted ({@link #accepted}), those --allow-replace allowed ({@link
+   * #allowed}) and whether a driver upgrade is pending.
    */
   static Manifest.Source source(
       Path folder,
       Path spec,
       ClusterPlan plan,
-      SortedMap<String, SortedMap<String, Object>> accepted) {
+      SortedMap<String, SortedMap<String, Object>> accepted,
+      SortedMap<String, SortedMap<String, Object>> allowed) {
     SortedMap<String, String> values = new TreeMap<>(ChangeImpact.values(plan));
     values.putAll(NodeSettings.record(accepted));
+    values.putAll(NodeSettings.recordAllowed(allowed));
     Manifest.Source now =
         new Manifest.Source(label(folder, spec), plan.spec().selectedEnvironment(), values);
     Optional<Manifest.Source> previous = previous(folder).filter(p -> p.sameOwner(now));
@@ -95,6 +98,16 @@ final class Impact {
   static SortedMap<String, SortedMap<String, Object>> accepted(
       Path folder, ClusterPlan plan, boolean allow) {
     return NodeSettings.accepted(recorded(folder, plan), plan, allow);
+  }
+
+  /**
+   * The node settings a render into {@code folder} writes into accepted_node_settings: the
+   * current ones with {@code allow} (--allow-replace), else those an earlier --allow-replace into
+   * the folder accepted ({@link NodeSettings#allowed}).
+   */
+  static SortedMap<String, SortedMap<String, Object>> allowed(
+      Path folder, ClusterPlan plan, boolean allow) {
+    return NodeSettings.allowed(recorded(folder, plan), plan, allow);
   }
 
   /**

@@ -224,7 +224,9 @@ final class RenderCommand implements Callable<Integer> {
     ClusterPlan plan = Impact.placementKept(dir, checked.plan().orElseThrow());
     java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
         Impact.accepted(dir, plan, allowReplace && !check);
-    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), accepted);
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed =
+        Impact.allowed(dir, plan, allowReplace && !check);
+    RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), allowed);
     {
       if (check) {
         if (!TreeWriter.rendered(dir)) {
@@ -240,7 +242,7 @@ final class RenderCommand implements Callable<Integer> {
           err.flush();
           return new Rendered(ExitCodes.INVALID);
         }
-        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan, accepted), force);
+        TreeWriter.checkOwner(dir, Impact.source(dir, file, plan, accepted, allowed), force);
         String diff = TreeWriter.check(dir, tree);
         if (!diff.isEmpty()) {
           out.print(diff);
@@ -279,7 +281,7 @@ final class RenderCommand implements Callable<Integer> {
           return new Rendered(ExitCodes.INVALID);
         }
       }
-      Manifest.Source source = Impact.source(dir, file, plan, accepted);
+      Manifest.Source source = Impact.source(dir, file, plan, accepted, allowed);
       TreeWriter.Summary s = TreeWriter.write(dir, tree, Optional.of(source), force);
       out.println(
           "rendered "

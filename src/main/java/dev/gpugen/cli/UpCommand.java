@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
 import dev.gpugen.plan.ClusterPlan;
+import dev.gpugen.plan.NodeSettings;
 import dev.gpugen.render.RenderedTree;
 import dev.gpugen.render.Templates;
 import dev.gpugen.spec.Printable;
@@ -69,10 +70,11 @@ final class UpCommand implements Callable<Integer> {
   @Option(
       names = "--allow-replace",
       description =
-          "Render with gpugen render --allow-replace: a change of node settings (instance type,"
-              + " fabric, image, key pair, market, placement, zone, ...) may replace the nodes of"
-              + " the pools it concerns. Without it such a plan is refused before anything"
-              + " changes.")
+          "Render with gpugen render --allow-replace and apply with -replace of every pool's"
+              + " recorded node settings (terraform_data.recorded_node_settings): a change of node"
+              + " settings (instance type, fabric, image, key pair, market, placement, zone, ...)"
+              + " may replace the nodes of the pools it concerns, and the state records the new"
+              + " settings. Without it such a plan is refused before anything changes.")
   boolean allowReplace;
 
   @Option(
@@ -110,16 +112,27 @@ final class UpCommand implements Callable<Integer> {
     ClusterPlan plan = Impact.placementKept(folder, unkept);
     java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
         Impact.accepted(folder, plan, allowReplace);
-    Manifest.Source source = Impact.source(folder, file, plan, accepted);
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed =
+        Impact.allowed(folder, plan, allowReplace);
+    Manifest.Source source = Impact.source(folder, file, plan, accepted, allowed);
     // Another spec's folder holds another cluster's state: refused before any check runs.
     TreeWriter.checkOwner(folder, source, force);
-    List<Deploy.Step> steps = Deploy.up(plan, folder, autoApprove, source.driverUpgradePending());
+    // --allow-replace re-records every pool's settings in state (terraform apply -replace of
+    // terraform_data.recorded_node_settings): it accepts every pool's current settings, as the
+    // render writes them, and a later render into a fresh folder then compares with these.
+    List<Deploy.Step> steps =
+        Deploy.up(
+            plan,
+            folder,
+            autoApprove,
+            source.driverUpgradePending(),
+            allowReplace ? NodeSettings.recordAddresses(plan) : List.of());
     Preflight.Result checks = Preflight.check(plan, steps, context, true);
     if (!Preflight.report("gpugen up", checks, err)) {
       return ExitCodes.ENVIRONMENT;
     }
     RenderedTree tree =
-        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file), accepted);
+        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file), allowed);
     TreeWriter.Summary s = TreeWriter.write(folder, tree, Optional.of(source), force);
     out.println(
         "rendered "

@@ -197,10 +197,11 @@ public final class ChangeImpact {
   public static List<Change> between(SortedMap<String, String> before, ClusterPlan plan) {
     SortedMap<String, String> after = values(plan);
     List<Change> out = new ArrayList<>();
-    // The accepted node settings are the render's record of what Terraform may launch, not spec
-    // values (NodeSettings).
+    // The accepted and allowed node settings are the render's record of what Terraform may launch,
+    // not spec values (NodeSettings).
     before = new TreeMap<>(before);
-    before.keySet().removeIf(k -> k.startsWith(NodeSettings.ACCEPTED));
+    before.keySet()
+        .removeIf(k -> k.startsWith(NodeSettings.ACCEPTED) || k.startsWith(NodeSettings.ALLOWED));
     if (before.isEmpty()) {
       return out; // a render from before gpugen recorded its values
     }

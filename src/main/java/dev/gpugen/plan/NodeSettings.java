@@ -13,8 +13,10 @@ import java.util.TreeMap;
 /**
  * What an AWS pool's nodes are launched with and cannot change without being replaced: the values
  * Terraform's {@code modules/pool} holds in {@code terraform_data.replacement}, whose change
- * replaces every node of the pool ({@code replace_triggered_by}), and which its precondition
- * compares with the settings the render last accepted ({@code accepted_node_settings}).
+ * replaces every node of the pool ({@code replace_triggered_by}), and which pools.tf's guard
+ * compares with the settings recorded in state ({@code terraform_data.recorded_node_settings}) and
+ * those {@code gpugen render --allow-replace} accepted ({@code accepted_node_settings}, {@link
+ * #allowed}).
  *
  * <p>Each is either {@code ForceNew} on {@code aws_instance} (key_name, placement_group, the
  * market's instance_market_options, the root volume's encryption and KMS key, the launch template's
@@ -130,8 +132,70 @@ public final class NodeSettings {
                   renamedFrom.containsKey(pool)
                       ? previous.get(acceptedKey(renamedFrom.get(pool)))
                       : null);
-          out.put(pool, was == null ? now : parse(was, now));
+          out.put(pool, was == null ? now : parse(was, now).orElse(now));
         });
+    return out;
+  }
+
+  /** The Terraform resource that records in state the settings a pool's nodes were accepted with. */
+  public static final String RECORD = "terraform_data.recorded_node_settings";
+
+  /**
+   * The address of every pool's settings record in state ({@link #RECORD}), for {@code terraform
+   * apply -replace}: replacing it re-records the pool's current settings, nothing else.
+   */
+  public static List<String> recordAddresses(ClusterPlan plan) {
+    return of(plan).keySet().stream().map(p -> RECORD + "[\"" + p + "\"]").toList();
+  }
+
+  /** The manifest value holding the settings --allow-replace last accepted for a pool's nodes. */
+  static String allowedKey(String pool) {
+    return ALLOWED + "pools[" + pool + "]";
+  }
+
+  /** The start of every allowed-settings key among a manifest's values ({@link #recordAllowed}). */
+  public static final String ALLOWED = "allowed.";
+
+  /**
+   * The settings Terraform accepts for each pool's nodes beside those its state records ({@code
+   * accepted_node_settings}): the current ones with {@code allow} (gpugen render --allow-replace),
+   * else those an earlier --allow-replace accepted into the same folder (a renamed pool's under its
+   * previous name). A pool no --allow-replace accepted is left out: Terraform then compares with
+   * its state alone, so a render into a fresh folder (another machine, CI) cannot accept a change.
+   *
+   * @param previous the previous render's manifest values, empty for none
+   */
+  public static SortedMap<String, SortedMap<String, Object>> allowed(
+      SortedMap<String, String> previous, ClusterPlan plan, boolean allow) {
+    SortedMap<String, SortedMap<String, Object>> current = of(plan);
+    if (allow) {
+      return current;
+    }
+    Map<String, String> renamedFrom = new TreeMap<>();
+    plan.pools()
+        .forEach(pp -> pp.pool().renamedFrom().ifPresent(old -> renamedFrom.put(pp.name(), old)));
+    SortedMap<String, SortedMap<String, Object>> out = new TreeMap<>();
+    current.forEach(
+        (pool, now) -> {
+          String was =
+              previous.getOrDefault(
+                  allowedKey(pool),
+                  renamedFrom.containsKey(pool)
+                      ? previous.get(allowedKey(renamedFrom.get(pool)))
+                      : null);
+          if (was != null) {
+            // A garbled record (hand edits) accepts nothing: Terraform compares with its state.
+            parse(was, now).ifPresent(m -> out.put(pool, m));
+          }
+        });
+    return out;
+  }
+
+  /** The manifest values recording {@code allowed}: one JSON object per pool. */
+  public static SortedMap<String, String> recordAllowed(
+      SortedMap<String, SortedMap<String, Object>> allowed) {
+    SortedMap<String, String> out = new TreeMap<>();
+    allowed.forEach((pool, s) -> out.put(allowedKey(pool), dev.gpugen.json.Json.write(s)));
     return out;
   }
 
@@ -173,20 +237,21 @@ public final class NodeSettings {
   }
 
   /**
-   * A recorded settings object; one the manifest garbled (hand edits) counts as the current
-   * settings: the manifest is gpugen's record, and Terraform's state is what the nodes hold.
+   * A recorded settings object; none for one the manifest garbled (hand edits): the manifest is
+   * gpugen's record, and Terraform's state is what the nodes hold.
    */
   @SuppressWarnings("unchecked")
-  private static SortedMap<String, Object> parse(String json, SortedMap<String, Object> current) {
+  private static java.util.Optional<SortedMap<String, Object>> parse(
+      String json, SortedMap<String, Object> current) {
     try {
       Object v = dev.gpugen.json.Json.parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       if (v instanceof Map<?, ?> m && m.keySet().equals(current.keySet())) {
-        return new TreeMap<>((Map<String, Object>) m);
+        return java.util.Optional.of(new TreeMap<>((Map<String, Object>) m));
       }
     } catch (java.io.IOException e) {
       // fall through
     }
-    return current;
+    return java.util.Optional.empty();
   }
 
   /**

@@ -29,13 +29,13 @@ public final class Renderer {
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
    */
   public RenderedTree render(ClusterPlan plan, String specLabel) throws InternalFailure {
-    return render(plan, specLabel, dev.gpugen.plan.NodeSettings.of(plan));
+    return render(plan, specLabel, new TreeMap<>());
   }
 
   /**
    * @param specLabel how generated headers name the spec (a path relative to the output folder)
-   * @param accepted the node settings Terraform accepts without an allow, by pool ({@code
-   *     plan/NodeSettings.accepted})
+   * @param accepted the node settings Terraform accepts beside those its state records, by pool
+   *     ({@code plan/NodeSettings.allowed})
    */
   public RenderedTree render(
       ClusterPlan plan,

@@ -330,7 +330,7 @@ final class TerraformVariables {
                         "{var} >= 1 && floor({var}) == {var}",
                         "The checkpoint_noncurrent_version_days must be a whole number of at least"
                             + " 1."))));
-    out.add(new Section("Pools", List.of(awsPools(), acceptedNodeSettings(), allowReplacement())));
+    out.add(new Section("Pools", List.of(awsPools(), acceptedNodeSettings())));
     out.add(new Section("Kubernetes API access (eks.tf, kubeadm.tf)", kubernetesApi()));
     out.add(new Section("kubeadm control plane (kubeadm.tf)", kubeadm()));
     out.add(new Section("EKS (eks.tf)", eks()));
@@ -528,22 +528,13 @@ final class TerraformVariables {
     return TfVar.of(
             "accepted_node_settings",
             "map(" + nodeSettingsType().replace("\n", "\n  ") + ")",
-            "By pool: the settings its nodes were last allowed to be replaced for (gpugen render"
-                + " --allow-replace), which gpugen carries from render to render. A pool whose"
-                + " settings (pools.tf, local.node_settings) differ from them would have every node"
-                + " replaced, and its plan is refused; a pool not listed is not checked.")
+            "By pool: the settings gpugen render --allow-replace accepted for its nodes, which"
+                + " later renders into the same folder keep. A pool whose settings (pools.tf,"
+                + " local.node_settings) differ both from these and from those its state records"
+                + " (terraform_data.recorded_node_settings) would have every node replaced, and its"
+                + " plan is refused; a pool not listed is compared with its state alone.")
         .defaultTo(Map.of())
         .setFromRender(ClusterPlan::aws, TerraformView::acceptedNodeSettings);
-  }
-
-  private static TfVar allowReplacement() {
-    return TfVar.of(
-            "allow_node_replacement",
-            "bool",
-            "Let a change of node settings replace the nodes of every pool it concerns, whatever"
-                + " accepted_node_settings says. gpugen never sets it: for a change made outside"
-                + " the spec (kms_key_id), set it for one apply (-var allow_node_replacement=true).")
-        .defaultTo(false);
   }
 
   private static Map<String, Object> awsPoolValues(ClusterPlan plan) {

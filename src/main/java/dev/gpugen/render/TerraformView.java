@@ -42,15 +42,18 @@ public final class TerraformView {
   }
 
   /**
-   * This view with the node settings the render accepts ({@link NodeSettings#accepted}): the
-   * previous render's unless replacing nodes was allowed. Without it, the plan's own (a first
-   * render).
+   * This view with the node settings the render accepts beside those Terraform's state records
+   * ({@link NodeSettings#allowed}): the plan's own with --allow-replace, else those an earlier
+   * --allow-replace into the folder accepted. Without it, none (a first render).
    */
   TerraformView withAcceptedNodeSettings(SortedMap<String, SortedMap<String, Object>> settings) {
     return new TerraformView(plan, bundleFiles, settings);
   }
 
-  /** accepted_node_settings: what each pool's nodes may be launched with without an allow. */
+  /**
+   * accepted_node_settings: what each pool's nodes may be launched with beside the settings the
+   * state records.
+   */
   public SortedMap<String, SortedMap<String, Object>> acceptedNodeSettings() {
     return accepted;
   }

@@ -73,6 +73,44 @@ class NodeSettingsTest {
     assertEquals(want, refused);
   }
 
+  @Test
+  void onlyAnAllowReplaceAcceptsSettingsForTerraformAndTheFolderKeepsThem() {
+    ClusterPlan before = TestSpecs.plan(parse(EKS));
+    // A fresh folder (no manifest) accepts nothing: Terraform compares with its state alone.
+    assertEquals(Map.of(), NodeSettings.allowed(new TreeMap<>(), before, false));
+    // A first render's manifest records no allowance, so the next render accepts nothing either.
+    SortedMap<String, String> first = new TreeMap<>(NodeSettings.record(NodeSettings.of(before)));
+    first.putAll(NodeSettings.recordAllowed(NodeSettings.allowed(new TreeMap<>(), before, false)));
+    ClusterPlan after =
+        TestSpecs.plan(
+            parse(EKS.replace("instanceType: m6i.xlarge}", "instanceType: m6i.2xlarge}")));
+    assertEquals(Map.of(), NodeSettings.allowed(first, after, false));
+    // --allow-replace accepts every pool's current settings, and later renders keep them.
+    SortedMap<String, SortedMap<String, Object>> allowed =
+        NodeSettings.allowed(first, after, true);
+    assertEquals(NodeSettings.of(after), allowed);
+    SortedMap<String, String> second = NodeSettings.recordAllowed(allowed);
+    // (compared as the JSON the tfvars carry: the manifest reads numbers back as longs)
+    assertEquals(
+        dev.gpugen.json.Json.write(allowed),
+        dev.gpugen.json.Json.write(NodeSettings.allowed(second, before, false)));
+    // A garbled record accepts nothing for its pool.
+    second.put("allowed.pools[h100]", "{\"instance_type\": 1}");
+    assertEquals(
+        List.of("gpugen-system", "l4-infer"),
+        List.copyOf(NodeSettings.allowed(second, before, false).keySet()));
+  }
+
+  @Test
+  void theRecordsGpugenUpReplacesAreEveryPoolsIncludingTheSystemPool() {
+    assertEquals(
+        List.of(
+            "terraform_data.recorded_node_settings[\"gpugen-system\"]",
+            "terraform_data.recorded_node_settings[\"h100\"]",
+            "terraform_data.recorded_node_settings[\"l4-infer\"]"),
+        NodeSettings.recordAddresses(TestSpecs.plan(parse(EKS))));
+  }
+
   private static dev.gpugen.spec.ClusterSpec parse(String yaml) {
     return TestSpecs.parse(yaml);
   }

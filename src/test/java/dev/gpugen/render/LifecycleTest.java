@@ -58,6 +58,7 @@ class LifecycleTest {
   private static Process moto;
   private static TerraformPlan.Workspace ws;
   private static SortedMap<String, String> applied;
+  private static String endpoint;
 
   private static final String A100_POOL = "module.pool[\"a100\"]";
 
@@ -115,7 +116,7 @@ class LifecycleTest {
                 .redirectOutput(scratch.resolve("moto.log").toFile()));
     waitFor(port);
     SortedMap<String, String> files = render(BASE, new TreeMap<>(), false);
-    String endpoint = "http://127.0.0.1:" + port;
+    endpoint = "http://127.0.0.1:" + port;
     // The first apply meets a capacity shortage: EC2 launches two p5.48xlarge, then answers
     // InsufficientInstanceCapacity (the stand-in's capacity.json; the provider retries once).
     Path capacity = scratch.resolve("capacity.json");
@@ -147,7 +148,11 @@ class LifecycleTest {
         after.size() - before.size(),
         launches,
         "the provider launches each aws_instance with a RunInstances of its own");
-    applied = NodeSettings.record(NodeSettings.of(TestSpecs.plan(TestSpecs.parse(BASE))));
+    // The applied render was a first render: its manifest records no --allow-replace.
+    applied =
+        NodeSettings.recordAllowed(
+            NodeSettings.allowed(new TreeMap<>(), TestSpecs.plan(TestSpecs.parse(BASE)), false));
+    assertEquals(new TreeMap<>(), applied);
   }
 
   private static RealTools.Result apply(String... more) throws Exception {
@@ -221,6 +226,96 @@ class LifecycleTest {
   }
 
   @Test
+  void aRenderIntoAFreshFolderIsRefusedByTheSettingsInStateUntilTheirRecordIsReplaced()
+      throws Exception {
+    synchronized (LifecycleTest.class) {
+      String spec = BASE.replace("instanceType: p4d.24xlarge", "instanceType: p4de.24xlarge");
+      assertNotEquals(BASE, spec);
+      // A fresh folder (CI, another machine, a deleted roles-generated/): no manifest, so no
+      // earlier --allow-replace; the state still records the applied settings.
+      SortedMap<String, String> fresh = new TreeMap<>();
+      RealTools.Result r = planOnly(spec, fresh, false, "plan");
+      assertNotEquals(0, r.exitCode(), "the plan must be refused:\n" + r.output());
+      String refused = r.output().replaceAll("\\s+", " ");
+      assertTrue(
+          refused.contains("Pool a100: its instance_type")
+              && refused.contains(
+                  "terraform apply -replace='terraform_data.recorded_node_settings[\"a100\"]'"),
+          refused);
+      assertFalse(refused.contains("Pool h100:"), refused);
+      // Re-recorded (what gpugen up --allow-replace passes): the pool's nodes are replaced.
+      String replace = "-replace=" + record("a100");
+      Changes c = plan(spec, fresh, false, replace);
+      assertEquals(union(a100Replaced(), Set.of(record("a100"))), c.replaced(), "replaced");
+      assertEquals(Set.of(), c.created(), "created");
+      assertEquals(Set.of(), c.destroyed(), "destroyed");
+      planOnly(spec, fresh, false, "apply", replace).assertOk();
+      try {
+        // The state records the new settings: another fresh render plans nothing, and the old
+        // spec is the change now.
+        assertEquals(new Changes(Set.of(), Set.of(), Set.of()), plan(spec, fresh, false));
+        assertTrue(refused(BASE).contains("Pool a100: its instance_type"));
+      } finally {
+        // Back to the applied spec for the other rows.
+        planOnly(BASE, fresh, false, "apply", replace).assertOk();
+      }
+      assertEquals(new Changes(Set.of(), Set.of(), Set.of()), plan(BASE, false));
+    }
+  }
+
+  @Test
+  void aKmsKeyOfOnesOwnOnTheFirstApplyIsRecordedAndNotRefusedAfter() throws Exception {
+    // A cluster of its own (names, VPC) beside the applied one, without Lustre and bucket.
+    String spec =
+        BASE.replace("name: h100-training ", "name: kms-day-one   ")
+            .replaceAll("(?s)\nstorage:.*?\npools:", "\npools:")
+            .replace("count: 4", "count: 1")
+            .replace("\n  - " + A100, "");
+    assertFalse(spec.contains("lustre"), spec);
+    String[] kms = {"-var", "kms_key_id=" + KMS_KEY};
+    SortedMap<String, String> files = render(spec, new TreeMap<>(), false);
+    files.put("moto_override.tf", override(endpoint, null));
+    TerraformPlan.Workspace own = TerraformPlan.init(scratch.resolve("kms"), files);
+    List<String> apply =
+        new java.util.ArrayList<>(
+            List.of("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=20"));
+    apply.addAll(List.of(kms));
+    own.run(Duration.ofMinutes(15), apply.toArray(String[]::new)).assertOk();
+    // The next render of the same folder keeps what the first recorded (no --allow-replace) and
+    // plans with the same key: nothing refused, nothing replaced.
+    SortedMap<String, String> again =
+        render(
+            spec,
+            NodeSettings.recordAllowed(
+                NodeSettings.allowed(new TreeMap<>(), TestSpecs.plan(TestSpecs.parse(spec)), false)),
+            false);
+    again.forEach(
+        (name, text) -> {
+          try {
+            Files.writeString(own.dir().resolve(name), text, StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    List<String> plan =
+        new java.util.ArrayList<>(
+            List.of("plan", "-input=false", "-no-color", "-lock=false", "-out=kms.tfplan"));
+    plan.addAll(List.of(kms));
+    own.run(PLAN, plan.toArray(String[]::new)).assertOk();
+    RealTools.Result show = own.run(PLAN, "show", "-json", "-no-color", "kms.tfplan").assertOk();
+    JsonNode doc = JSON.readTree(show.output().substring(show.output().indexOf('{')));
+    List<String> touched = new java.util.ArrayList<>();
+    for (JsonNode rc : doc.path("resource_changes")) {
+      List<String> actions = new java.util.ArrayList<>();
+      rc.path("change").path("actions").forEach(a -> actions.add(a.asText()));
+      if (actions.contains("create") || actions.contains("delete")) {
+        touched.add(rc.path("address").asText() + " " + actions);
+      }
+    }
+    assertEquals(List.of(), touched, "created, replaced or destroyed");
+  }
+
+  @Test
   void addingAPoolCreatesItsGroupTemplateAndNodesAlone() throws Exception {
     Changes c =
         plan(
@@ -231,7 +326,8 @@ class LifecycleTest {
     assertEquals(
         new Changes(wholePool("extra", 1), Set.of(), Set.of()),
         c,
-        "the new pool's placement group, launch template, node and guard; nothing else");
+        "the new pool's placement group, launch template, node, guard and recorded settings;"
+            + " nothing else");
   }
 
   @Test
@@ -314,10 +410,16 @@ class LifecycleTest {
         r.contains("Pool h100: its kms_key_id changed")
             && r.contains("Pool a100: its kms_key_id changed"),
         r);
-    // Allowed for one apply, the file system (encrypted with its key at creation) still refuses.
+    // Allowed by re-recording the pools' settings (-replace), the file system (encrypted with its
+    // key at creation) still refuses.
     String allowed =
         refused(
-            BASE, false, "-var", "kms_key_id=" + KMS_KEY, "-var", "allow_node_replacement=true");
+            BASE,
+            false,
+            "-var",
+            "kms_key_id=" + KMS_KEY,
+            "-replace=" + record("h100"),
+            "-replace=" + record("a100"));
     assertTrue(
         allowed.contains("Instance cannot be destroyed")
             && allowed.contains("aws_fsx_lustre_file_system.this[0]"),
@@ -444,6 +546,7 @@ class LifecycleTest {
     out.add(m + ".aws_placement_group.this[0]");
     out.add(m + ".terraform_data.replacement");
     out.add("terraform_data.node_replacement_guard[\"" + pool + "\"]");
+    out.add(record(pool));
     return out;
   }
 
@@ -457,13 +560,27 @@ class LifecycleTest {
     ClusterPlan plan = TestSpecs.plan(TestSpecs.parse(yaml));
     return Rendered.terraformOf(
         new Renderer(Templates.load(Optional.empty()))
-            .render(plan, "spec.yaml", NodeSettings.accepted(previous, plan, allow)));
+            .render(plan, "spec.yaml", NodeSettings.allowed(previous, plan, allow)));
   }
 
   /** Writes the spec's render over the applied workspace (its state kept) and plans it. */
   private static RealTools.Result planOnly(String yaml, boolean allow, String... vars)
       throws Exception {
-    SortedMap<String, String> files = render(yaml, applied, allow);
+    return planOnly(yaml, applied, allow, "plan", vars);
+  }
+
+  /**
+   * Writes the spec's render after a render whose manifest values were {@code previous} over the
+   * applied workspace (its state kept) and runs {@code command} (plan or apply) on it.
+   */
+  private static RealTools.Result planOnly(
+      String yaml,
+      SortedMap<String, String> previous,
+      boolean allow,
+      String command,
+      String... vars)
+      throws Exception {
+    SortedMap<String, String> files = render(yaml, previous, allow);
     try (Stream<Path> s = Files.walk(ws.dir())) {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
         String rel = ws.dir().relativize(p).toString();
@@ -482,13 +599,43 @@ class LifecycleTest {
     }
     List<String> args =
         new java.util.ArrayList<>(
-            List.of("plan", "-input=false", "-no-color", "-lock=false", "-out=row.tfplan"));
+            command.equals("plan")
+                ? List.of("plan", "-input=false", "-no-color", "-lock=false", "-out=row.tfplan")
+                // Without refreshing, as the first apply (applyTheReferenceSpec says why).
+                : List.of(
+                    "apply",
+                    "-auto-approve",
+                    "-input=false",
+                    "-no-color",
+                    "-refresh=false",
+                    "-parallelism=20"));
     args.addAll(List.of(vars));
-    return ws.run(PLAN, args.toArray(String[]::new));
+    return ws.run(Duration.ofMinutes(15), args.toArray(String[]::new));
   }
 
+  /** The addresses of the pools' recorded node settings in state (pools.tf). */
+  private static String record(String pool) {
+    return NodeSettings.RECORD + "[\"" + pool + "\"]";
+  }
+
+  /**
+   * The plan of the spec rendered after the applied render; no pool's recorded settings may be
+   * replaced (only -replace re-records them, which no row but the -replace ones passes).
+   */
   private static synchronized Changes plan(String yaml, boolean allow) throws Exception {
-    planOnly(yaml, allow).assertOk();
+    Changes c = plan(yaml, applied, allow);
+    assertEquals(
+        List.of(),
+        c.replaced().stream().filter(a -> a.startsWith(NodeSettings.RECORD)).toList(),
+        "a row that passes no -replace replaces no recorded settings");
+    return c;
+  }
+
+  /** The plan of the spec rendered after a render whose manifest values were previous. */
+  private static synchronized Changes plan(
+      String yaml, SortedMap<String, String> previous, boolean allow, String... vars)
+      throws Exception {
+    planOnly(yaml, previous, allow, "plan", vars).assertOk();
     RealTools.Result show = ws.run(PLAN, "show", "-json", "-no-color", "row.tfplan").assertOk();
     JsonNode doc = JSON.readTree(show.output().substring(show.output().indexOf('{')));
     Set<String> created = new TreeSet<>();
