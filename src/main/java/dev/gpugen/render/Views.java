@@ -21,6 +21,7 @@ final class Views {
     m.put("header", GeneratedOutputFormat.markup(header(specLabel, false)));
     m.put("jinjaHeader", GeneratedOutputFormat.markup(header(specLabel, true)));
     m.put("ansible", new AnsibleView(plan));
+    m.put("groupVars", new AnsibleVars(plan));
     m.put("terraform", new TerraformView(plan));
     m.put("argocd", new ArgoCdView(plan));
     return m;
