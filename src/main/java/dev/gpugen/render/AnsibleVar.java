@@ -48,8 +48,8 @@ public record AnsibleVar(
    * A value and the comment lines written above it (without their "# ").
    *
    * @param data a String (written !unsafe: Ansible never evaluates it as a template), an Integer,
-   *     Long or Boolean, null, {@link Raw} YAML, a flat Map of such scalars (keys double-quoted), or
-   *     a {@link Tree} or List (block YAML, strings !unsafe)
+   *     Long or Boolean, null, {@link Raw} YAML, a flat Map of such scalars (keys double-quoted),
+   *     or a {@link Tree} or List (block YAML, strings !unsafe)
    */
   public record Value(Object data, List<String> comment) {
     public Value {
@@ -231,11 +231,12 @@ public record AnsibleVar(
   /** The names in {@code items}, in order (for tests and docs). */
   static List<String> names(List<AnsibleVarItem> items) {
     List<String> out = new ArrayList<>();
-    items.forEach(i -> {
-      if (i instanceof AnsibleVar v) {
-        out.add(v.name());
-      }
-    });
+    items.forEach(
+        i -> {
+          if (i instanceof AnsibleVar v) {
+            out.add(v.name());
+          }
+        });
     return out;
   }
 }

@@ -90,7 +90,8 @@ public final class AnsibleVars {
 
     l.add(
         new Heading(
-            Optional.of(List.of("01 driver + CUDA (cluster default; a pool's file overrides these)")),
+            Optional.of(
+                List.of("01 driver + CUDA (cluster default; a pool's file overrides these)")),
             Optional.of(List.of())));
     l.add(software("nvidia_driver_version", s -> of(s.driver())));
     l.add(software("nvidia_driver_branch", s -> of(ClusterPlan.driverBranch(s))));
@@ -106,9 +107,7 @@ public final class AnsibleVars {
             poolNodes((p, pp) -> of(pp.kernelModules()))));
     l.add(pool("nvidia_driver_fabricmanager", poolNodes((p, pp) -> of(pp.hardware().nvswitch()))));
     l.add(
-        pool(
-            "nvidia_driver_nvlsm",
-            poolNodes((p, pp) -> of(pp.hardware().nvlinkSubnetManager()))));
+        pool("nvidia_driver_nvlsm", poolNodes((p, pp) -> of(pp.hardware().nvlinkSubnetManager()))));
     l.add(software("nvidia_driver_cuda_version", s -> of(s.cuda())));
     l.add(
         software(
@@ -122,7 +121,7 @@ public final class AnsibleVars {
             nodes(
                 p -> {
                   List<Map<String, Object>> mirrors = new ArrayList<>();
-                  for (AnsibleView.RegistryMirror r : new AnsibleView(p).registryMirrors()) {
+                  for (RegistryMirror r : registryMirrors(p)) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("registry", r.registry());
                     m.put("server", r.server());
@@ -145,18 +144,21 @@ public final class AnsibleVars {
             "local_nvme_enabled",
             poolNodes(
                 (p, pp) ->
-                    localNvme(p, pp)
+                    AnsibleView.localNvme(p, pp)
                         .flatMap(
                             n ->
                                 of(
                                     true,
                                     "pools[].localNvme: the instance store as one RAID 0 array"
                                         + " (play 00).")))));
-    l.add(pool("local_nvme_mount", poolNodes((p, pp) -> localNvme(p, pp).flatMap(n -> of(n.mount())))));
+    l.add(
+        pool(
+            "local_nvme_mount",
+            poolNodes((p, pp) -> AnsibleView.localNvme(p, pp).flatMap(n -> of(n.mount())))));
     l.add(
         pool(
             "local_nvme_containerd",
-            poolNodes((p, pp) -> localNvme(p, pp).flatMap(n -> of(n.containerd())))));
+            poolNodes((p, pp) -> AnsibleView.localNvme(p, pp).flatMap(n -> of(n.containerd())))));
     l.add(pool("nccl_network_fabric", poolNodes((p, pp) -> of(pp.pool().fabric().spelling()))));
     l.add(
         pool(
@@ -414,7 +416,8 @@ public final class AnsibleVars {
                         "these Applications are Synced and Healthy."))));
     l.add(
         cluster(
-            "gpu_operator_argocd_applications", gitops(true, p -> of(new ArgoCdView(p).applicationNames()))));
+            "gpu_operator_argocd_applications",
+            gitops(true, p -> of(new ArgoCdView(p).applicationNames()))));
     l.add(
         cluster(
             "gpu_operator_version",
@@ -586,8 +589,7 @@ public final class AnsibleVars {
         pool(
             "validation_nccl_min_multi_node_bus_bandwidth_gbps",
             (p, pp) -> {
-              Optional<String> gbps =
-                  pp.minMultiNodeBusBandwidthGbps().map(AnsibleVar::number);
+              Optional<String> gbps = pp.minMultiNodeBusBandwidthGbps().map(AnsibleVar::number);
               if (p.gke()) {
                 return of(gbps.isPresent() ? gbps.get() : null);
               }
@@ -689,14 +691,16 @@ public final class AnsibleVars {
             "gke_checks_skip_reason",
             gkePool(
                 g ->
-                    of(g.skipReason(), "Why play 05 runs no Job on this pool (\"\" when it does)."))));
+                    of(
+                        g.skipReason(),
+                        "Why play 05 runs no Job on this pool (\"\" when it does)."))));
     l.add(
         pool(
             "gke_checks_tolerations",
             gkePool(
                 g -> {
                   List<Map<String, Object>> out = new ArrayList<>();
-                  for (AnsibleView.Toleration t : g.tolerations()) {
+                  for (GkeChecksView.Toleration t : g.tolerations()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("key", t.key());
                     m.put("operator", t.operator());
@@ -752,13 +756,11 @@ public final class AnsibleVars {
   }
 
   private static AnsibleVar preflight(String name, Function<FabricVars, String> f) {
-    return pool(
-        name, fabric(v -> v.preflight() ? of(f.apply(v)) : Optional.empty()));
+    return pool(name, fabric(v -> v.preflight() ? of(f.apply(v)) : Optional.empty()));
   }
 
   /** A host_tuning variable: all three are written when the pool sets any. */
-  private static AnsibleVar tuning(
-      String name, Function<FabricVars, String> f, String... comment) {
+  private static AnsibleVar tuning(String name, Function<FabricVars, String> f, String... comment) {
     return pool(
         name,
         fabric(
@@ -766,10 +768,6 @@ public final class AnsibleVars {
                 v.cpuGovernor().isEmpty() && v.hugepages().isEmpty() && v.gpuClocks().isEmpty()
                     ? Optional.empty()
                     : of(f.apply(v), comment)));
-  }
-
-  private static Optional<ClusterSpec.LocalNvme> localNvme(ClusterPlan p, PoolPlan pp) {
-    return pp.pool().localNvme().filter(n -> n.raid0() && p.aws());
   }
 
   private static Function<ClusterPlan, Optional<Value>> k8s(
@@ -812,14 +810,14 @@ public final class AnsibleVars {
   }
 
   private static Function<ClusterPlan, Optional<Value>> gkeCluster(
-      Function<AnsibleView, Optional<Value>> f) {
-    return p -> p.gke() ? f.apply(new AnsibleView(p)) : Optional.empty();
+      Function<GkeChecksView, Optional<Value>> f) {
+    return p -> p.gke() ? f.apply(new GkeChecksView(p)) : Optional.empty();
   }
 
   private static BiFunction<ClusterPlan, PoolPlan, Optional<Value>> gkePool(
-      Function<AnsibleView.GkePool, Optional<Value>> f) {
+      Function<GkeChecksView.GkePool, Optional<Value>> f) {
     return (p, pp) ->
-        p.gke() ? f.apply(new AnsibleView(p).gkePool(pp.pool().name())) : Optional.empty();
+        p.gke() ? f.apply(new GkeChecksView(p).pool(pp.pool().name())) : Optional.empty();
   }
 
   /**
@@ -832,5 +830,37 @@ public final class AnsibleVars {
     GpuOperatorValues.poolConfigKey(plan, pp)
         .ifPresent(k -> labels.put(GpuOperatorValues.CONFIG_LABEL, k));
     return labels;
+  }
+
+  /**
+   * One registry containerd pulls from a mirror: {@code
+   * /etc/containerd/certs.d/REGISTRY/hosts.toml} (containerd's registry host configuration,
+   * docs/hosts.md: https://github.com/containerd/containerd/blob/main/docs/hosts.md).
+   *
+   * @param registry the registry as image references name it (the folder's name)
+   * @param server the registry's own URL, containerd's fallback ({@code server}); docker.io's is
+   *     registry-1.docker.io, as hosts.md's example has it
+   * @param url the mirror ({@code [host."URL"]})
+   * @param overridePath whether the URL's path is the registry API root ({@code override_path}): a
+   *     mirror with a path, such as a Harbor proxy project or an Artifactory repository
+   */
+  public record RegistryMirror(String registry, String server, String url, boolean overridePath) {}
+
+  /** The registry mirrors play 02 configures (empty on GKE, whose nodes gpugen does not set up). */
+  static List<RegistryMirror> registryMirrors(ClusterPlan plan) {
+    List<RegistryMirror> out = new ArrayList<>();
+    plan.sources()
+        .usedRegistryMirrors()
+        .forEach(
+            (registry, url) ->
+                out.add(
+                    new RegistryMirror(
+                        registry,
+                        registry.equals("docker.io")
+                            ? "https://registry-1.docker.io"
+                            : "https://" + registry,
+                        url,
+                        url.replaceFirst("^https?://[^/]+", "").length() > 0)));
+    return out;
   }
 }

@@ -95,5 +95,4 @@ final class MirrorVars {
     }
     return out;
   }
-
 }

@@ -61,8 +61,7 @@ class AnsibleVarTest {
                 AnsibleVar.override(
                     "validation_x", p -> Optional.empty(), (p, pp) -> AnsibleVar.of("b"))));
     IllegalStateException e =
-        assertThrows(
-            IllegalStateException.class, () -> AnsibleVar.poolFile(planted, plan, pool));
+        assertThrows(IllegalStateException.class, () -> AnsibleVar.poolFile(planted, plan, pool));
     assertEquals(
         "group variable validation_x is overridden for pool "
             + pool.pool().name()
@@ -70,7 +69,8 @@ class AnsibleVarTest {
         e.getMessage());
     // A pool-only variable is no override: nothing to refine, nothing refused.
     List<AnsibleVarItem> poolOnly =
-        List.of(AnsibleVar.heading(), AnsibleVar.pool("validation_x", (p, pp) -> AnsibleVar.of("b")));
+        List.of(
+            AnsibleVar.heading(), AnsibleVar.pool("validation_x", (p, pp) -> AnsibleVar.of("b")));
     assertEquals("\nvalidation_x: !unsafe \"b\"", AnsibleVar.poolFile(poolOnly, plan, pool));
   }
 
