@@ -2,7 +2,7 @@
 # Run ansible-playbook from this folder so that this file applies (Ansible reads ./ansible.cfg).
 
 [defaults]
-<#if ansible.staticHosts>
+<#if inventory.staticHosts>
 # The static inventory beside this file (the spec's hosts). Override with -i.
 inventory = inventory.yml
 <#elseif ansible.gke>
@@ -13,10 +13,10 @@ inventory = inventory.yml
 # The dynamic inventory beside this file (EC2 tags). Override with -i.
 inventory = gpugen-inventory
 </#if>
-<#if ansible.loginUser?has_content>
+<#if inventory.loginUser?has_content>
 # The login user of the image: Canonical's Ubuntu AMIs accept only "ubuntu" (AWS EC2 user guide,
 # "Manage system users on your Linux instance"). The key is cloud.sshKeyName's private key.
-remote_user = [=id(ansible.loginUser)]
+remote_user = [=id(inventory.loginUser)]
 </#if>
 roles_path = roles
 forks = [=ansible.forks]
@@ -35,7 +35,7 @@ retry_files_enabled = False
 # Only the plugins this tree uses: any other that accepts a file would try it after a failure and
 # bury the real error under its own parse errors (yaml and ini accept a file without extension,
 # such as gpugen-inventory). host_list reads -i host1,host2 and never a file.
-<#if ansible.staticHosts || ansible.gke>
+<#if inventory.staticHosts || ansible.gke>
 # yaml reads inventory.yml.
 # An INI inventory of your own: ANSIBLE_INVENTORY_ENABLED=ini ansible-playbook -i hosts.ini ...
 enable_plugins = host_list, yaml
@@ -46,7 +46,7 @@ enable_plugins = host_list, script
 </#if>
 # An inventory script that fails must fail the run, not end in "no hosts matched" with exit 0.
 unparsed_is_failed = True
-<#if !(ansible.staticHosts || ansible.gke)>
+<#if !(inventory.staticHosts || ansible.gke)>
 
 [inventory_plugin_script]
 # Ansible prints a successful script's stderr as "[ERROR]: ..." (always_show_stderr, on by

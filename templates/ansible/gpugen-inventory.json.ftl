@@ -1,1 +1,1 @@
-[=json(ansible.inventoryConfig)]
+[=json(inventory.config)]

@@ -5,14 +5,14 @@
 # playbooks run unchanged. ansible.cfg points here. Every spec string is !unsafe.
 all:
   hosts:
-<#list ansible.inventoryHosts as h>
+<#list inventory.hosts as h>
     [=yaml(h.name)]:
 <#list h.vars as v>
       [=id(v.key)]: [=unsafe(v.value)]
 </#list>
 </#list>
   children:
-<#list ansible.inventoryGroups as g>
+<#list inventory.groups as g>
     [=id(g.name)]:
       hosts:
 <#list g.hosts as name>

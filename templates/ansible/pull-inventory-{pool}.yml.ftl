@@ -7,11 +7,11 @@
 all:
   hosts:
     localhost:
-<#list ansible.pullHostVars(pool.name) as v>
+<#list inventory.pullHostVars(pool.name) as v>
       [=id(v.key)]: [=unsafe(v.value)]
 </#list>
   children:
-<#list ansible.pullGroups(pool.name) as g>
+<#list inventory.pullGroups(pool.name) as g>
     [=id(g)]:
       hosts:
         localhost: {}

@@ -13,10 +13,10 @@ all:
   children:
     gke_nodepools:
       hosts:
-<#list ansible.gkePools as p>
+<#list gkeChecks.pools as p>
         [=yaml(p.host)]: {}
 </#list>
-<#list ansible.gkePools as p>
+<#list gkeChecks.pools as p>
     [=id(p.group)]:
       hosts:
         [=yaml(p.host)]: {}

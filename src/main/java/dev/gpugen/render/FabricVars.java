@@ -58,16 +58,12 @@ public record FabricVars(
         pp.pinSocketIfname(),
         pp.hcaPorts().map(String::valueOf).orElse(""),
         pp.linkGbps().map(String::valueOf).orElse(""),
-        pp.minMultiNodeBusBandwidthGbps().map(FabricVars::number).orElse(""),
+        pp.minMultiNodeBusBandwidthGbps().map(AnsibleVar::number).orElse(""),
         pp.gpuDirectRdmaRequired(),
         verbs && p.rdma().preflight(),
         verbs ? p.software().docaOfed().orElse("") : "",
         t.cpuGovernor().orElse(""),
         t.hugepages().map(String::valueOf).orElse(""),
         t.gpuClocks().map(c -> c.memoryMHz() + "," + c.graphicsMHz()).orElse(""));
-  }
-
-  private static String number(double d) {
-    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
   }
 }

@@ -71,7 +71,7 @@ public final class Renderer {
       String text;
       if (o.template()) {
         Map<String, Object> model = new HashMap<>(base);
-        o.pool().ifPresent(p -> model.put("pool", Views.pool(plan, p)));
+        o.pool().ifPresent(p -> model.put("pool", Views.pool(p)));
         text = renderOne(o.source(), model);
       } else {
         text = copy(o.source(), specLabel);

@@ -21,6 +21,9 @@ final class Views {
     m.put("header", GeneratedOutputFormat.markup(header(specLabel, false)));
     m.put("jinjaHeader", GeneratedOutputFormat.markup(header(specLabel, true)));
     m.put("ansible", new AnsibleView(plan));
+    m.put("groupVars", new AnsibleVars(plan));
+    m.put("inventory", new InventoryView(plan));
+    m.put("gkeChecks", new GkeChecksView(plan));
     m.put("terraform", new TerraformView(plan));
     m.put("argocd", new ArgoCdView(plan));
     return m;
@@ -36,7 +39,13 @@ final class Views {
         + "; DO NOT EDIT.";
   }
 
-  static AnsibleView.PoolVars pool(ClusterPlan plan, PoolPlan pool) {
-    return new AnsibleView(plan).pool(pool);
+  /**
+   * The {@code pool} of a per-pool template: the pool's name and its Ansible group (the plan's name
+   * for it).
+   */
+  public record Pool(String name, String group) {}
+
+  static Pool pool(PoolPlan pool) {
+    return new Pool(pool.pool().name(), pool.group());
   }
 }

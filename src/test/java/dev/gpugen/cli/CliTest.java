@@ -191,12 +191,17 @@ class CliTest {
     String original = Files.readString(Path.of("templates/ansible/group_vars/all.yml.ftl"));
     Files.writeString(
         templates.resolve("all.yml.ftl"),
-        original.replace("# 00 prerequisites", "# 00 prerequisites (changed)"));
+        original.replace("# Cluster-wide values", "# Cluster-wide values (changed)"));
     Cli stale = Cli.run("render", EXAMPLE, "--check", "--templates", tmp.resolve("t").toString());
     assertEquals(1, stale.exit(), stale.toString());
     assertTrue(stale.out().contains("--- a/ansible/group_vars/all.yml"), stale.out());
     assertTrue(
-        stale.out().contains("-# 00 prerequisites\n+# 00 prerequisites (changed)\n"), stale.out());
+        stale
+            .out()
+            .contains(
+                "\n-# Cluster-wide values from the spec. Pool-specific values are in"
+                    + " pool_<name>.yml,\n+# Cluster-wide values (changed) from the spec."),
+        stale.out());
     assertTrue(stale.err().contains("is stale"), stale.err());
   }
 
@@ -255,11 +260,12 @@ class CliTest {
 
     Path templates = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
     String original = Files.readString(Path.of("templates/ansible/group_vars/all.yml.ftl"));
-    Files.writeString(templates.resolve("all.yml.ftl"), original.replace("# 00 ", "# 00: "));
+    Files.writeString(
+        templates.resolve("all.yml.ftl"), original.replace("# Cluster-wide ", "# Cluster-wide: "));
     String t = tmp.resolve("t").toString();
     Cli stale = Cli.run("render", "--check", "--all-envs", "--templates", t, EXAMPLE, EXAMPLE);
     assertEquals(1, stale.exit(), stale.toString());
-    assertEquals(4, stale.out().split("\\+# 00: prerequisites", -1).length - 1, stale.out());
+    assertEquals(4, stale.out().split("\\+# Cluster-wide: values", -1).length - 1, stale.out());
     assertTrue(
         stale
             .err()

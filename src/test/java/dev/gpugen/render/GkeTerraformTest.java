@@ -714,12 +714,12 @@ class GkeTerraformTest {
             .contains("flex-start-queued"));
     assertTrue(pool.path("node_config").get(0).path("flex_start").asText().contains("flex-start"));
     // Play 05 runs no plain Job on a queued provisioning pool (it would stay Pending): it says why.
-    AnsibleView view = new AnsibleView(dev.gpugen.TestSpecs.plan(flex.spec()));
+    GkeChecksView view = new GkeChecksView(dev.gpugen.TestSpecs.plan(flex.spec()));
     assertTrue(
-        view.gkePool("a100-spot").skipReason().contains("ProvisioningRequest"),
-        view.gkePool("a100-spot")::toString);
+        view.pool("a100-spot").skipReason().contains("ProvisioningRequest"),
+        view.pool("a100-spot")::toString);
     assertEquals(
-        "", new AnsibleView(dev.gpugen.TestSpecs.plan(r.spec())).gkePool("a100-spot").skipReason());
+        "", new GkeChecksView(dev.gpugen.TestSpecs.plan(r.spec())).pool("a100-spot").skipReason());
   }
 
   /**
