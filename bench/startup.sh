@@ -8,6 +8,8 @@
 # hello-world JVM's. On a shared machine wall times move with the load (printed before and
 # after); CPU times much less.
 # Renders a 1-pool spec (aws-h100) and a 3-pool one (aws-mixed).
+# GPUGEN_JAR=other.jar times that jar instead (with other.jsa beside it, as the launcher uses it),
+# so the code before a change can be timed the same way right before or after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-15}
@@ -42,7 +44,7 @@ run_case() {
     3) ./gpugen render "$spec" -o "$tmp/out" --force ;;
     4) ./gpugen render "$spec" --check ;;
     5) ./gpugen render "$spec3" -o "$tmp/out3" --force ;;
-    6) java -jar target/gpugen.jar render "$spec" --check ;;
+    6) java -jar "${GPUGEN_JAR:-target/gpugen.jar}" render "$spec" --check ;;
   esac
 }
 ms() { # ms CASE: "wall,cpu" of one run in ms

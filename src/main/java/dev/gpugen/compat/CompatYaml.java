@@ -254,7 +254,7 @@ final class CompatYaml {
   private static LustreDeployment lustre(Fields f) {
     List<Integer> throughputs = new ArrayList<>();
     for (String text : f.texts("throughputs")) {
-      if (!text.matches("[0-9]{1,6}")) {
+      if (!digits(text, 6)) {
         throw f.error("throughputs", "expected a whole number, got \"" + text + "\"");
       }
       throughputs.add(Integer.parseInt(text));
@@ -455,6 +455,32 @@ final class CompatYaml {
   }
 
   /**
+   * {@code text} matches {@code [0-9]{1,max}}. Written out rather than {@code String.matches},
+   * which compiles its pattern on every call: the table has hundreds of counts, read at every start.
+   */
+  private static boolean digits(String text, int max) {
+    if (text.isEmpty() || text.length() > max) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean hasWhitespace(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isWhitespace(text.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * One YAML mapping and where it sits in the file. Remembers which keys were read so that {@link
    * #finish()} can reject the rest.
    */
@@ -543,6 +569,9 @@ final class CompatYaml {
 
     /** Rejects keys nobody read: they are typos or values this loader does not know. */
     void finish() {
+      if (read.containsAll(map.keySet())) {
+        return;
+      }
       Set<String> unknown = new TreeSet<>(map.keySet());
       unknown.removeAll(read);
       if (!unknown.isEmpty()) {
@@ -613,7 +642,7 @@ final class CompatYaml {
     }
 
     private void checkUrl(String name, String url) {
-      if (!url.startsWith("https://") || url.chars().anyMatch(Character::isWhitespace)) {
+      if (!url.startsWith("https://") || hasWhitespace(url)) {
         throw error(name, "expected an https:// URL, got \"" + url + "\"");
       }
     }
@@ -632,7 +661,7 @@ final class CompatYaml {
     }
 
     private int parseCount(String name, String text) {
-      if (!text.matches("[0-9]{1,9}")) {
+      if (!digits(text, 9)) {
         throw error(name, "expected a whole number, got \"" + text + "\"");
       }
       return Integer.parseInt(text);

@@ -70,8 +70,15 @@ public final class Version implements Comparable<Version> {
   }
 
   private static int number(String text, String digits) {
-    if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    if (digits.isEmpty()) {
       throw notAVersion(text, EXPECTED);
+    }
+    // A loop, not a stream: every start parses the compatibility table's hundreds of versions.
+    for (int i = 0; i < digits.length(); i++) {
+      char c = digits.charAt(i);
+      if (c < '0' || c > '9') {
+        throw notAVersion(text, EXPECTED);
+      }
     }
     if (digits.length() > MAX_DIGITS) {
       throw notAVersion(text, "part \"" + digits + "\" is too large");

@@ -48,7 +48,7 @@ public record SpecPath(List<Object> segments) implements Comparable<SpecPath> {
       } else {
         String key = (String) s;
         // Keys with dots (sysctl names, label keys) are quoted so the path stays unambiguous.
-        boolean plain = key.matches("[A-Za-z_][A-Za-z0-9_-]*");
+        boolean plain = plain(key);
         if (!plain) {
           b.append("[\"").append(key.replace("\"", "\\\"")).append("\"]");
         } else {
@@ -60,6 +60,24 @@ public record SpecPath(List<Object> segments) implements Comparable<SpecPath> {
       }
     }
     return b.toString();
+  }
+
+  /**
+   * {@code key} matches {@code [A-Za-z_][A-Za-z0-9_-]*}, written out: {@code String.matches}
+   * compiles its pattern on every call, and a render prints thousands of paths.
+   */
+  private static boolean plain(String key) {
+    if (key.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      boolean letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+      if (!letter && (i == 0 || !((c >= '0' && c <= '9') || c == '-'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

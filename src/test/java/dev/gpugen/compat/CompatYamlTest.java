@@ -106,6 +106,11 @@ class CompatYamlTest {
       value = {
         // from | to | expected message fragment
         "gpus: 8, | gpus: eight, | test.yaml: aws_instances[p5.48xlarge].gpus: expected a whole number, got \"eight\"",
+        "gpus: 8, | gpus: 1234567890, | aws_instances[p5.48xlarge].gpus: expected a whole number, got \"1234567890\"",
+        "gpus: 8, | gpus: -8, | aws_instances[p5.48xlarge].gpus: expected a whole number, got \"-8\"",
+        "gpus: 8, | gpus: \"\u0668\", | aws_instances[p5.48xlarge].gpus: expected a whole number, got \"\u0668\"",
+        "{gpu: H100, source: *RN} | {gpu: H100, source: \"https://example.com/a\\u2003b\"} | expected an https:// URL",
+        "{gpu: H100, source: *RN} | {gpu: H100, source: \"https://example.com/a\\tb\"} | expected an https:// URL",
         "vcpus: 192, | vcpu: 192, | aws_instances[p5.48xlarge].vcpus: missing",
         "market: on-demand, | market: reserved, | aws_vcpu_quotas[L-417A185B]: L-417A185B: market must be on-demand or spot",
         "min_driver: \"570.26\", | min_driver: \"570.x\", | cuda_releases[12.8].min_driver: not a version: \"570.x\"",

@@ -146,7 +146,9 @@ class VersionTest {
         "12.8u",
         "12.8u1u2",
         "1234567890.1",
-        "580.95.05a"
+        "580.95.05a",
+        "12.\u0668",
+        "12.+8"
       })
   void rejectsTextThatIsNotAVersionWithAClearMessage(String text) {
     InvalidInput e = assertThrows(InvalidInput.class, () -> Version.parse(text));

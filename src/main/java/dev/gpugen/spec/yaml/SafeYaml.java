@@ -2,6 +2,7 @@ package dev.gpugen.spec.yaml;
 
 import dev.gpugen.spec.Position;
 import dev.gpugen.spec.Printable;
+import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -9,16 +10,21 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlVersionException;
 import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.JsonSchema;
 
 /**
@@ -88,11 +94,13 @@ public final class SafeYaml {
             // Never setEnvConfig: ${AWS_SECRET_ACCESS_KEY} in a spec must stay literal text.
             .build();
     try {
-      Optional<Problem> deep = checkDepth(settings, text);
+      // The text is parsed once: the checks read the events first, then the composer replays them.
+      List<Event> events = new ArrayList<>();
+      Optional<Problem> deep = checkDepth(settings, text, events);
       if (deep.isPresent()) {
         return new Result(Optional.empty(), deep);
       }
-      Optional<Node> root = new Compose(settings).composeString(text);
+      Optional<Node> root = new Composer(settings, new Replay(events)).getSingleNode();
       if (root.isEmpty()) {
         return fail("spec-empty", Position.START, "the spec has no document", null);
       }
@@ -130,10 +138,16 @@ public final class SafeYaml {
    * this is safe on hostile nesting. Checks depth, and that mapping keys are plain scalars (the
    * composer rejects other keys too, but without a position).
    */
-  private static Optional<Problem> checkDepth(LoadSettings settings, String text) {
+  private static Optional<Problem> checkDepth(
+      LoadSettings settings, String text, List<Event> events) {
     // One entry per open collection: {is a mapping, expects a key next}.
     ArrayDeque<boolean[]> open = new ArrayDeque<>();
-    for (Event e : new Parse(settings).parseString(text)) {
+    // The parser Compose.composeString builds, so the events (and their marks) are the ones the
+    // composer saw when it parsed the text itself.
+    Parser parser = new ParserImpl(settings, new StreamReader(settings, new StringReader(text)));
+    while (parser.hasNext()) {
+      Event e = parser.next();
+      events.add(e);
       Event.ID id = e.getEventId();
       boolean startsNode =
           id == Event.ID.Scalar
@@ -167,6 +181,44 @@ public final class SafeYaml {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The events {@link #checkDepth} read, handed to the composer in order, as the parser they came
+   * from would (snakeyaml-engine 3.2, {@code ParserImpl}: same answers at the end of the stream).
+   */
+  private static final class Replay implements Parser {
+    private final List<Event> events;
+    private int next;
+
+    Replay(List<Event> events) {
+      this.events = events;
+    }
+
+    @Override
+    public boolean checkEvent(Event.ID choice) {
+      return next < events.size() && events.get(next).getEventId() == choice;
+    }
+
+    @Override
+    public Event peekEvent() {
+      if (next >= events.size()) {
+        throw new NoSuchElementException("No more Events found.");
+      }
+      return events.get(next);
+    }
+
+    @Override
+    public Event next() {
+      Event e = peekEvent();
+      events.set(next++, null); // consumed: the composer keeps what it needs
+      return e;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return next < events.size();
+    }
   }
 
   /** A complete node was seen: in a mapping, a key is followed by a value and vice versa. */
