@@ -45,8 +45,8 @@ final class Impact {
 
   /**
    * What the manifest records for a render of {@code plan} from {@code spec} into folder, with the
-   * node settings it accepted ({@link #accepted}), those --allow-replace allowed ({@link
-   * #allowed}) and whether a driver upgrade is pending.
+   * node settings it accepted ({@link #accepted}), those --allow-replace allowed ({@link #allowed})
+   * and whether a driver upgrade is pending.
    */
   static Manifest.Source source(
       Path folder,
@@ -101,9 +101,9 @@ final class Impact {
   }
 
   /**
-   * The node settings a render into {@code folder} writes into accepted_node_settings: the
-   * current ones with {@code allow} (--allow-replace), else those an earlier --allow-replace into
-   * the folder accepted ({@link NodeSettings#allowed}).
+   * The node settings a render into {@code folder} writes into accepted_node_settings: the current
+   * ones with {@code allow} (--allow-replace), else those an earlier --allow-replace into the
+   * folder accepted ({@link NodeSettings#allowed}).
    */
   static SortedMap<String, SortedMap<String, Object>> allowed(
       Path folder, ClusterPlan plan, boolean allow) {

@@ -456,7 +456,8 @@ final class CompatYaml {
 
   /**
    * {@code text} matches {@code [0-9]{1,max}}. Written out rather than {@code String.matches},
-   * which compiles its pattern on every call: the table has hundreds of counts, read at every start.
+   * which compiles its pattern on every call: the table has hundreds of counts, read at every
+   * start.
    */
   private static boolean digits(String text, int max) {
     if (text.isEmpty() || text.length() > max) {

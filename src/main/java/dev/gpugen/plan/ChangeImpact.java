@@ -200,7 +200,8 @@ public final class ChangeImpact {
     // The accepted and allowed node settings are the render's record of what Terraform may launch,
     // not spec values (NodeSettings).
     before = new TreeMap<>(before);
-    before.keySet()
+    before
+        .keySet()
         .removeIf(k -> k.startsWith(NodeSettings.ACCEPTED) || k.startsWith(NodeSettings.ALLOWED));
     if (before.isEmpty()) {
       return out; // a render from before gpugen recorded its values

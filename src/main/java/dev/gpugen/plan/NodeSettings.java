@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * What an AWS pool's nodes are launched with and cannot change without being replaced: the values
@@ -120,24 +121,39 @@ public final class NodeSettings {
     if (allow) {
       return current;
     }
-    Map<String, String> renamedFrom = new TreeMap<>();
-    plan.pools()
-        .forEach(pp -> pp.pool().renamedFrom().ifPresent(old -> renamedFrom.put(pp.name(), old)));
     SortedMap<String, SortedMap<String, Object>> out = new TreeMap<>();
     current.forEach(
         (pool, now) -> {
-          String was =
-              previous.getOrDefault(
-                  acceptedKey(pool),
-                  renamedFrom.containsKey(pool)
-                      ? previous.get(acceptedKey(renamedFrom.get(pool)))
-                      : null);
+          String was = previousValue(previous, plan, pool, NodeSettings::acceptedKey);
           out.put(pool, was == null ? now : parse(was, now).orElse(now));
         });
     return out;
   }
 
-  /** The Terraform resource that records in state the settings a pool's nodes were accepted with. */
+  /**
+   * The value {@code key} names for {@code pool} among the previous render's manifest values, or
+   * for a renamed pool under its previous name; null for none.
+   */
+  private static String previousValue(
+      SortedMap<String, String> previous,
+      ClusterPlan plan,
+      String pool,
+      UnaryOperator<String> key) {
+    String was = previous.get(key.apply(pool));
+    if (was != null) {
+      return was;
+    }
+    return plan.pools().stream()
+        .filter(pp -> pp.name().equals(pool))
+        .flatMap(pp -> pp.pool().renamedFrom().stream())
+        .map(old -> previous.get(key.apply(old)))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * The Terraform resource that records in state the settings a pool's nodes were accepted with.
+   */
   public static final String RECORD = "terraform_data.recorded_node_settings";
 
   /**
@@ -171,18 +187,10 @@ public final class NodeSettings {
     if (allow) {
       return current;
     }
-    Map<String, String> renamedFrom = new TreeMap<>();
-    plan.pools()
-        .forEach(pp -> pp.pool().renamedFrom().ifPresent(old -> renamedFrom.put(pp.name(), old)));
     SortedMap<String, SortedMap<String, Object>> out = new TreeMap<>();
     current.forEach(
         (pool, now) -> {
-          String was =
-              previous.getOrDefault(
-                  allowedKey(pool),
-                  renamedFrom.containsKey(pool)
-                      ? previous.get(allowedKey(renamedFrom.get(pool)))
-                      : null);
+          String was = previousValue(previous, plan, pool, NodeSettings::allowedKey);
           if (was != null) {
             // A garbled record (hand edits) accepts nothing: Terraform compares with its state.
             parse(was, now).ifPresent(m -> out.put(pool, m));

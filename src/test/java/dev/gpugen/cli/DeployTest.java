@@ -26,7 +26,8 @@ class DeployTest {
     ClusterPlan plan =
         TestSpecs.plan(
             TestSpecs.parse(
-                Files.readString(Path.of("src/test/resources/golden/aws-h100-reference/spec.yaml"))));
+                Files.readString(
+                    Path.of("src/test/resources/golden/aws-h100-reference/spec.yaml"))));
     Path folder = Path.of("out");
     String tf = "-chdir=" + folder.resolve("terraform");
     assertEquals(

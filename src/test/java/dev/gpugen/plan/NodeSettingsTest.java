@@ -86,8 +86,7 @@ class NodeSettingsTest {
             parse(EKS.replace("instanceType: m6i.xlarge}", "instanceType: m6i.2xlarge}")));
     assertEquals(Map.of(), NodeSettings.allowed(first, after, false));
     // --allow-replace accepts every pool's current settings, and later renders keep them.
-    SortedMap<String, SortedMap<String, Object>> allowed =
-        NodeSettings.allowed(first, after, true);
+    SortedMap<String, SortedMap<String, Object>> allowed = NodeSettings.allowed(first, after, true);
     assertEquals(NodeSettings.of(after), allowed);
     SortedMap<String, String> second = NodeSettings.recordAllowed(allowed);
     // (compared as the JSON the tfvars carry: the manifest reads numbers back as longs)

@@ -287,7 +287,8 @@ class LifecycleTest {
         render(
             spec,
             NodeSettings.recordAllowed(
-                NodeSettings.allowed(new TreeMap<>(), TestSpecs.plan(TestSpecs.parse(spec)), false)),
+                NodeSettings.allowed(
+                    new TreeMap<>(), TestSpecs.plan(TestSpecs.parse(spec)), false)),
             false);
     again.forEach(
         (name, text) -> {
