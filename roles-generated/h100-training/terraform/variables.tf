@@ -110,8 +110,8 @@ variable "kms_key_id" {
   default     = null
 
   validation {
-    condition     = var.kms_key_id == null ? true : can(regex("^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key|alias)/.+$", var.kms_key_id))
-    error_message = "The kms_key_id must be a KMS key or alias ARN."
+    condition     = var.kms_key_id == null ? true : can(regex("^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[0-9a-z-]+$", var.kms_key_id))
+    error_message = "The kms_key_id must be a KMS key ARN (arn:aws:kms:REGION:ACCOUNT:key/ID), not an alias: AWS reports the key's ARN, so an alias would replace every node and the Lustre file system on every apply (the key's ARN: aws kms describe-key --key-id alias/NAME --query KeyMetadata.Arn)."
   }
 }
 

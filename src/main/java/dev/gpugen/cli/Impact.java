@@ -152,7 +152,12 @@ final class Impact {
                               + pool
                               + "]: --allow-replace accepts its new "
                               + String.join(", ", settings)
-                              + ": terraform apply replaces every node of the pool")));
+                              + ": terraform apply replaces every node of the pool; apply with"
+                              + " -replace='"
+                              + NodeSettings.RECORD
+                              + "[\""
+                              + pool
+                              + "\"]' (gpugen up does) so that the state records them")));
       out.flush();
       return;
     }

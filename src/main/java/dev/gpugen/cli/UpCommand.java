@@ -117,16 +117,19 @@ final class UpCommand implements Callable<Integer> {
     Manifest.Source source = Impact.source(folder, file, plan, accepted, allowed);
     // Another spec's folder holds another cluster's state: refused before any check runs.
     TreeWriter.checkOwner(folder, source, force);
-    // --allow-replace re-records every pool's settings in state (terraform apply -replace of
-    // terraform_data.recorded_node_settings): it accepts every pool's current settings, as the
-    // render writes them, and a later render into a fresh folder then compares with these.
+    // The apply re-records in state (terraform apply -replace of
+    // terraform_data.recorded_node_settings) the settings of every pool whose current ones are
+    // allowed: all with --allow-replace, else those an earlier --allow-replace into this folder
+    // accepted, so the record never stays behind the nodes a plain render's apply replaced.
     List<Deploy.Step> steps =
         Deploy.up(
             plan,
             folder,
             autoApprove,
             source.driverUpgradePending(),
-            allowReplace ? NodeSettings.recordAddresses(plan) : List.of());
+            allowReplace
+                ? NodeSettings.recordAddresses(plan)
+                : NodeSettings.recordAddresses(plan, allowed));
     Preflight.Result checks = Preflight.check(plan, steps, context, true);
     if (!Preflight.report("gpugen up", checks, err)) {
       return ExitCodes.ENVIRONMENT;

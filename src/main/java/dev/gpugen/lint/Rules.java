@@ -4,6 +4,7 @@ import dev.gpugen.lint.rules.aws.AwsArmInstanceUnsupported;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockEnds;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockInstanceType;
 import dev.gpugen.lint.rules.aws.AwsCapacityBlockReservationMissing;
+import dev.gpugen.lint.rules.aws.AwsEnvSharedBucket;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeInvalid;
 import dev.gpugen.lint.rules.aws.AwsInstanceTypeUnknown;
 import dev.gpugen.lint.rules.aws.AwsLocalNvmeNoInstanceStore;
@@ -114,6 +115,7 @@ import dev.gpugen.lint.rules.sys.SysHugepagesExceedMemory;
 import dev.gpugen.lint.rules.sys.SysMaxMapCountLow;
 import dev.gpugen.lint.rules.sys.SysNumaBalancingEnabled;
 import dev.gpugen.lint.rules.tf.TfBackendIgnored;
+import dev.gpugen.lint.rules.tf.TfEnvSharedState;
 import dev.gpugen.lint.rules.tf.TfProdLocalState;
 import dev.gpugen.lint.rules.val.ValBusbwSingleGpu;
 import dev.gpugen.lint.rules.val.ValBusbwThresholdImplausible;
@@ -224,6 +226,7 @@ public final class Rules {
           new ConnSettingIgnored(),
           new TfBackendIgnored(),
           new TfProdLocalState(),
+          new TfEnvSharedState(),
           new EfaUnsupportedInstance(),
           new EfaDevicePluginUnscheduled(),
           new EfaNotUsed(),
@@ -239,6 +242,7 @@ public final class Rules {
           new AwsCapacityBlockEnds(),
           new AwsLocalNvmeNoInstanceStore(),
           new AwsVcpuQuota(),
+          new AwsEnvSharedBucket(),
           new PullUnsupportedProvider(),
           new PullUnpinnedRef(),
           new SpecSettingIgnored(),

@@ -136,32 +136,44 @@ public record ClusterPlan(
    * group the name {@link #placementGroup} computes. A render recorded it under {@code
    * pools[POOL].placementGroup} ({@link ChangeImpact#values}); a render of the release before the
    * name followed the strategy recorded none, nor any accepted node settings (both came together),
-   * and named every group {@code NAME[-ENV]-POOL}. Without a previous render (a fresh folder)
-   * nothing is known and the computed name stands (docs/terraform.md, "Upgrading").
+   * and named every group {@code NAME[-ENV]-POOL}, the name the cluster strategy computes. So a
+   * change to cluster from such a group would ask EC2 for a second group of the same name ({@code
+   * InvalidPlacementGroup.Duplicate}: the new one is created before the old one goes) and keep the
+   * nodes in the old: the new group is then named {@code NAME[-ENV]-POOL-cluster}. Without a
+   * previous render (a fresh folder) nothing is known and the computed name stands
+   * (docs/terraform.md, "Upgrading").
    *
    * @param previous the previous render's manifest values, empty for none
    */
   public ClusterPlan keepingPlacementGroups(java.util.SortedMap<String, String> previous) {
-    if (!aws()
-        || !spec.network().placement().spelling().equals(previous.get(ChangeImpact.PLACEMENT))) {
+    String previousStrategy = previous.get(ChangeImpact.PLACEMENT);
+    if (!aws() || previousStrategy == null) {
       return this;
     }
+    Placement strategy = spec.network().placement();
+    boolean same = strategy.spelling().equals(previousStrategy);
     boolean beforeStrategyNames =
         previous.keySet().stream().noneMatch(k -> k.startsWith(NodeSettings.ACCEPTED));
     List<PoolPlan> kept = new ArrayList<>();
     for (PoolPlan pp : pools) {
       String was = pp.pool().renamedFrom().orElse(pp.name());
       String at = "pools[" + was + "].";
+      Optional<String> previousGroup =
+          Optional.ofNullable(previous.get(at + ChangeImpact.PLACEMENT_GROUP))
+              .or(
+                  () ->
+                      beforeStrategyNames && previous.containsKey(at + "count")
+                          ? Optional.of(qualifiedName + "-" + was)
+                          : Optional.empty());
       Optional<String> name =
           pp.placementGroup()
               .flatMap(
                   g ->
-                      Optional.ofNullable(previous.get(at + ChangeImpact.PLACEMENT_GROUP))
-                          .or(
-                              () ->
-                                  beforeStrategyNames && previous.containsKey(at + "count")
-                                      ? Optional.of(qualifiedName + "-" + was)
-                                      : Optional.empty()));
+                      same
+                          ? previousGroup
+                          : previousGroup
+                              .filter(g::equals)
+                              .map(x -> g + "-" + strategy.spelling()));
       kept.add(
           name.isEmpty()
               ? pp

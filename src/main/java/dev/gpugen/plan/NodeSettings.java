@@ -164,6 +164,23 @@ public final class NodeSettings {
     return of(plan).keySet().stream().map(p -> RECORD + "[\"" + p + "\"]").toList();
   }
 
+  /**
+   * The records of the pools whose current settings {@code allowed} holds (an --allow-replace, now
+   * or into the folder before): an apply replaces their nodes either way, and replacing the record
+   * in the same apply makes the state record what it launched, so a later render into a fresh
+   * folder compares with those, and putting the spec back is refused. A pool whose settings changed
+   * again since is left out: replacing its record would leave the guard nothing to compare with at
+   * plan time.
+   */
+  public static List<String> recordAddresses(
+      ClusterPlan plan, SortedMap<String, SortedMap<String, Object>> allowed) {
+    SortedMap<String, List<String>> changedSince = refused(allowed, plan);
+    return of(plan).keySet().stream()
+        .filter(p -> allowed.containsKey(p) && !changedSince.containsKey(p))
+        .map(p -> RECORD + "[\"" + p + "\"]")
+        .toList();
+  }
+
   /** The manifest value holding the settings --allow-replace last accepted for a pool's nodes. */
   static String allowedKey(String pool) {
     return ALLOWED + "pools[" + pool + "]";

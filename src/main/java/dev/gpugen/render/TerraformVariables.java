@@ -126,11 +126,20 @@ final class TerraformVariables {
                             + " system (PERSISTENT types) and the checkpoint bucket; null for AWS"
                             + " managed keys.")
                     .defaultTo(null)
+                    // A key ARN, never an alias: EC2 and FSx report a volume's and a file
+                    // system's key by its ARN, and the provider compares that with the
+                    // configuration as written (kms_key_id is ForceNew on both), so an alias would
+                    // plan every node and the file system replaced on every run
+                    // (hashicorp/terraform-provider-aws issue 13860 and its kin).
                     .validation(
                         "{var} == null ? true :"
-                            + " can(regex(\"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key|alias)/.+$\","
+                            + " can(regex(\"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[0-9a-z-]+$\","
                             + " {var}))",
-                        "The kms_key_id must be a KMS key or alias ARN."),
+                        "The kms_key_id must be a KMS key ARN (arn:aws:kms:REGION:ACCOUNT:key/ID),"
+                            + " not an alias: AWS reports the key's ARN, so an alias would replace"
+                            + " every node and the Lustre file system on every apply (the key's"
+                            + " ARN: aws kms describe-key --key-id alias/NAME --query"
+                            + " KeyMetadata.Arn)."),
                 TfVar.of(
                         "iam_permissions_boundary",
                         "string",

@@ -110,6 +110,31 @@ class NodeSettingsTest {
         NodeSettings.recordAddresses(TestSpecs.plan(parse(EKS))));
   }
 
+  @Test
+  void aPlainUpReRecordsThePoolsAnEarlierAllowReplaceAcceptedWhileTheirSettingsStayThose() {
+    ClusterPlan before = TestSpecs.plan(parse(EKS));
+    ClusterPlan bigger =
+        TestSpecs.plan(
+            parse(EKS.replace("instanceType: m6i.xlarge}", "instanceType: m6i.2xlarge}")));
+    // render --allow-replace into the folder: its manifest keeps what it accepted.
+    SortedMap<String, String> manifest =
+        NodeSettings.recordAllowed(NodeSettings.allowed(new TreeMap<>(), bigger, true));
+    // A plain up after it: every pool still as accepted, so every record is re-recorded.
+    assertEquals(
+        NodeSettings.recordAddresses(bigger),
+        NodeSettings.recordAddresses(bigger, NodeSettings.allowed(manifest, bigger, false)));
+    // The system pool put back since: its record stays, so the guard still compares with it.
+    assertEquals(
+        List.of(
+            "terraform_data.recorded_node_settings[\"h100\"]",
+            "terraform_data.recorded_node_settings[\"l4-infer\"]"),
+        NodeSettings.recordAddresses(before, NodeSettings.allowed(manifest, before, false)));
+    // Nothing allowed in the folder: nothing re-recorded.
+    assertEquals(
+        List.of(),
+        NodeSettings.recordAddresses(before, NodeSettings.allowed(new TreeMap<>(), before, false)));
+  }
+
   private static dev.gpugen.spec.ClusterSpec parse(String yaml) {
     return TestSpecs.parse(yaml);
   }

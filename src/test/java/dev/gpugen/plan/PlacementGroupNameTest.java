@@ -85,6 +85,30 @@ class PlacementGroupNameTest {
   }
 
   @Test
+  void clusterAfterAStrategylessNameOfAnotherStrategyIsAGroupOfAnotherName() {
+    // The release before named the spread group atlas-prod-gpu-a, the name cluster computes: a
+    // group of that name would be created while the old one still holds the nodes (Duplicate),
+    // and the nodes, their group name unchanged, would not move.
+    ClusterPlan cluster = plan(SPEC.replace("placement: spread", "placement: cluster"));
+    assertEquals(Optional.of("atlas-prod-gpu-a"), group(cluster));
+    ClusterPlan fromSpread = cluster.keepingPlacementGroups(beforeStrategyNames("spread"));
+    assertEquals(Optional.of("atlas-prod-gpu-a-cluster"), group(fromSpread));
+    assertEquals(
+        "atlas-prod-gpu-a-cluster",
+        NodeSettings.of(fromSpread).get("gpu-a").get("placement_group"));
+    // Kept by the next render under the same strategy; a later move away and back is plain.
+    SortedMap<String, String> next = recorded(fromSpread);
+    assertEquals(
+        Optional.of("atlas-prod-gpu-a-cluster"), group(cluster.keepingPlacementGroups(next)));
+    ClusterPlan spread = plan(SPEC);
+    assertEquals(
+        Optional.of("atlas-prod-gpu-a-spread"), group(spread.keepingPlacementGroups(next)));
+    assertEquals(
+        Optional.of("atlas-prod-gpu-a"),
+        group(cluster.keepingPlacementGroups(recorded(spread.keepingPlacementGroups(next)))));
+  }
+
+  @Test
   void aPoolTheLastRenderDidNotGroupGetsTheNewName() {
     // This release's manifest without a name for the pool: it had none (a reservation, or a
     // pool added since), so no name to keep.

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.TestSpecs;
+import dev.gpugen.cli.DriftCommand;
+import dev.gpugen.inventory.Ec2InstanceSource;
+import dev.gpugen.inventory.StandIns;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.NodeSettings;
 import dev.gpugen.testing.RealTools;
@@ -21,7 +24,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -58,6 +63,10 @@ class LifecycleTest {
   private static Process moto;
   private static TerraformPlan.Workspace ws;
   private static SortedMap<String, String> applied;
+
+  /** The nodes the re-run after the capacity shortage launched, by address. */
+  private static List<String> rerunNodes;
+
   private static String endpoint;
 
   private static final String A100_POOL = "module.pool[\"a100\"]";
@@ -140,6 +149,7 @@ class LifecycleTest {
     // so a refreshed apply would stumble on the emulator. The re-run's point is the missing nodes.
     apply("-refresh=false").assertOk();
     List<String> after = nodesInState();
+    rerunNodes = after.stream().filter(a -> !before.contains(a)).toList();
     assertEquals(4, after.stream().filter(a -> a.startsWith(POOL)).count(), after.toString());
     assertEquals(1, after.stream().filter(a -> a.startsWith(A100_POOL)).count(), after.toString());
     long launches =
@@ -314,6 +324,146 @@ class LifecycleTest {
       }
     }
     assertEquals(List.of(), touched, "created, replaced or destroyed");
+  }
+
+  /**
+   * The joins after an apply: the inventory settings the render writes find, by the tags the
+   * Terraform wrote, exactly the instances Terraform launched, under their pools; gpugen drift
+   * finds them in sync with the spec, then names a node launched beside them through the EC2 API.
+   */
+  @Test
+  void theInventoryAndDriftReadTheNodesTerraformLaunchedAndNameOneLaunchedByHand()
+      throws Exception {
+    ClusterPlan plan = TestSpecs.plan(TestSpecs.parse(BASE));
+    RenderedTree tree =
+        new Renderer(Templates.load(Optional.empty()))
+            .render(plan, "spec.yaml", NodeSettings.allowed(new TreeMap<>(), plan, false));
+    Path dir = scratch.resolve("joins");
+    Files.createDirectories(dir.resolve("cache"));
+    Path config = dir.resolve("gpugen-inventory.json");
+    Files.write(config, tree.files().get("ansible/gpugen-inventory.json").content());
+    Path spec = dir.resolve("cluster.yaml");
+    Files.writeString(spec, BASE, StandardCharsets.UTF_8);
+    Map<String, String> env = new HashMap<>();
+    env.put("GPUGEN_EC2_ENDPOINT", endpoint);
+    env.put("GPUGEN_CACHE_DIR", dir.resolve("cache").toString());
+    env.put("GPUGEN_MAX_ATTEMPTS", "1");
+    env.put("AWS_EC2_METADATA_DISABLED", "true");
+
+    // What Terraform launched, by its outputs: pool -> node key -> private IP.
+    JsonNode ips =
+        JSON.readTree(ws.run(PLAN, "output", "-json", "private_ips").assertOk().output());
+    StandIns.Run list =
+        StandIns.run(
+            StandIns.context(env, java.time.Clock.systemUTC()),
+            "--list",
+            "--config",
+            config.toString());
+    assertEquals(0, list.code(), list.err());
+    JsonNode inv = JSON.readTree(list.out());
+    for (String pool : List.of("h100", "a100")) {
+      Set<String> launched = new TreeSet<>();
+      ips.path(pool).forEach(ip -> launched.add(ip.asText()));
+      Set<String> listed = new TreeSet<>();
+      inv.path("pool_" + pool)
+          .path("hosts")
+          .forEach(
+              h ->
+                  listed.add(
+                      inv.path("_meta")
+                          .path("hostvars")
+                          .path(h.asText())
+                          .path("ansible_host")
+                          .asText()));
+      assertEquals(pool.equals("h100") ? 4 : 1, launched.size(), ips.toString());
+      assertEquals(launched, listed, "pool_" + pool + " lists the nodes Terraform launched");
+    }
+
+    // The re-run updated each launch template in place before launching the rest (moto reads
+    // back interface lists and template tags AWS does not return, so the provider saw a
+    // difference): the pool's nodes run two template versions, two each, and drift names the
+    // re-run's two, the version most of the pool (ties: the lowest) being the first run's.
+    JsonNode ids =
+        JSON.readTree(ws.run(PLAN, "output", "-json", "instance_ids").assertOk().output());
+    Set<String> rerun = new TreeSet<>();
+    for (String address : rerunNodes) {
+      if (address.startsWith(POOL)) {
+        rerun.add(ids.path("h100").path(address.replaceAll(".*\\[\"(\\d+)\"\\]$", "$1")).asText());
+      }
+    }
+    assertEquals(2, rerun.size(), rerunNodes.toString());
+    assertEquals(rerun, hostsOf(drift(env, spec), "launch-template-version"));
+    String byHand =
+        ec2(
+            "r = c.run_instances(ImageId='ami-0a1b2c3d4e5f60718', InstanceType='p5.48xlarge',"
+                + " MinCount=1, MaxCount=1, TagSpecifications=[{'ResourceType': 'instance',"
+                + " 'Tags': [{'Key': k, 'Value': v} for k, v in {'gpugen:cluster':"
+                + " 'h100-training', 'gpugen:environment': 'prod', 'gpugen:pool': 'h100',"
+                + " 'ManagedBy': 'gpugen',"
+                + " 'Name': 'by-hand'}.items()]}])\n"
+                + "print(r['Instances'][0]['InstanceId'])");
+    try {
+      JsonNode findings = drift(env, spec).path("findings");
+      List<String> extra = new java.util.ArrayList<>();
+      findings.forEach(
+          f -> {
+            if (f.path("kind").asText().equals("extra")) {
+              extra.add(f.path("pool").asText() + " " + f.path("actual").asText());
+            }
+          });
+      assertEquals(1, extra.size(), findings.toString());
+      assertTrue(extra.get(0).startsWith("h100 5 instances (1 extra: "), extra.toString());
+      assertTrue(extra.get(0).contains(byHand.strip()), extra + " names " + byHand);
+    } finally {
+      ec2("c.terminate_instances(InstanceIds=['" + byHand.strip() + "'])");
+    }
+    assertEquals(
+        List.of("launch-template-version", "launch-template-version"),
+        drift(env, spec).path("findings").findValuesAsText("kind"),
+        "the node launched by hand is gone again");
+  }
+
+  /** The hosts of a drift report's findings of {@code kind}. */
+  private static Set<String> hostsOf(JsonNode report, String kind) {
+    Set<String> out = new TreeSet<>();
+    report
+        .path("findings")
+        .forEach(
+            f -> {
+              if (f.path("kind").asText().equals(kind)) {
+                out.add(f.path("host").asText());
+              }
+            });
+    return out;
+  }
+
+  /** gpugen drift --format json of {@code spec} against the emulator. */
+  private static JsonNode drift(Map<String, String> env, Path spec) throws Exception {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    new picocli.CommandLine(
+            new DriftCommand(
+                new DriftCommand.Context(env, c -> new Ec2InstanceSource(c, StandIns.CREDENTIALS))))
+        .setOut(new java.io.PrintWriter(out))
+        .setErr(new java.io.PrintWriter(err))
+        .execute("--format", "json", spec.toString());
+    return JSON.readTree(out.toString());
+  }
+
+  /** Runs boto3 against the emulator with an EC2 client {@code c}: an out-of-band change. */
+  private static String ec2(String python) throws Exception {
+    return RealTools.run(
+            scratch,
+            PLAN,
+            Map.of(
+                "AWS_ACCESS_KEY_ID", "testing",
+                "AWS_SECRET_ACCESS_KEY", "testing",
+                "AWS_DEFAULT_REGION", "us-east-1"),
+            "python3",
+            "-c",
+            "import boto3\nc = boto3.client('ec2', endpoint_url='" + endpoint + "')\n" + python)
+        .assertOk()
+        .output();
   }
 
   @Test
