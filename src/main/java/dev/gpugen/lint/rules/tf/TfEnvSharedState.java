@@ -38,6 +38,11 @@ public final class TfEnvSharedState extends Rule {
     if (!plan.aws() || overlay.isEmpty() || backend.isEmpty()) {
       return;
     }
+    // An overlay that names its own bucket keeps its state apart whatever its key.
+    if (findings.isWritten(
+        SpecPath.of("environments", overlay.get(), "terraform", "backend", "s3", "bucket"))) {
+      return;
+    }
     Optional<String> other =
         EnvironmentOverlays.inheritedBy(plan, findings, "terraform", "backend", "s3", "key");
     if (other.isEmpty()) {
