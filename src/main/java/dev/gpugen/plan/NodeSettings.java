@@ -146,8 +146,8 @@ public final class NodeSettings {
     return plan.pools().stream()
         .filter(pp -> pp.name().equals(pool))
         .flatMap(pp -> pp.pool().renamedFrom().stream())
-        .map(old -> previous.get(key.apply(old)))
         .findFirst()
+        .map(old -> previous.get(key.apply(old)))
         .orElse(null);
   }
 

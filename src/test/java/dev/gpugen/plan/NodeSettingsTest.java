@@ -135,6 +135,23 @@ class NodeSettingsTest {
         NodeSettings.recordAddresses(before, NodeSettings.allowed(new TreeMap<>(), before, false)));
   }
 
+  @Test
+  void aRenamedPoolFollowsItsOldNameAndOneWithNothingRecordedThereTakesTheCurrentSettings() {
+    ClusterPlan before = TestSpecs.plan(parse(EKS));
+    String renamedSpec = EKS.replace("- name: h100", "- name: h200\n    renamedFrom: h100");
+    ClusterPlan renamed = TestSpecs.plan(parse(renamedSpec));
+    SortedMap<String, String> manifest =
+        NodeSettings.recordAllowed(NodeSettings.allowed(new TreeMap<>(), before, true));
+    assertEquals(
+        dev.gpugen.json.Json.write(NodeSettings.of(before).get("h100")),
+        dev.gpugen.json.Json.write(NodeSettings.allowed(manifest, renamed, false).get("h200")));
+    // Nothing under the old name: nothing allowed for it, and the accepted are the current.
+    assertEquals(Map.of(), NodeSettings.allowed(new TreeMap<>(), renamed, false));
+    assertEquals(
+        NodeSettings.of(renamed).get("h200"),
+        NodeSettings.accepted(new TreeMap<>(), renamed, false).get("h200"));
+  }
+
   private static dev.gpugen.spec.ClusterSpec parse(String yaml) {
     return TestSpecs.parse(yaml);
   }
