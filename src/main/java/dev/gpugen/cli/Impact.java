@@ -45,8 +45,8 @@ final class Impact {
 
   /**
    * What the manifest records for a render of {@code plan} from {@code spec} into folder, with the
-   * node settings it accepted ({@link #accepted}), those --allow-replace allowed ({@link #allowed})
-   * and whether a driver upgrade is pending.
+   * node settings it accepted ({@link Kept#accepted}), those --allow-replace allowed ({@link
+   * Kept#allowed}) and whether a driver upgrade is pending.
    */
   static Manifest.Source source(
       Path folder,
@@ -92,22 +92,25 @@ final class Impact {
   }
 
   /**
-   * The node settings a render into {@code folder} accepts: the current ones with {@code allow}
-   * (--allow-replace), else those its previous render accepted ({@link NodeSettings#accepted}).
+   * What a render of {@code plan} into {@code folder} keeps from the previous render there: its
+   * placement group names ({@link #placementKept}), and the node settings it accepts ({@link
+   * NodeSettings#accepted}: the current ones with {@code allow}, else those its previous render
+   * accepted) and writes into accepted_node_settings ({@link NodeSettings#allowed}: the current
+   * ones with {@code allow}, else those an earlier --allow-replace into the folder accepted), from
+   * one read of the folder's manifest.
    */
-  static SortedMap<String, SortedMap<String, Object>> accepted(
-      Path folder, ClusterPlan plan, boolean allow) {
-    return NodeSettings.accepted(recorded(folder, plan), plan, allow);
-  }
+  record Kept(
+      ClusterPlan plan,
+      SortedMap<String, SortedMap<String, Object>> accepted,
+      SortedMap<String, SortedMap<String, Object>> allowed) {}
 
-  /**
-   * The node settings a render into {@code folder} writes into accepted_node_settings: the current
-   * ones with {@code allow} (--allow-replace), else those an earlier --allow-replace into the
-   * folder accepted ({@link NodeSettings#allowed}).
-   */
-  static SortedMap<String, SortedMap<String, Object>> allowed(
-      Path folder, ClusterPlan plan, boolean allow) {
-    return NodeSettings.allowed(recorded(folder, plan), plan, allow);
+  static Kept kept(Path folder, ClusterPlan plan, boolean allow) {
+    SortedMap<String, String> recorded = recorded(folder, plan);
+    ClusterPlan kept = plan.keepingPlacementGroups(recorded);
+    return new Kept(
+        kept,
+        NodeSettings.accepted(recorded, kept, allow),
+        NodeSettings.allowed(recorded, kept, allow));
   }
 
   /**

@@ -39,7 +39,9 @@ public final class Main {
 
   /** Runs one command line and returns its exit code; tests call this. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    Warmup.start(args);
     CommandLine cl = GpugenCommand.commandLine(args);
+
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);

@@ -199,7 +199,8 @@ final class RenderCommand implements Callable<Integer> {
 
   private Templates templates() {
     if (loaded == null) {
-      loaded = Templates.load(Optional.ofNullable(templates));
+      loaded =
+          templates == null ? Warmup.builtInTemplates() : Templates.load(Optional.of(templates));
     }
     return loaded;
   }
@@ -221,11 +222,10 @@ final class RenderCommand implements Callable<Integer> {
     }
     ClusterSpec cluster = checked.spec().orElseThrow();
     Path dir = folder(checked);
-    ClusterPlan plan = Impact.placementKept(dir, checked.plan().orElseThrow());
-    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
-        Impact.accepted(dir, plan, allowReplace && !check);
-    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed =
-        Impact.allowed(dir, plan, allowReplace && !check);
+    Impact.Kept kept = Impact.kept(dir, checked.plan().orElseThrow(), allowReplace && !check);
+    ClusterPlan plan = kept.plan();
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted = kept.accepted();
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed = kept.allowed();
     RenderedTree tree = gpugen.render(plan, templates(), Impact.label(dir, file), allowed);
     {
       if (check) {

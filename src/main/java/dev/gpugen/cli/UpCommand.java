@@ -4,7 +4,6 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.NodeSettings;
 import dev.gpugen.render.RenderedTree;
-import dev.gpugen.render.Templates;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.write.Manifest;
 import dev.gpugen.write.TreeWriter;
@@ -109,11 +108,10 @@ final class UpCommand implements Callable<Integer> {
     }
     ClusterPlan unkept = checked.plan().orElseThrow();
     Path folder = output != null ? output : Path.of(unkept.spec().outputFolder());
-    ClusterPlan plan = Impact.placementKept(folder, unkept);
-    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted =
-        Impact.accepted(folder, plan, allowReplace);
-    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed =
-        Impact.allowed(folder, plan, allowReplace);
+    Impact.Kept kept = Impact.kept(folder, unkept, allowReplace);
+    ClusterPlan plan = kept.plan();
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> accepted = kept.accepted();
+    java.util.SortedMap<String, java.util.SortedMap<String, Object>> allowed = kept.allowed();
     Manifest.Source source = Impact.source(folder, file, plan, accepted, allowed);
     // Another spec's folder holds another cluster's state: refused before any check runs.
     TreeWriter.checkOwner(folder, source, force);
@@ -135,7 +133,7 @@ final class UpCommand implements Callable<Integer> {
       return ExitCodes.ENVIRONMENT;
     }
     RenderedTree tree =
-        gpugen.render(plan, Templates.load(Optional.empty()), Impact.label(folder, file), allowed);
+        gpugen.render(plan, Warmup.builtInTemplates(), Impact.label(folder, file), allowed);
     TreeWriter.Summary s = TreeWriter.write(folder, tree, Optional.of(source), force);
     out.println(
         "rendered "

@@ -227,6 +227,23 @@ public final class Templates {
     return cfg;
   }
 
+  /**
+   * Parses every template now rather than on first use, so that another thread can do it while the
+   * main one reads the spec. A template that does not parse is left to fail where it is rendered.
+   */
+  public Templates parsed() {
+    for (String name : names) {
+      if (name.endsWith(SUFFIX)) {
+        try {
+          cfg.getTemplate(name);
+        } catch (IOException e) {
+          // Rendering it meets the same error and reports it with the file it was for.
+        }
+      }
+    }
+    return this;
+  }
+
   /** Source names (paths relative to the template root), sorted. */
   public List<String> names() {
     return names;

@@ -26,6 +26,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -245,6 +246,31 @@ public final class TreeWriter {
   /** What the commit will do, decided before anything changes. */
   private record Plan(List<String> changed, int unchanged, List<String> stale) {}
 
+  /**
+   * The outermost path from {@code dir} up to (not including) {@code out} that exists and is not a
+   * folder, where a file would stand in a render's way; each folder is looked at once per write
+   * ({@code seen}), not once per file under it.
+   */
+  private static Optional<Path> notFolder(Path out, Path dir, Map<Path, Optional<Path>> seen) {
+    if (dir.equals(out)) {
+      return Optional.empty();
+    }
+    Optional<Path> known = seen.get(dir);
+    if (known != null) {
+      return known;
+    }
+    Optional<Path> above = notFolder(out, dir.getParent(), seen);
+    Optional<Path> found =
+        above.isPresent()
+            ? above
+            : Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                ? Optional.of(dir)
+                : Optional.empty();
+    seen.put(dir, found);
+    return found;
+  }
+
   private static Plan plan(
       Path out,
       RenderedTree tree,
@@ -258,17 +284,12 @@ public final class TreeWriter {
     List<String> foreign = new ArrayList<>();
     List<String> blocked = new ArrayList<>();
     int unchanged = 0;
+    Map<Path, Optional<Path>> notFolders = new HashMap<>();
     for (Map.Entry<String, Path> e : targets.entrySet()) {
       String rel = e.getKey();
       Path target = e.getValue();
       RenderedTree.File want = tree.files().get(rel);
-      Path notFolder = null;
-      for (Path d = target.getParent(); !d.equals(out); d = d.getParent()) {
-        if (Files.exists(d, LinkOption.NOFOLLOW_LINKS)
-            && !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-          notFolder = d;
-        }
-      }
+      Path notFolder = notFolder(out, target.getParent(), notFolders).orElse(null);
       if (notFolder != null) {
         blocked.add(
             out.relativize(notFolder) + " (a file where gpugen needs a folder for " + rel + ")");
