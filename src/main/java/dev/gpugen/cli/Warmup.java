@@ -45,16 +45,18 @@ final class Warmup {
     Thread t =
         new Thread(
             () -> {
+              // Anything thrown here is the main thread's to meet and report: caught whole, so
+              // that nothing prints a stack trace and the templates' future is always completed.
               try {
                 // The holder's class initialiser: a load() on the main thread waits for it.
                 CompatTable.load();
-              } catch (RuntimeException e) {
+              } catch (Throwable e) {
                 // load() on the main thread reports the same failure.
               }
               if (parse != null) {
                 try {
                   parse.complete(Templates.load(Optional.empty()).parsed());
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
                   parse.completeExceptionally(e);
                 }
               }

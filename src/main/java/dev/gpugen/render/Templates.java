@@ -237,7 +237,13 @@ public final class Templates {
         try {
           cfg.getTemplate(name);
         } catch (IOException e) {
-          // Rendering it meets the same error and reports it with the file it was for.
+          // Not kept: FreeMarker's cache would answer the render with "an error on an earlier
+          // attempt" instead of the syntax error, which rendering the file now meets and reports.
+          try {
+            cfg.removeTemplateFromCache(name);
+          } catch (IOException again) {
+            // Nothing cached to remove.
+          }
         }
       }
     }
