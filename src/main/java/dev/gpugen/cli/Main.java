@@ -41,7 +41,6 @@ public final class Main {
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     Warmup.start(args);
     CommandLine cl = GpugenCommand.commandLine(args);
-
     cl.setOut(out);
     cl.setErr(err);
     return cl.execute(args);

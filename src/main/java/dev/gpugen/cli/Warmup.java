@@ -34,14 +34,7 @@ final class Warmup {
     if (!CHECKING.contains(command) || Runtime.getRuntime().availableProcessors() < 2) {
       return;
     }
-    CompletableFuture<Templates> templates = null;
-    synchronized (Warmup.class) {
-      if (RENDERING.contains(command) && builtIn == null) {
-        builtIn = new CompletableFuture<>();
-        templates = builtIn;
-      }
-    }
-    CompletableFuture<Templates> parse = templates;
+    CompletableFuture<Templates> parse = RENDERING.contains(command) ? claim() : null;
     Thread t =
         new Thread(
             () -> {
@@ -73,12 +66,18 @@ final class Warmup {
     }
   }
 
+  /** The future this run's warm-up completes; null when an earlier run's has them already. */
+  private static synchronized CompletableFuture<Templates> claim() {
+    if (builtIn != null) {
+      return null;
+    }
+    builtIn = new CompletableFuture<>();
+    return builtIn;
+  }
+
   /** The built-in templates, parsed: the warm-up's when it began them, else loaded here. */
   static Templates builtInTemplates() {
-    CompletableFuture<Templates> f;
-    synchronized (Warmup.class) {
-      f = builtIn;
-    }
+    CompletableFuture<Templates> f = current();
     if (f != null) {
       try {
         return f.get();
@@ -89,5 +88,9 @@ final class Warmup {
       }
     }
     return Templates.load(Optional.empty());
+  }
+
+  private static synchronized CompletableFuture<Templates> current() {
+    return builtIn;
   }
 }
