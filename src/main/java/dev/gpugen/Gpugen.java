@@ -24,16 +24,25 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * gpugen as a library: read → lint → render, each a pure step over the previous one's result. The
  * CLI is a thin adapter over this class; tests call it directly.
  */
 public final class Gpugen {
-  private final CompatTable compat;
+  private final Supplier<CompatTable> compat;
 
   /** The library over one knowledge base: every fact it derives comes from {@code compat}. */
   public Gpugen(CompatTable compat) {
+    this.compat = () -> compat;
+  }
+
+  /**
+   * The same, with the knowledge base asked for only when a spec needs it: reading a spec's YAML
+   * does not, so the CLI loads the table on a second core meanwhile.
+   */
+  public Gpugen(Supplier<CompatTable> compat) {
     this.compat = compat;
   }
 
@@ -102,10 +111,11 @@ public final class Gpugen {
       Optional<String> env,
       Set<String> skipRules,
       boolean specSuppressions) {
-    SpecReader.Result r = new SpecReader(compat::efaSupported).read(label, bytes, env);
+    SpecReader.Result r =
+        new SpecReader(type -> compat.get().efaSupported(type)).read(label, bytes, env);
     List<Diagnostic> all = new ArrayList<>(r.diagnostics());
     List<Linter.Suppressed> suppressed = new ArrayList<>();
-    Optional<ClusterPlan> plan = r.spec().map(s -> ClusterPlan.of(s, compat));
+    Optional<ClusterPlan> plan = r.spec().map(s -> ClusterPlan.of(s, compat.get()));
     if (plan.isPresent()) {
       Linter linter = new Linter(Rules.all(), specSuppressions);
       Linter.Result base = linter.run(plan.get(), r.sources(), skipRules);
@@ -117,7 +127,7 @@ public final class Gpugen {
       r.environments()
           .forEach(
               (name, resolved) -> {
-                ClusterPlan envPlan = ClusterPlan.of(resolved.spec(), compat);
+                ClusterPlan envPlan = ClusterPlan.of(resolved.spec(), compat.get());
                 Linter.Result inEnv = linter.run(envPlan, resolved.sources(), skipRules);
                 for (Diagnostic d : inEnv.findings()) {
                   if (seen.add(d)) {

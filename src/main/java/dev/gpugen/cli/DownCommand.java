@@ -15,12 +15,12 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code gpugen down SPEC}: terraform destroy in the render's folder, with Terraform's prompt. */
 @Command(
+    modelTransformer = SpecOptions.Added.class,
     name = "down",
     sortOptions = false,
     mixinStandardHelpOptions = true,
@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
           + " the folder belongs to another spec); 3 no render, or terraform missing; 4 internal;"
           + " 5 a step failed (the message names the tool's own exit code)."
     })
-final class DownCommand implements Callable<Integer> {
+final class DownCommand implements Callable<Integer>, SpecOptions.Holder {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
@@ -55,7 +55,12 @@ final class DownCommand implements Callable<Integer> {
       description = "Destroy even when the folder's manifest names another spec as its owner.")
   boolean force;
 
-  @Mixin SpecOptions options;
+  final SpecOptions options = new SpecOptions();
+
+  @Override
+  public SpecOptions options() {
+    return options;
+  }
 
   private final Deploy.Context context;
 

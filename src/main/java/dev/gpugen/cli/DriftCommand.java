@@ -30,7 +30,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -40,6 +39,7 @@ import picocli.CommandLine.Parameters;
  * DIR}). Exit 0 in sync, 1 drift found, 3 could not look.
  */
 @Command(
+    modelTransformer = SpecOptions.Added.class,
     name = "drift",
     sortOptions = false,
     mixinStandardHelpOptions = true,
@@ -52,7 +52,7 @@ import picocli.CommandLine.Parameters;
           + " GPUGEN_MAX_ATTEMPTS."
     },
     footer = {"", "Exit codes: 0 in sync, 1 drift found, 2 usage, 3 could not look, 4 internal."})
-public final class DriftCommand implements Callable<Integer> {
+public final class DriftCommand implements Callable<Integer>, SpecOptions.Holder {
   enum Format {
     text,
     json
@@ -90,7 +90,12 @@ public final class DriftCommand implements Callable<Integer> {
   @Option(names = "--no-cloud", description = "Do not ask EC2; only the node level (--facts).")
   boolean noCloud;
 
-  @Mixin SpecOptions options;
+  final SpecOptions options = new SpecOptions();
+
+  @Override
+  public SpecOptions options() {
+    return options;
+  }
 
   private final Context context;
 

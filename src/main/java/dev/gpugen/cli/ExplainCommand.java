@@ -16,13 +16,12 @@ import picocli.CommandLine.Parameters;
 
 /** {@code gpugen explain RULE}: what a rule checks, why, and how to fix a finding. */
 @Command(
+    modelTransformer = VerboseOption.Added.class,
     name = "explain",
     mixinStandardHelpOptions = true,
     description = "Explain a rule id; without one, list every rule.")
 final class ExplainCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @CommandLine.Mixin VerboseOption verbose;
 
   @Parameters(
       arity = "0..1",

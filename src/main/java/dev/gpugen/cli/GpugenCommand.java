@@ -9,39 +9,41 @@ import java.util.Properties;
 import java.util.function.Supplier;
 import picocli.AutoComplete;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The root {@code gpugen} command: a list of subcommands and the exit-code contract. */
-@Command(
-    name = "gpugen",
-    mixinStandardHelpOptions = true,
-    versionProvider = GpugenCommand.Version.class,
-    description = "One GPU cluster spec to Terraform, Ansible and a dynamic inventory.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:the spec is valid; the render was written or is up to date",
-      "1:the spec is invalid, the render is stale (--check) or refused, or drift found",
-      "2:bad usage, or a folder that holds another spec's render",
-      "3:I/O or cloud API failure, nothing to read, or a check of up before its first step",
-      "4:internal error (a bug in gpugen, or a broken --templates override)",
-      "5:a step of up or down failed (Terraform, Ansible, the AWS CLI, gcloud)"
-    })
 public final class GpugenCommand implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  private final CommandSpec spec =
+      CliModel.command(
+          this, "gpugen", "One GPU cluster spec to Terraform, Ansible and a dynamic inventory.");
 
-  @CommandLine.Mixin VerboseOption verbose;
+  private GpugenCommand() {
+    spec.addOption(VerboseOption.spec());
+    Map<String, String> codes = new LinkedHashMap<>();
+    codes.put("0", "the spec is valid; the render was written or is up to date");
+    codes.put("1", "the spec is invalid, the render is stale (--check) or refused, or drift found");
+    codes.put("2", "bad usage, or a folder that holds another spec's render");
+    codes.put(
+        "3", "I/O or cloud API failure, nothing to read, or a check of up before its first step");
+    codes.put("4", "internal error (a bug in gpugen, or a broken --templates override)");
+    codes.put("5", "a step of up or down failed (Terraform, Ansible, the AWS CLI, gcloud)");
+    spec.usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+  }
 
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Every subcommand, in the order --help lists them. */
+  /**
+   * Every subcommand, in the order --help lists them: the model of the ones pre-commit runs is
+   * built in code ({@link CliModel}), the others' from their annotations.
+   */
   private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
 
   static {
-    SUBCOMMANDS.put("validate", ValidateCommand::new);
-    SUBCOMMANDS.put("render", RenderCommand::new);
+    SUBCOMMANDS.put("validate", () -> new ValidateCommand().spec);
+    SUBCOMMANDS.put("render", () -> new RenderCommand().spec);
     SUBCOMMANDS.put("plan", PlanCommand::new);
     SUBCOMMANDS.put("schema", SchemaCommand::new);
     SUBCOMMANDS.put("explain", ExplainCommand::new);
@@ -58,19 +60,22 @@ public final class GpugenCommand implements Runnable {
   /**
    * The command line with gpugen's error handling installed. picocli introspects every registered
    * command up front, which is a large part of a short run's start-up, so a run that names its
-   * subcommand gets only that one; help and completion get them all.
+   * subcommand gets only that one, {@code gpugen --version} none; help and completion get them all.
    */
   static CommandLine commandLine(String[] args) {
-    CommandLine cl = new CommandLine(new GpugenCommand());
+    CommandLine cl = new CommandLine(new GpugenCommand().spec);
     String first = args.length > 0 ? args[0] : "";
     boolean one =
         SUBCOMMANDS.containsKey(first)
             && !first.equals("help")
             && !first.equals("generate-completion");
+    boolean none = args.length == 1 && (first.equals("--version") || first.equals("-V"));
     SUBCOMMANDS.forEach(
         (name, factory) -> {
-          if (!one || name.equals(first)) {
-            cl.addSubcommand(name, factory.get());
+          if (!none && (!one || name.equals(first))) {
+            // Its own CommandLine, which applies its model transformer (SpecOptions.Added):
+            // picocli applies them to the subcommands a CommandLine has when it is made.
+            cl.addSubcommand(name, new CommandLine(factory.get()));
           }
         });
     cl.setExecutionExceptionHandler(new Failures());

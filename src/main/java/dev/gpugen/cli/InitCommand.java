@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
 
 /** {@code gpugen init}: a commented starter spec that validates cleanly, for one GPU type. */
 @Command(
+    modelTransformer = VerboseOption.Added.class,
     name = "init",
     mixinStandardHelpOptions = true,
     description = {
@@ -39,8 +40,6 @@ import picocli.CommandLine.Option;
     })
 final class InitCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @CommandLine.Mixin VerboseOption verbose;
 
   @Option(
       names = "--gpu",

@@ -9,6 +9,6 @@ final class Knowledge {
 
   /** The one place the shipped knowledge base is loaded; everything else is handed it. */
   static Gpugen gpugen() {
-    return new Gpugen(CompatTable.load());
+    return new Gpugen(CompatTable::load);
   }
 }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,13 +20,14 @@ import picocli.CommandLine.Parameters;
  * without writing anything: what a key change means before the regenerated files.
  */
 @Command(
+    modelTransformer = SpecOptions.Added.class,
     name = "plan",
     mixinStandardHelpOptions = true,
     description = {
       "Validate a spec and print what gpugen derives from it: the resolved spec, the cluster's",
       "and every pool's facts (names, machine facts, EFA, driver, thresholds). Writes nothing."
     })
-final class PlanCommand implements Callable<Integer> {
+final class PlanCommand implements Callable<Integer>, SpecOptions.Holder {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
@@ -36,7 +36,12 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON (sorted keys; pools in spec order).")
   boolean json;
 
-  @Mixin SpecOptions options;
+  final SpecOptions options = new SpecOptions();
+
+  @Override
+  public SpecOptions options() {
+    return options;
+  }
 
   @Override
   public Integer call() {

@@ -17,78 +17,87 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /** {@code gpugen render SPEC}: validate, render in memory, then write (or compare with --check). */
-@Command(
-    name = "render",
-    mixinStandardHelpOptions = true,
-    description = {
-      "Validate a spec and render its Terraform and Ansible into a folder.",
-      "Nothing is written when the spec has errors; files gpugen did not write are never touched.",
-      "Several specs, or --all-envs, render each into its default folder in one run: what"
-          + " pre-commit and CI use with --check."
-    })
 final class RenderCommand implements Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Parameters(arity = "1..*", paramLabel = "SPEC", description = "The cluster spec(s).")
+  final CommandSpec spec =
+      CliModel.command(
+          this,
+          "render",
+          "Validate a spec and render its Terraform and Ansible into a folder.",
+          "Nothing is written when the spec has errors; files gpugen did not write are never"
+              + " touched.",
+          "Several specs, or --all-envs, render each into its default folder in one run: what"
+              + " pre-commit and CI use with --check.");
   List<Path> files;
-
-  @Option(
-      names = {"-o", "--output"},
-      paramLabel = "DIR",
-      description = "Output folder (default: roles-generated/<name>, or <name>-<env> with --env).")
   Path output;
-
-  @Option(
-      names = "--check",
-      description = "Write nothing; print a diff and exit 1 when the folder is not up to date.")
   boolean check;
-
-  @Option(
-      names = "--all-envs",
-      description =
-          "The base spec and every environment it declares, each into its default folder.")
   boolean allEnvs;
-
-  @Option(
-      names = "--templates",
-      paramLabel = "DIR",
-      description = "Override built-in templates file by file from DIR.")
   Path templates;
-
-  @Option(
-      names = "--force",
-      description =
-          "Write into a folder gpugen did not create or another spec rendered, or over"
-              + " hand-edited files.")
   boolean force;
-
-  /**
-   * For the pre-commit render check: the validate hook of the same commit prints an invalid spec's
-   * findings, so this one says so in one line instead of printing them a second time.
-   */
-  @Option(names = "--one-line-invalid", hidden = true)
   boolean oneLineInvalid;
-
-  @Option(
-      names = "--allow-replace",
-      description =
-          "Accept the spec's node settings as they are now: where a change of them (instance"
-              + " type, fabric, image, key pair, market, placement, zone, ...) replaces a pool's"
-              + " nodes, terraform apply may do so. Without it Terraform refuses such a plan.")
   boolean allowReplace;
-
-  @Option(
-      names = {"-q", "--quiet"},
-      description = "Print only the one-line summary, not the next steps.")
   boolean quiet;
+  final SpecOptions options = new SpecOptions();
 
-  @Mixin SpecOptions options;
+  RenderCommand() {
+    spec.addPositional(CliModel.paths(v -> files = v, "SPEC", "The cluster spec(s)."));
+    spec.addOption(
+        CliModel.option(
+            Path.class,
+            null,
+            v -> output = v,
+            "DIR",
+            "Output folder (default: roles-generated/<name>, or <name>-<env> with --env).",
+            "-o",
+            "--output"));
+    spec.addOption(
+        CliModel.flag(
+            v -> check = v,
+            "Write nothing; print a diff and exit 1 when the folder is not up to date.",
+            "--check"));
+    spec.addOption(
+        CliModel.flag(
+            v -> allEnvs = v,
+            "The base spec and every environment it declares, each into its default folder.",
+            "--all-envs"));
+    spec.addOption(
+        CliModel.option(
+            Path.class,
+            null,
+            v -> templates = v,
+            "DIR",
+            "Override built-in templates file by file from DIR.",
+            "--templates"));
+    spec.addOption(
+        CliModel.flag(
+            v -> force = v,
+            "Write into a folder gpugen did not create or another spec rendered, or over"
+                + " hand-edited files.",
+            "--force"));
+    // For the pre-commit render check: the validate hook of the same commit prints an invalid
+    // spec's findings, so this one says so in one line instead of printing them a second time.
+    spec.addOption(
+        OptionSpec.builder(CliModel.flag(v -> oneLineInvalid = v, "", "--one-line-invalid"))
+            .hidden(true)
+            .build());
+    spec.addOption(
+        CliModel.flag(
+            v -> allowReplace = v,
+            "Accept the spec's node settings as they are now: where a change of them (instance"
+                + " type, fabric, image, key pair, market, placement, zone, ...) replaces a pool's"
+                + " nodes, terraform apply may do so. Without it Terraform refuses such a plan.",
+            "--allow-replace"));
+    spec.addOption(
+        CliModel.flag(
+            v -> quiet = v,
+            "Print only the one-line summary, not the next steps.",
+            "-q",
+            "--quiet"));
+    options.addTo(spec);
+  }
 
   @Override
   public Integer call() {

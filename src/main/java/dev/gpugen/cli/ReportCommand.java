@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
  * {@code gpugen report FOLDER}: play 05's reports drawn as one page and a JUnit file, beside them.
  */
 @Command(
+    modelTransformer = VerboseOption.Added.class,
     name = "report",
     sortOptions = false,
     mixinStandardHelpOptions = true,
@@ -37,8 +38,6 @@ import picocli.CommandLine.Parameters;
     })
 final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @CommandLine.Mixin VerboseOption verbose;
 
   @Parameters(
       index = "0",

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 
 /** {@code gpugen schema}: the spec grammar as JSON Schema, for editors' YAML completion. */
 @Command(
+    modelTransformer = VerboseOption.Added.class,
     name = "schema",
     mixinStandardHelpOptions = true,
     description = "Print the JSON Schema of the spec (or the key table of docs/spec.md).")
@@ -19,8 +20,6 @@ final class SchemaCommand implements Callable<Integer> {
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @CommandLine.Mixin VerboseOption verbose;
 
   @Option(names = "--format", description = "json (default) or markdown.")
   Format format = Format.json;

@@ -18,38 +18,62 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import picocli.CommandLine.Option;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** Options every command that reads a spec shares. */
+/**
+ * Options every command that reads a spec shares. Built with picocli's programmatic API ({@link
+ * CliModel}); annotated commands add them with {@code @Command(modelTransformer =
+ * SpecOptions.Added.class)} and hand over their instance as a {@link Holder}.
+ */
 final class SpecOptions {
-  @Option(
-      names = "--env",
-      paramLabel = "NAME",
-      description = "Apply the overlay environments.NAME (and tag the cluster with it).")
   String env;
-
-  @Option(
-      names = "--skip-rule",
-      paramLabel = "ID",
-      description = "Do not run this lint rule (repeatable).")
   List<String> skipRules = List.of();
-
-  @Option(
-      names = "--fail-on",
-      paramLabel = "SEVERITY",
-      description = "Fail on findings of this severity or worse: error (default), warning or info.")
   Severity failOn = Severity.ERROR;
-
-  @Option(
-      names = "--no-spec-suppressions",
-      description =
-          "Ignore the spec's lint.skip and lint.severity (for CI: only the command line decides).")
   boolean noSpecSuppressions;
 
-  @Option(
-      names = {"-v", "--verbose"},
-      description = "Print stack traces of internal errors.")
-  boolean verbose;
+  /** A command that reads a spec. */
+  interface Holder {
+    SpecOptions options();
+  }
+
+  /** Adds the options to an annotated command's model, bound to its {@link Holder#options()}. */
+  static final class Added implements CommandLine.IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      return ((Holder) spec.userObject()).options().addTo(spec);
+    }
+  }
+
+  /** Adds these options, and {@code --verbose}, to {@code spec}. */
+  CommandSpec addTo(CommandSpec spec) {
+    spec.addOption(
+        CliModel.option(
+            String.class,
+            null,
+            v -> env = v,
+            "NAME",
+            "Apply the overlay environments.NAME (and tag the cluster with it).",
+            "--env"));
+    spec.addOption(
+        CliModel.repeated(
+            v -> skipRules = v, "ID", "Do not run this lint rule (repeatable).", "--skip-rule"));
+    spec.addOption(
+        CliModel.option(
+            Severity.class,
+            Severity.ERROR,
+            v -> failOn = v,
+            "SEVERITY",
+            "Fail on findings of this severity or worse: error (default), warning or info.",
+            "--fail-on"));
+    spec.addOption(
+        CliModel.flag(
+            v -> noSpecSuppressions = v,
+            "Ignore the spec's lint.skip and lint.severity (for CI: only the command line decides).",
+            "--no-spec-suppressions"));
+    spec.addOption(VerboseOption.spec());
+    return spec;
+  }
 
   Optional<String> env() {
     return Optional.ofNullable(env);

@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,6 +23,7 @@ import picocli.CommandLine.Parameters;
  * then the collections and the playbook, each command printed before it runs.
  */
 @Command(
+    modelTransformer = SpecOptions.Added.class,
     name = "up",
     sortOptions = false,
     mixinStandardHelpOptions = true,
@@ -51,7 +51,7 @@ import picocli.CommandLine.Parameters;
           + " 5 a step failed, the wait for the nodes included (the message names the step and"
           + " the tool's own exit code)."
     })
-final class UpCommand implements Callable<Integer> {
+final class UpCommand implements Callable<Integer>, SpecOptions.Holder {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "SPEC", description = "The cluster spec.")
@@ -83,7 +83,12 @@ final class UpCommand implements Callable<Integer> {
               + " or over hand-edited files.")
   boolean force;
 
-  @Mixin SpecOptions options;
+  final SpecOptions options = new SpecOptions();
+
+  @Override
+  public SpecOptions options() {
+    return options;
+  }
 
   private final Deploy.Context context;
 

@@ -8,19 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code gpugen validate SPEC...}: every finding of every file, then a summary; no output files.
  */
-@Command(
-    name = "validate",
-    mixinStandardHelpOptions = true,
-    description = "Check specs: YAML, the v1 grammar, and the GPU-stack lint rules.")
 final class ValidateCommand implements Callable<Integer> {
   enum Format {
     text,
@@ -28,17 +20,25 @@ final class ValidateCommand implements Callable<Integer> {
     sarif
   }
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Spec files to check.")
+  final CommandSpec spec =
+      CliModel.command(
+          this, "validate", "Check specs: YAML, the v1 grammar, and the GPU-stack lint rules.");
   List<Path> files;
-
-  @Option(
-      names = "--format",
-      description = "text (default), json, or sarif (SARIF 2.1.0 for GitHub code scanning).")
   Format format = Format.text;
+  final SpecOptions options = new SpecOptions();
 
-  @Mixin SpecOptions options;
+  ValidateCommand() {
+    spec.addPositional(CliModel.paths(v -> files = v, "SPEC", "Spec files to check."));
+    spec.addOption(
+        CliModel.option(
+            Format.class,
+            Format.text,
+            v -> format = v,
+            "<format>",
+            "text (default), json, or sarif (SARIF 2.1.0 for GitHub code scanning).",
+            "--format"));
+    options.addTo(spec);
+  }
 
   @Override
   public Integer call() {

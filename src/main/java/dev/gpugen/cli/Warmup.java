@@ -9,10 +9,10 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * One-time set-up a run will need, begun on a second core as the run starts. Most of a short run is
- * set-up (docs/speed.md), and the main thread spends its first part in picocli and the spec, which
- * need neither the compatibility table's rows nor the parsed templates. Every result is the one the
- * main thread would have made itself; a failure here is dropped and met again, and reported, where
- * the main thread asks for the result.
+ * set-up (docs/speed.md), and the main thread spends its first part in picocli and the spec's YAML,
+ * which need neither the compatibility table's rows nor the parsed templates. Every result is the
+ * one the main thread would have made itself; a failure here is dropped and met again, and
+ * reported, where the main thread asks for the result.
  */
 final class Warmup {
   private Warmup() {}
@@ -24,8 +24,16 @@ final class Warmup {
   /** The commands that render: they also get the built-in templates, parsed. */
   private static final Set<String> RENDERING = Set.of("render", "up");
 
-  /** The built-in templates, once per process: they are immutable once parsed. */
-  private static CompletableFuture<Templates> builtIn;
+  /** The built-in templates as soon as they are loaded, and once every one is parsed. */
+  private record BuiltIn(CompletableFuture<Templates> loaded, CompletableFuture<Templates> parsed) {
+    void fail(Throwable e) {
+      loaded.completeExceptionally(e);
+      parsed.completeExceptionally(e);
+    }
+  }
+
+  /** Once per process: the templates are immutable once parsed. */
+  private static BuiltIn builtIn;
 
   /** Begins the set-up the command in {@code args} will need; nothing for any other command. */
   static void start(String[] args) {
@@ -34,23 +42,25 @@ final class Warmup {
     if (!CHECKING.contains(command) || Runtime.getRuntime().availableProcessors() < 2) {
       return;
     }
-    CompletableFuture<Templates> parse = RENDERING.contains(command) ? claim() : null;
+    BuiltIn templates = RENDERING.contains(command) ? claim() : null;
     Thread t =
         new Thread(
             () -> {
               // Anything thrown here is the main thread's to meet and report: caught whole, so
-              // that nothing prints a stack trace and the templates' future is always completed.
+              // that nothing prints a stack trace and the templates' futures are always completed.
               try {
                 // The holder's class initialiser: a load() on the main thread waits for it.
                 CompatTable.load();
               } catch (Throwable e) {
                 // load() on the main thread reports the same failure.
               }
-              if (parse != null) {
+              if (templates != null) {
                 try {
-                  parse.complete(Templates.load(Optional.empty()).parsed());
+                  Templates loaded = Templates.load(Optional.empty());
+                  templates.loaded().complete(loaded);
+                  templates.parsed().complete(loaded.parsed());
                 } catch (Throwable e) {
-                  parse.completeExceptionally(e);
+                  templates.fail(e);
                 }
               }
             },
@@ -60,27 +70,31 @@ final class Warmup {
       t.start();
     } catch (OutOfMemoryError e) {
       // No thread to be had: the main thread does it all, as on one core.
-      if (parse != null) {
-        parse.completeExceptionally(e);
+      if (templates != null) {
+        templates.fail(e);
       }
     }
   }
 
-  /** The future this run's warm-up completes; null when an earlier run's has them already. */
-  private static synchronized CompletableFuture<Templates> claim() {
+  /** The futures this run's warm-up completes; null when an earlier run's has them already. */
+  private static synchronized BuiltIn claim() {
     if (builtIn != null) {
       return null;
     }
-    builtIn = new CompletableFuture<>();
+    builtIn = new BuiltIn(new CompletableFuture<>(), new CompletableFuture<>());
     return builtIn;
   }
 
-  /** The built-in templates, parsed: the warm-up's when it began them, else loaded here. */
+  /**
+   * The built-in templates, parsed: the warm-up's when it began them, else loaded here. When the
+   * warm-up has not parsed them all yet, this thread parses the rest alongside it rather than wait.
+   */
   static Templates builtInTemplates() {
-    CompletableFuture<Templates> f = current();
-    if (f != null) {
+    BuiltIn b = current();
+    if (b != null) {
       try {
-        return f.get();
+        b.loaded().get().parsed();
+        return b.parsed().get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (ExecutionException e) {
@@ -90,7 +104,7 @@ final class Warmup {
     return Templates.load(Optional.empty());
   }
 
-  private static synchronized CompletableFuture<Templates> current() {
+  private static synchronized BuiltIn current() {
     return builtIn;
   }
 }

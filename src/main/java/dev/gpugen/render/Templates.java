@@ -39,6 +39,13 @@ public final class Templates {
   private final List<String> names;
   private final java.util.Set<String> nameSet;
 
+  /** The templates (not the static files), longest first. */
+  private final List<String> parseOrder;
+
+  /** The next template a {@link #parsed()} call takes: several threads can share the work. */
+  private final java.util.concurrent.atomic.AtomicInteger nextToParse =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** The override folder's files, read once when loaded: name to text. */
   private final java.util.Map<String, String> overrides;
 
@@ -46,9 +53,13 @@ public final class Templates {
   static final long MAX_OVERRIDE_BYTES = 1L << 20;
 
   private Templates(
-      Configuration cfg, List<String> names, java.util.Map<String, String> overrides) {
+      Configuration cfg,
+      List<String> names,
+      List<String> parseOrder,
+      java.util.Map<String, String> overrides) {
     this.cfg = cfg;
     this.names = List.copyOf(names);
+    this.parseOrder = parseOrder;
     this.nameSet = java.util.Set.copyOf(names);
     this.overrides = java.util.Map.copyOf(overrides);
   }
@@ -89,13 +100,24 @@ public final class Templates {
     }
     // Only templates go to FreeMarker; an override replaces the built-in file of its name.
     StringTemplateLoader loader = new StringTemplateLoader();
+    java.util.Map<String, Integer> lengths = new java.util.HashMap<>();
     builtIn.forEach(
         (name, text) -> {
           if (name.endsWith(SUFFIX)) {
-            loader.putTemplate(name, texts.getOrDefault(name, text));
+            String source = texts.getOrDefault(name, text);
+            loader.putTemplate(name, source);
+            lengths.put(name, source.length());
           }
         });
-    return new Templates(configure(loader), new ArrayList<>(builtIn.keySet()), texts);
+    // Longest first: two threads sharing the parse then finish close together, not one waiting
+    // for the other's last large template.
+    List<String> parseOrder =
+        lengths.keySet().stream()
+            .sorted(
+                java.util.Comparator.comparing((String n) -> -lengths.get(n))
+                    .thenComparing(java.util.Comparator.naturalOrder()))
+            .toList();
+    return new Templates(configure(loader), new ArrayList<>(builtIn.keySet()), parseOrder, texts);
   }
 
   /**
@@ -228,22 +250,25 @@ public final class Templates {
   }
 
   /**
-   * Parses every template now rather than on first use, so that another thread can do it while the
-   * main one reads the spec. A template that does not parse is left to fail where it is rendered.
+   * Parses the templates now rather than on first use, so that another thread can do it while the
+   * main one reads the spec. Threads that call this share the work: each takes the next template
+   * none has taken, and returns when none is left (one another thread took may still be parsing). A
+   * template that does not parse is left to fail where it is rendered.
    */
   public Templates parsed() {
-    for (String name : names) {
-      if (name.endsWith(SUFFIX)) {
+    for (int i = nextToParse.getAndIncrement();
+        i < parseOrder.size();
+        i = nextToParse.getAndIncrement()) {
+      String name = parseOrder.get(i);
+      try {
+        cfg.getTemplate(name);
+      } catch (IOException e) {
+        // Not kept: FreeMarker's cache would answer the render with "an error on an earlier
+        // attempt" instead of the syntax error, which rendering the file now meets and reports.
         try {
-          cfg.getTemplate(name);
-        } catch (IOException e) {
-          // Not kept: FreeMarker's cache would answer the render with "an error on an earlier
-          // attempt" instead of the syntax error, which rendering the file now meets and reports.
-          try {
-            cfg.removeTemplateFromCache(name);
-          } catch (IOException again) {
-            // Nothing cached to remove.
-          }
+          cfg.removeTemplateFromCache(name);
+        } catch (IOException again) {
+          // Nothing cached to remove.
         }
       }
     }

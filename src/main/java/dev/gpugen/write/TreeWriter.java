@@ -136,6 +136,14 @@ public final class TreeWriter {
         Map<String, Path> old =
             previous.isPresent() ? targets(out, previous.get().paths()) : Map.of();
         Plan plan = plan(out, tree, targets, previous, old, force);
+        if (plan.changed().isEmpty() && plan.stale().isEmpty() && previous.isPresent()) {
+          // Up to date, manifest included: nothing is written, not even the same bytes again (a
+          // pre-commit render of every commit leaves the folder as it was).
+          byte[] manifest = Manifest.of(contents(tree), source).toJson();
+          if (Arrays.equals(manifest, readManifest(out.resolve(Manifest.FILE_NAME)))) {
+            return new Summary(0, plan.unchanged(), 0, previous.get().source());
+          }
+        }
         Staging.cleanAbandoned(parent);
         Path staging = Staging.create(parent);
         try {
@@ -235,6 +243,13 @@ public final class TreeWriter {
   }
 
   /** Relative path → checked absolute path, in order. */
+  /** Every file's bytes, by path: what the manifest records. */
+  private static Map<String, byte[]> contents(RenderedTree tree) {
+    Map<String, byte[]> contents = new LinkedHashMap<>();
+    tree.files().forEach((rel, f) -> contents.put(rel, f.content()));
+    return contents;
+  }
+
   private static Map<String, Path> targets(Path out, Iterable<String> paths) throws Failure {
     Map<String, Path> m = new LinkedHashMap<>();
     for (String rel : paths) {
@@ -393,9 +408,7 @@ public final class TreeWriter {
       Files.write(staged, f.content());
       setMode(staged, f.executable() ? EXEC_MODE : FILE_MODE);
     }
-    Map<String, byte[]> contents = new LinkedHashMap<>();
-    tree.files().forEach((rel, f) -> contents.put(rel, f.content()));
-    Manifest next = Manifest.of(contents, source);
+    Manifest next = Manifest.of(contents(tree), source);
     Path manifestPath = out.resolve(Manifest.FILE_NAME);
     Optional<byte[]> oldManifest =
         Files.exists(manifestPath, LinkOption.NOFOLLOW_LINKS)

@@ -46,6 +46,45 @@ class CliTest {
     assertEquals(2, Cli.run("explain", "no-such-rule").exit());
   }
 
+  /**
+   * validate and render build picocli's model in code, the other commands from annotations plus the
+   * shared options: each binds what it is given, as the annotations did.
+   */
+  @Test
+  void everyCommandBindsItsOptionsWhicheverWayItsModelIsBuilt() {
+    Cli missing = Cli.run("render");
+    assertEquals(2, missing.exit(), missing.toString());
+    assertTrue(
+        missing.err().startsWith("gpugen: Missing required parameter: 'SPEC'"), missing.err());
+    Cli version = Cli.run("render", "-V");
+    assertEquals(0, version.exit(), version.toString());
+    assertTrue(version.out().startsWith("gpugen "), version.out());
+    // A repeated option keeps every value: each order names the bad id.
+    for (String command : new String[] {"validate", "render", "plan"}) {
+      for (String[] ids :
+          new String[][] {
+            {"no-such-rule", "sec-imdsv1-enabled"}, {"sec-imdsv1-enabled", "no-such-rule"}
+          }) {
+        Cli r = Cli.run(command, "--skip-rule", ids[0], "--skip-rule", ids[1], EXAMPLE);
+        assertEquals(2, r.exit(), command + " " + r);
+        assertTrue(r.err().contains("--skip-rule no-such-rule is not a rule id"), r.err());
+      }
+    }
+    // An enum value in any case; one that is none of them names them.
+    assertEquals(0, Cli.run("validate", "--fail-on", "Error", "--format", "JSON", EXAMPLE).exit());
+    Cli bad = Cli.run("render", "--fail-on", "fatal", EXAMPLE, "--check");
+    assertEquals(2, bad.exit(), bad.toString());
+    assertTrue(bad.err().contains("expected one of [ERROR, WARNING, INFO]"), bad.err());
+    // The shared options reach annotated commands too, --verbose every command.
+    Cli env = Cli.run("plan", "--env", "no-such-env", EXAMPLE);
+    assertEquals(1, env.exit(), env.toString());
+    assertTrue(env.err().contains("declared: dev"), env.err());
+    for (String command : new String[] {"explain", "schema", "init", "report", "drift", "up"}) {
+      Cli h = Cli.run(command, "--help");
+      assertTrue(h.out().contains("-v, --verbose"), command + "\n" + h.out());
+    }
+  }
+
   @Test
   void missingFileExitsThreeWithOneLine() {
     Cli r = Cli.run("validate", "does/not/exist.yaml");

@@ -12,9 +12,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -68,6 +70,57 @@ class TreeWriterTest {
         new TreeWriter.Summary(0, 1, 0, Optional.empty()), TreeWriter.write(out, t, false));
     assertArrayEquals(manifest, Files.readAllBytes(out.resolve(Manifest.FILE_NAME)));
     assertEquals("", TreeWriter.check(out, t));
+  }
+
+  /** Ops that fail the test if the writer changes anything: an up-to-date write must not. */
+  private static final TreeWriter.Ops NOTHING =
+      new TreeWriter.Ops() {
+        @Override
+        public void move(Path from, Path to) {
+          throw new AssertionError("moved " + from + " to " + to);
+        }
+
+        @Override
+        public void createDirectory(Path dir) {
+          throw new AssertionError("created " + dir);
+        }
+      };
+
+  @Test
+  void anUpToDateWriteTouchesNothingNotEvenTheManifestOrAStagingFolder() throws Exception {
+    Path out = tmp.resolve("out");
+    RenderedTree t = tree("a/b.yml", "x: 1\n", "run.sh", "#!/bin/sh\n");
+    Optional<Manifest.Source> source =
+        Optional.of(new Manifest.Source("cluster.yaml", Optional.empty(), new TreeMap<>()));
+    TreeWriter.write(out, t, source, false);
+    Path manifest = out.resolve(Manifest.FILE_NAME);
+    FileTime old = FileTime.from(Instant.now().minusSeconds(3600));
+    Files.setLastModifiedTime(manifest, old);
+    Object inode = Files.readAttributes(manifest, BasicFileAttributes.class).fileKey();
+
+    assertEquals(
+        new TreeWriter.Summary(0, 2, 0, source), TreeWriter.write(out, t, source, false, NOTHING));
+    assertEquals(old, Files.getLastModifiedTime(manifest));
+    assertEquals(inode, Files.readAttributes(manifest, BasicFileAttributes.class).fileKey());
+    try (Stream<Path> s = Files.list(tmp)) {
+      assertEquals(List.of(out), s.toList(), "no staging folder beside the output");
+    }
+  }
+
+  @Test
+  void aWriteWhoseFilesAreUpToDateStillRecordsAChangedSourceInTheManifest() throws Exception {
+    Path out = tmp.resolve("out");
+    RenderedTree t = tree("a.yml", "x: 1\n");
+    TreeWriter.write(
+        out,
+        t,
+        Optional.of(new Manifest.Source("a.yaml", Optional.empty(), new TreeMap<>())),
+        false);
+    Optional<Manifest.Source> moved =
+        Optional.of(new Manifest.Source("b.yaml", Optional.empty(), new TreeMap<>()));
+    assertThrows(AssertionError.class, () -> TreeWriter.write(out, t, moved, true, NOTHING));
+    TreeWriter.write(out, t, moved, true);
+    assertEquals(moved, Manifest.read(out).source());
   }
 
   @Test
