@@ -1,14 +1,25 @@
 package dev.gpugen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,5 +44,85 @@ class LauncherTest {
             "--version");
     assertEquals(3, r.exitCode(), r.output());
     assertEquals("gpugen needs a JDK 17 or newer (java not found on PATH)\n", r.output());
+  }
+
+  /**
+   * The launcher rebuilds the jar when a source is newer than it, and only then; a source folder
+   * that is missing (find reports an error) is not a reason to rebuild at every start. The build is
+   * a stand-in mvnw that records each call and leaves a newer jar.
+   */
+  @Test
+  void itRebuildsWhenASourceIsNewerThanTheJarAndOnlyThen() throws Exception {
+    Path checkout = tmp.resolve("checkout");
+    Path source = checkout.resolve("src/main/java/A.java");
+    Files.createDirectories(source.getParent());
+    Files.createDirectories(checkout.resolve("src/vendor"));
+    Files.createDirectories(checkout.resolve("templates"));
+    Files.writeString(source, "class A {}\n");
+    Files.writeString(checkout.resolve("templates/t.ftl"), "x\n");
+    Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+    Path launcher = Files.copy(RealTools.repoRoot().resolve("gpugen"), checkout.resolve("gpugen"));
+    Path mvnw = checkout.resolve("mvnw");
+    Files.writeString(
+        mvnw,
+        "#!/bin/sh\n"
+            + "here=$(dirname \"$0\")\n"
+            + "echo build >> \"$here/builds.log\"\n"
+            + "touch \"$here/target/gpugen.jar\"\n");
+    assertTrue(launcher.toFile().setExecutable(true) && mvnw.toFile().setExecutable(true));
+    Path jar = Files.createDirectories(checkout.resolve("target")).resolve("gpugen.jar");
+    probeJar(jar);
+    long now = System.currentTimeMillis();
+    try (Stream<Path> all = Files.walk(checkout)) {
+      for (Path p : all.toList()) {
+        Files.setLastModifiedTime(p, FileTime.fromMillis(now - 100_000));
+      }
+    }
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(now - 50_000));
+    Path builds = checkout.resolve("builds.log");
+
+    assertEquals("probe --version", launch(launcher));
+    assertFalse(Files.exists(builds), "nothing newer than the jar: no build");
+
+    Files.setLastModifiedTime(source, FileTime.fromMillis(now - 10_000));
+    assertEquals("probe --version", launch(launcher));
+    assertEquals(List.of("build"), Files.readAllLines(builds), "an edited source: one build");
+    assertEquals("probe --version", launch(launcher));
+    assertEquals(List.of("build"), Files.readAllLines(builds), "built: no second build");
+
+    Files.delete(checkout.resolve("src/vendor"));
+    assertEquals("probe --version", launch(launcher));
+    assertEquals(List.of("build"), Files.readAllLines(builds), "find's error alone: no build");
+  }
+
+  /** Runs the launcher with --version; the probe's line, without its archive note. */
+  private String launch(Path launcher) throws Exception {
+    RealTools.Result r =
+        RealTools.run(
+            tmp,
+            Duration.ofSeconds(120),
+            Map.of("GPUGEN_JAR", ""),
+            launcher.toString(),
+            "--version");
+    assertEquals(0, r.exitCode(), r.output());
+    List<String> lines = r.output().lines().filter(l -> l.startsWith("probe ")).toList();
+    assertEquals(1, lines.size(), r.output());
+    return lines.get(0).replaceAll(" archive=(true|false)$", "");
+  }
+
+  /** A jar whose main class is {@link ArchiveLaunchTest.Probe}. */
+  private static void probeJar(Path jar) throws IOException {
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    manifest
+        .getMainAttributes()
+        .put(Attributes.Name.MAIN_CLASS, ArchiveLaunchTest.Probe.class.getName());
+    String entry = ArchiveLaunchTest.Probe.class.getName().replace('.', '/') + ".class";
+    try (OutputStream out = Files.newOutputStream(jar);
+        JarOutputStream jarOut = new JarOutputStream(out, manifest);
+        InputStream in = ArchiveLaunchTest.Probe.class.getResourceAsStream("/" + entry)) {
+      jarOut.putNextEntry(new JarEntry(entry));
+      in.transferTo(jarOut);
+    }
   }
 }
