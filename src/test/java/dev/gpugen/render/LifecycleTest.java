@@ -193,7 +193,7 @@ class LifecycleTest {
 
   @Test
   void theUnchangedSpecPlansNothingCreatedReplacedOrDestroyed() throws Exception {
-    Changes c = plan(BASE, false);
+    Changes c = changes(BASE, applied, false, Run.REFRESHED_PLAN);
     assertEquals(Set.of(), c.created(), "created");
     assertEquals(Set.of(), c.replaced(), "replaced");
     assertEquals(Set.of(), c.destroyed(), "destroyed");
@@ -244,7 +244,7 @@ class LifecycleTest {
       // A fresh folder (CI, another machine, a deleted roles-generated/): no manifest, so no
       // earlier --allow-replace; the state still records the applied settings.
       SortedMap<String, String> fresh = new TreeMap<>();
-      RealTools.Result r = planOnly(spec, fresh, false, "plan");
+      RealTools.Result r = planOnly(spec, fresh, false, Run.PLAN);
       assertNotEquals(0, r.exitCode(), "the plan must be refused:\n" + r.output());
       String refused = r.output().replaceAll("\\s+", " ");
       assertTrue(
@@ -259,7 +259,7 @@ class LifecycleTest {
       assertEquals(union(a100Replaced(), Set.of(record("a100"))), c.replaced(), "replaced");
       assertEquals(Set.of(), c.created(), "created");
       assertEquals(Set.of(), c.destroyed(), "destroyed");
-      planOnly(spec, fresh, false, "apply", replace).assertOk();
+      planOnly(spec, fresh, false, Run.APPLY, replace).assertOk();
       try {
         // The state records the new settings: another fresh render plans nothing, and the old
         // spec is the change now.
@@ -267,7 +267,7 @@ class LifecycleTest {
         assertTrue(refused(BASE).contains("Pool a100: its instance_type"));
       } finally {
         // Back to the applied spec for the other rows.
-        planOnly(BASE, fresh, false, "apply", replace).assertOk();
+        planOnly(BASE, fresh, false, Run.APPLY, replace).assertOk();
       }
       assertEquals(new Changes(Set.of(), Set.of(), Set.of()), plan(BASE, false));
     }
@@ -714,10 +714,21 @@ class LifecycleTest {
             .render(plan, "spec.yaml", NodeSettings.allowed(previous, plan, allow)));
   }
 
+  /**
+   * What a row runs on the applied workspace. A row's plan does not refresh: what a spec change
+   * does is the configuration against the state, and the state is the apply's (the unchanged row
+   * refreshes, so that every object read back matches the configuration too).
+   */
+  private enum Run {
+    PLAN,
+    REFRESHED_PLAN,
+    APPLY
+  }
+
   /** Writes the spec's render over the applied workspace (its state kept) and plans it. */
   private static RealTools.Result planOnly(String yaml, boolean allow, String... vars)
       throws Exception {
-    return planOnly(yaml, applied, allow, "plan", vars);
+    return planOnly(yaml, applied, allow, Run.PLAN, vars);
   }
 
   /**
@@ -725,11 +736,7 @@ class LifecycleTest {
    * applied workspace (its state kept) and runs {@code command} (plan or apply) on it.
    */
   private static RealTools.Result planOnly(
-      String yaml,
-      SortedMap<String, String> previous,
-      boolean allow,
-      String command,
-      String... vars)
+      String yaml, SortedMap<String, String> previous, boolean allow, Run run, String... vars)
       throws Exception {
     SortedMap<String, String> files = render(yaml, previous, allow);
     try (Stream<Path> s = Files.walk(ws.dir())) {
@@ -750,8 +757,14 @@ class LifecycleTest {
     }
     List<String> args =
         new java.util.ArrayList<>(
-            command.equals("plan")
-                ? List.of("plan", "-input=false", "-no-color", "-lock=false", "-out=row.tfplan")
+            run != Run.APPLY
+                ? List.of(
+                    "plan",
+                    "-input=false",
+                    "-no-color",
+                    "-lock=false",
+                    "-refresh=" + (run == Run.REFRESHED_PLAN),
+                    "-out=row.tfplan")
                 // Without refreshing, as the first apply (applyTheReferenceSpec says why).
                 : List.of(
                     "apply",
@@ -786,7 +799,14 @@ class LifecycleTest {
   private static synchronized Changes plan(
       String yaml, SortedMap<String, String> previous, boolean allow, String... vars)
       throws Exception {
-    planOnly(yaml, previous, allow, "plan", vars).assertOk();
+    return changes(yaml, previous, allow, Run.PLAN, vars);
+  }
+
+  /** What {@code run} (a plan, refreshed or not) of the spec's render would change. */
+  private static synchronized Changes changes(
+      String yaml, SortedMap<String, String> previous, boolean allow, Run run, String... vars)
+      throws Exception {
+    planOnly(yaml, previous, allow, run, vars).assertOk();
     RealTools.Result show = ws.run(PLAN, "show", "-json", "-no-color", "row.tfplan").assertOk();
     JsonNode doc = JSON.readTree(show.output().substring(show.output().indexOf('{')));
     Set<String> created = new TreeSet<>();
