@@ -114,10 +114,16 @@ class ArchiveLaunchTest {
 
   /** A jar of the probe alone; {@code padded} adds an entry, so the jar differs in size. */
   private Path probeJar(String name, boolean padded) throws IOException {
+    Path jar = tmp.resolve(name);
+    writeProbeJar(jar, padded);
+    return jar;
+  }
+
+  /** Writes a jar of the probe alone at {@code jar} (other launcher tests run it too). */
+  static void writeProbeJar(Path jar, boolean padded) throws IOException {
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
     manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Probe.class.getName());
-    Path jar = tmp.resolve(name);
     String entry = Probe.class.getName().replace('.', '/') + ".class";
     try (OutputStream out = Files.newOutputStream(jar);
         JarOutputStream jarOut = new JarOutputStream(out, manifest);
@@ -129,7 +135,6 @@ class ArchiveLaunchTest {
         jarOut.write(new byte[4096]);
       }
     }
-    return jar;
   }
 
   /** Records the archive as the launcher does: the classes a run loads, then a static dump. */

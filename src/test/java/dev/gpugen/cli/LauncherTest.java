@@ -6,19 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.RealToolsTest;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,7 +64,7 @@ class LauncherTest {
             + "touch \"$here/target/gpugen.jar\"\n");
     assertTrue(launcher.toFile().setExecutable(true) && mvnw.toFile().setExecutable(true));
     Path jar = Files.createDirectories(checkout.resolve("target")).resolve("gpugen.jar");
-    probeJar(jar);
+    ArchiveLaunchTest.writeProbeJar(jar, false);
     long now = System.currentTimeMillis();
     try (Stream<Path> all = Files.walk(checkout)) {
       for (Path p : all.toList()) {
@@ -108,21 +101,5 @@ class LauncherTest {
     List<String> lines = r.output().lines().filter(l -> l.startsWith("probe ")).toList();
     assertEquals(1, lines.size(), r.output());
     return lines.get(0).replaceAll(" archive=(true|false)$", "");
-  }
-
-  /** A jar whose main class is {@link ArchiveLaunchTest.Probe}. */
-  private static void probeJar(Path jar) throws IOException {
-    Manifest manifest = new Manifest();
-    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    manifest
-        .getMainAttributes()
-        .put(Attributes.Name.MAIN_CLASS, ArchiveLaunchTest.Probe.class.getName());
-    String entry = ArchiveLaunchTest.Probe.class.getName().replace('.', '/') + ".class";
-    try (OutputStream out = Files.newOutputStream(jar);
-        JarOutputStream jarOut = new JarOutputStream(out, manifest);
-        InputStream in = ArchiveLaunchTest.Probe.class.getResourceAsStream("/" + entry)) {
-      jarOut.putNextEntry(new JarEntry(entry));
-      in.transferTo(jarOut);
-    }
   }
 }
