@@ -85,6 +85,53 @@ class CliTest {
     }
   }
 
+  /**
+   * A flag takes an attached true or false, as picocli's annotated boolean options do (their arity
+   * is left unspecified): --check=true was accepted before render's model was built in code.
+   */
+  @Test
+  void aFlagTakesAnAttachedTrueOrFalseOnEveryCommand() {
+    Path out = tmp.resolve("out");
+    assertEquals(0, Cli.run("render", "-q", EXAMPLE, "-o", out.toString()).exit());
+    for (String[] args :
+        new String[][] {
+          {"render", "--check=true", "--quiet=false", EXAMPLE, "-o", out.toString()},
+          {"validate", "--no-spec-suppressions=true", "--verbose=false", EXAMPLE},
+          {"plan", "--no-spec-suppressions=false", "--verbose=true", EXAMPLE}
+        }) {
+      Cli r = Cli.run(args);
+      assertEquals(0, r.exit(), String.join(" ", args) + "\n" + r);
+    }
+    Cli stale = Cli.run("render", "--check=true", EXAMPLE, "-o", tmp.resolve("none").toString());
+    assertEquals(1, stale.exit(), "--check=true checks: " + stale);
+  }
+
+  /** -V prints the version on every subcommand, not only on those whose model is built in code. */
+  @Test
+  void everySubcommandPrintsTheVersion() {
+    String version = Cli.run("--version").out();
+    for (String cmd :
+        new String[] {"validate", "render", "plan", "up", "down", "drift", "explain", "schema"}) {
+      Cli v = Cli.run(cmd, "-V");
+      assertEquals(0, v.exit(), cmd + "\n" + v);
+      assertEquals(version, v.out(), cmd);
+    }
+  }
+
+  /**
+   * The options a model transformer adds stand where the @Mixin put them: before -h and -V, which
+   * --help lists last on the commands that keep their declaration order.
+   */
+  @Test
+  void helpListsTheSharedOptionsBeforeHelpAndVersion() {
+    for (String cmd : new String[] {"up", "down", "drift", "report"}) {
+      String help = Cli.run(cmd, "--help").out();
+      int verbose = help.indexOf("-v, --verbose");
+      int helpOption = help.indexOf("-h, --help");
+      assertTrue(verbose > 0 && helpOption > verbose, cmd + "\n" + help);
+    }
+  }
+
   @Test
   void missingFileExitsThreeWithOneLine() {
     Cli r = Cli.run("validate", "does/not/exist.yaml");
