@@ -106,6 +106,37 @@ class CliTest {
     assertEquals(1, stale.exit(), "--check=true checks: " + stale);
   }
 
+  /**
+   * A command line executed twice starts the second parse from the initial values: nothing given
+   * the first time (a flag, a repeated option, an enum, a path) is left over, whichever way the
+   * command's model is built.
+   */
+  @Test
+  void aCommandLineExecutedTwiceKeepsNothingOfTheFirstRun() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.PrintWriter sink = new java.io.PrintWriter(out, true);
+    Path none = tmp.resolve("none");
+    Path written = tmp.resolve("written");
+    picocli.CommandLine render = GpugenCommand.commandLine(new String[] {"render"});
+    render.setOut(sink);
+    render.setErr(sink);
+    assertEquals(
+        1,
+        render.execute(
+            "render", "--check", "--skip-rule", "aws-vcpu-quota", "-o", none + "", EXAMPLE));
+    assertEquals(0, render.execute("render", "-q", "-o", written + "", EXAMPLE), out.toString());
+    assertTrue(Files.isDirectory(written), "--check was reset: the second run wrote");
+    assertFalse(Files.exists(none));
+    for (String command : new String[] {"validate", "plan"}) {
+      picocli.CommandLine cl = GpugenCommand.commandLine(new String[] {command});
+      cl.setOut(sink);
+      cl.setErr(sink);
+      assertEquals(2, cl.execute(command, "--skip-rule", "no-such-rule", EXAMPLE), command);
+      assertEquals(1, cl.execute(command, "--fail-on", "info", EXAMPLE), command);
+      assertEquals(0, cl.execute(command, EXAMPLE), command + ": " + out);
+    }
+  }
+
   /** -V prints the version on every subcommand, not only on those whose model is built in code. */
   @Test
   void everySubcommandPrintsTheVersion() {
