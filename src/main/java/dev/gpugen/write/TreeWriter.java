@@ -242,7 +242,6 @@ public final class TreeWriter {
     }
   }
 
-  /** Relative path → checked absolute path, in order. */
   /** Every file's bytes, by path: what the manifest records. */
   private static Map<String, byte[]> contents(RenderedTree tree) {
     Map<String, byte[]> contents = new LinkedHashMap<>();
@@ -250,6 +249,7 @@ public final class TreeWriter {
     return contents;
   }
 
+  /** Relative path → checked absolute path, in order. */
   private static Map<String, Path> targets(Path out, Iterable<String> paths) throws Failure {
     Map<String, Path> m = new LinkedHashMap<>();
     for (String rel : paths) {
