@@ -41,12 +41,30 @@ final class CliModel {
     return spec;
   }
 
-  /** An option without a value: {@code to} gets false before parsing, true if it is given. */
+  /**
+   * Adds {@code options} to an annotated command's model before its -h and -V, which
+   * mixinStandardHelpOptions adds last: where the options of a {@code @Mixin} stood, so that a
+   * command with {@code sortOptions = false} lists them in --help and completion as before.
+   */
+  static CommandSpec addBeforeHelp(CommandSpec spec, List<OptionSpec> options) {
+    List<OptionSpec> help =
+        spec.options().stream().filter(o -> o.usageHelp() || o.versionHelp()).toList();
+    help.forEach(spec::remove);
+    options.forEach(spec::addOption);
+    help.forEach(spec::addOption);
+    return spec;
+  }
+
+  /**
+   * An option without a value: {@code to} gets false before parsing, true if it is given. Its arity
+   * is left unspecified, as on an annotated boolean field: picocli then derives 0 and still accepts
+   * an attached {@code --flag=true} or {@code --flag=false}, which an explicit {@code arity("0")}
+   * refuses (CommandLine.java, "should be specified without").
+   */
   static OptionSpec flag(Consumer<Boolean> to, String description, String... names) {
     Binding<Boolean> binding = new Binding<>(to);
     return OptionSpec.builder(names)
         .type(boolean.class)
-        .arity("0")
         .initialValue(false)
         .getter(binding)
         .setter(binding)

@@ -75,7 +75,13 @@ public final class GpugenCommand implements Runnable {
           if (!none && (!one || name.equals(first))) {
             // Its own CommandLine, which applies its model transformer (SpecOptions.Added):
             // picocli applies them to the subcommands a CommandLine has when it is made.
-            cl.addSubcommand(name, new CommandLine(factory.get()));
+            CommandLine sub = new CommandLine(factory.get());
+            // -V prints gpugen's version on every subcommand: an annotated one has no provider
+            // of its own, and picocli's -V then prints nothing.
+            if (sub.getCommandSpec().versionProvider() == null) {
+              sub.getCommandSpec().versionProvider(new Version());
+            }
+            cl.addSubcommand(name, sub);
           }
         });
     cl.setExecutionExceptionHandler(new Failures());

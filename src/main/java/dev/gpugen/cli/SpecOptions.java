@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Options every command that reads a spec shares. Built with picocli's programmatic API ({@link
@@ -41,38 +42,40 @@ final class SpecOptions {
   static final class Added implements CommandLine.IModelTransformer {
     @Override
     public CommandSpec transform(CommandSpec spec) {
-      return ((Holder) spec.userObject()).options().addTo(spec);
+      return CliModel.addBeforeHelp(spec, ((Holder) spec.userObject()).options().specs());
     }
   }
 
   /** Adds these options, and {@code --verbose}, to {@code spec}. */
   CommandSpec addTo(CommandSpec spec) {
-    spec.addOption(
+    specs().forEach(spec::addOption);
+    return spec;
+  }
+
+  /** These options, and {@code --verbose}, bound to this instance. */
+  private List<OptionSpec> specs() {
+    return List.of(
         CliModel.option(
             String.class,
             null,
             v -> env = v,
             "NAME",
             "Apply the overlay environments.NAME (and tag the cluster with it).",
-            "--env"));
-    spec.addOption(
+            "--env"),
         CliModel.repeated(
-            v -> skipRules = v, "ID", "Do not run this lint rule (repeatable).", "--skip-rule"));
-    spec.addOption(
+            v -> skipRules = v, "ID", "Do not run this lint rule (repeatable).", "--skip-rule"),
         CliModel.option(
             Severity.class,
             Severity.ERROR,
             v -> failOn = v,
             "SEVERITY",
             "Fail on findings of this severity or worse: error (default), warning or info.",
-            "--fail-on"));
-    spec.addOption(
+            "--fail-on"),
         CliModel.flag(
             v -> noSpecSuppressions = v,
             "Ignore the spec's lint.skip and lint.severity (for CI: only the command line decides).",
-            "--no-spec-suppressions"));
-    spec.addOption(VerboseOption.spec());
-    return spec;
+            "--no-spec-suppressions"),
+        VerboseOption.spec());
   }
 
   Optional<String> env() {

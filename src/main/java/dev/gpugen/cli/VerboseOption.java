@@ -20,7 +20,7 @@ final class VerboseOption {
   static final class Added implements CommandLine.IModelTransformer {
     @Override
     public CommandSpec transform(CommandSpec spec) {
-      return spec.addOption(spec());
+      return CliModel.addBeforeHelp(spec, java.util.List.of(spec()));
     }
   }
 }

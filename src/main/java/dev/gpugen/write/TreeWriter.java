@@ -136,6 +136,9 @@ public final class TreeWriter {
         Map<String, Path> old =
             previous.isPresent() ? targets(out, previous.get().paths()) : Map.of();
         Plan plan = plan(out, tree, targets, previous, old, force);
+        // Even when up to date: a killed run's staging copy would otherwise stay until the next
+        // render that changes something.
+        Staging.cleanAbandoned(parent);
         if (plan.changed().isEmpty() && plan.stale().isEmpty() && previous.isPresent()) {
           // Up to date, manifest included: nothing is written, not even the same bytes again (a
           // pre-commit render of every commit leaves the folder as it was).
@@ -144,7 +147,6 @@ public final class TreeWriter {
             return new Summary(0, plan.unchanged(), 0, previous.get().source());
           }
         }
-        Staging.cleanAbandoned(parent);
         Path staging = Staging.create(parent);
         try {
           return commit(out, staging, tree, previous, source, plan, ops);
@@ -242,7 +244,6 @@ public final class TreeWriter {
     }
   }
 
-  /** Relative path → checked absolute path, in order. */
   /** Every file's bytes, by path: what the manifest records. */
   private static Map<String, byte[]> contents(RenderedTree tree) {
     Map<String, byte[]> contents = new LinkedHashMap<>();
@@ -250,6 +251,7 @@ public final class TreeWriter {
     return contents;
   }
 
+  /** Relative path → checked absolute path, in order. */
   private static Map<String, Path> targets(Path out, Iterable<String> paths) throws Failure {
     Map<String, Path> m = new LinkedHashMap<>();
     for (String rel : paths) {

@@ -85,6 +85,84 @@ class CliTest {
     }
   }
 
+  /**
+   * A flag takes an attached true or false, as picocli's annotated boolean options do (their arity
+   * is left unspecified): --check=true was accepted before render's model was built in code.
+   */
+  @Test
+  void aFlagTakesAnAttachedTrueOrFalseOnEveryCommand() {
+    Path out = tmp.resolve("out");
+    assertEquals(0, Cli.run("render", "-q", EXAMPLE, "-o", out.toString()).exit());
+    for (String[] args :
+        new String[][] {
+          {"render", "--check=true", "--quiet=false", EXAMPLE, "-o", out.toString()},
+          {"validate", "--no-spec-suppressions=true", "--verbose=false", EXAMPLE},
+          {"plan", "--no-spec-suppressions=false", "--verbose=true", EXAMPLE}
+        }) {
+      Cli r = Cli.run(args);
+      assertEquals(0, r.exit(), String.join(" ", args) + "\n" + r);
+    }
+    Cli stale = Cli.run("render", "--check=true", EXAMPLE, "-o", tmp.resolve("none").toString());
+    assertEquals(1, stale.exit(), "--check=true checks: " + stale);
+  }
+
+  /**
+   * A command line executed twice starts the second parse from the initial values: nothing given
+   * the first time (a flag, a repeated option, an enum, a path) is left over, whichever way the
+   * command's model is built.
+   */
+  @Test
+  void aCommandLineExecutedTwiceKeepsNothingOfTheFirstRun() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.PrintWriter sink = new java.io.PrintWriter(out, true);
+    Path none = tmp.resolve("none");
+    Path written = tmp.resolve("written");
+    picocli.CommandLine render = GpugenCommand.commandLine(new String[] {"render"});
+    render.setOut(sink);
+    render.setErr(sink);
+    assertEquals(
+        1,
+        render.execute(
+            "render", "--check", "--skip-rule", "aws-vcpu-quota", "-o", none + "", EXAMPLE));
+    assertEquals(0, render.execute("render", "-q", "-o", written + "", EXAMPLE), out.toString());
+    assertTrue(Files.isDirectory(written), "--check was reset: the second run wrote");
+    assertFalse(Files.exists(none));
+    for (String command : new String[] {"validate", "plan"}) {
+      picocli.CommandLine cl = GpugenCommand.commandLine(new String[] {command});
+      cl.setOut(sink);
+      cl.setErr(sink);
+      assertEquals(2, cl.execute(command, "--skip-rule", "no-such-rule", EXAMPLE), command);
+      assertEquals(1, cl.execute(command, "--fail-on", "info", EXAMPLE), command);
+      assertEquals(0, cl.execute(command, EXAMPLE), command + ": " + out);
+    }
+  }
+
+  /** -V prints the version on every subcommand, not only on those whose model is built in code. */
+  @Test
+  void everySubcommandPrintsTheVersion() {
+    String version = Cli.run("--version").out();
+    for (String cmd :
+        new String[] {"validate", "render", "plan", "up", "down", "drift", "explain", "schema"}) {
+      Cli v = Cli.run(cmd, "-V");
+      assertEquals(0, v.exit(), cmd + "\n" + v);
+      assertEquals(version, v.out(), cmd);
+    }
+  }
+
+  /**
+   * The options a model transformer adds stand where the @Mixin put them: before -h and -V, which
+   * --help lists last on the commands that keep their declaration order.
+   */
+  @Test
+  void helpListsTheSharedOptionsBeforeHelpAndVersion() {
+    for (String cmd : new String[] {"up", "down", "drift", "report"}) {
+      String help = Cli.run(cmd, "--help").out();
+      int verbose = help.indexOf("-v, --verbose");
+      int helpOption = help.indexOf("-h, --help");
+      assertTrue(verbose > 0 && helpOption > verbose, cmd + "\n" + help);
+    }
+  }
+
   @Test
   void missingFileExitsThreeWithOneLine() {
     Cli r = Cli.run("validate", "does/not/exist.yaml");

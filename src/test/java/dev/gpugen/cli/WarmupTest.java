@@ -83,4 +83,42 @@ class WarmupTest {
     assertTrue(e.getMessage().contains("Syntax error"), e.getMessage());
     assertTrue(e.getMessage().contains("line 2"), e.getMessage());
   }
+
+  /**
+   * Two threads sharing the parse, as the warm-up and the main thread do: whichever takes the
+   * broken template, the render after both reports its syntax error and line, never FreeMarker's
+   * "error on an earlier attempt".
+   */
+  @Test
+  void twoThreadsSharingTheParseLeaveTheSyntaxErrorAndTheOtherTemplatesIntact() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("t/ansible/group_vars"));
+    Files.writeString(dir.resolve("all.yml.ftl"), "[=header]\n<#if spec.metadata.name>\n");
+    Gpugen gpugen = Knowledge.gpugen();
+    ClusterPlan plan =
+        gpugen
+            .check(Path.of("examples/aws-h100/cluster.yaml"), "spec", Optional.empty(), Set.of())
+            .plan()
+            .orElseThrow();
+    for (int round = 0; round < 20; round++) {
+      Templates broken = Templates.load(Optional.of(tmp.resolve("t")));
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      java.util.concurrent.CompletableFuture<Templates> other =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  start.await();
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+                return broken.parsed();
+              });
+      start.await();
+      broken.parsed();
+      other.get();
+      InternalFailure e =
+          assertThrows(InternalFailure.class, () -> gpugen.render(plan, broken, "spec"));
+      assertTrue(e.getMessage().contains("Syntax error"), e.getMessage());
+      assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    }
+  }
 }

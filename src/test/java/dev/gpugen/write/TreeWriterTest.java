@@ -232,6 +232,21 @@ class TreeWriterTest {
     assertTrue(Files.exists(live), "a live run's staging is kept");
   }
 
+  /** An up-to-date write changes nothing in its folder, yet still clears a dead run's staging. */
+  @Test
+  void anUpToDateWriteStillCleansAbandonedStaging() throws Exception {
+    Path out = tmp.resolve("out");
+    RenderedTree t = tree("a", "x\n");
+    TreeWriter.write(out, t, false);
+    Path old = Files.createDirectories(tmp.resolve(Staging.PREFIX + "old"));
+    Files.setLastModifiedTime(
+        old, FileTime.from(Instant.now().minus(Staging.MAX_AGE).minusSeconds(60)));
+    assertEquals(
+        new TreeWriter.Summary(0, 1, 0, Optional.empty()),
+        TreeWriter.write(out, t, false, NOTHING));
+    assertFalse(Files.exists(old), "older than the bound");
+  }
+
   @Test
   void aLiveProcessIsKnownByItsStartInClockTicksNotByTheBootTimeOfEachJvm() throws Exception {
     long self = ProcessHandle.current().pid();
