@@ -102,4 +102,31 @@ class LauncherTest {
     assertEquals(1, lines.size(), r.output());
     return lines.get(0).replaceAll(" archive=(true|false)$", "");
   }
+
+  /**
+   * The JVM gets transparent huge pages for its heap exactly where the kernel hands them out on
+   * request (madvise mode); in "always" mode it has them anyway, and where there are none the flag
+   * would make the JVM print a warning. The machine's own mode decides which branch this checks.
+   */
+  @Test
+  void theHeapAsksForTransparentHugePagesOnlyInMadviseMode() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/bin/sh\necho \"java $*\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+    Path jar = Files.writeString(tmp.resolve("any.jar"), "");
+    RealTools.Result r =
+        RealTools.run(
+            tmp,
+            Duration.ofSeconds(30),
+            Map.of("PATH", bin + ":/usr/bin:/bin", "GPUGEN_JAR", jar.toString()),
+            "/bin/sh",
+            RealTools.repoRoot().resolve("gpugen").toString(),
+            "--version");
+    assertEquals(0, r.exitCode(), r.output());
+    Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    boolean madvise = Files.isReadable(mode) && Files.readString(mode).contains("[madvise]");
+    assertEquals(madvise, r.output().contains(" -XX:+UseTransparentHugePages "), r.output());
+    assertTrue(r.output().startsWith("java "), r.output());
+  }
 }
