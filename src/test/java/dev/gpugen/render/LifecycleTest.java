@@ -802,31 +802,44 @@ class LifecycleTest {
     return changes(yaml, previous, allow, Run.PLAN, vars);
   }
 
-  /** What {@code run} (a plan, refreshed or not) of the spec's render would change. */
+  /**
+   * What {@code run} (a plan, refreshed or not) of the spec's render would change, read from the
+   * plan's machine-readable output ({@code -json}: a {@code planned_change} message per resource
+   * instance Terraform would change, with its action, documented at
+   * https://developer.hashicorp.com/terraform/internals/machine-readable-ui). A {@code terraform
+   * show -json} of a saved plan would say the same, at the cost of starting the provider again.
+   */
   private static synchronized Changes changes(
       String yaml, SortedMap<String, String> previous, boolean allow, Run run, String... vars)
       throws Exception {
-    planOnly(yaml, previous, allow, run, vars).assertOk();
-    RealTools.Result show = ws.run(PLAN, "show", "-json", "-no-color", "row.tfplan").assertOk();
-    JsonNode doc = JSON.readTree(show.output().substring(show.output().indexOf('{')));
+    List<String> args = new java.util.ArrayList<>(List.of(vars));
+    args.add("-json");
+    RealTools.Result r = planOnly(yaml, previous, allow, run, args.toArray(String[]::new));
+    r.assertOk();
     Set<String> created = new TreeSet<>();
     Set<String> replaced = new TreeSet<>();
     Set<String> destroyed = new TreeSet<>();
-    for (JsonNode rc : doc.path("resource_changes")) {
-      if (rc.path("mode").asText().equals("data")) {
+    boolean summary = false;
+    for (String line : r.output().split("\n")) {
+      if (!line.startsWith("{")) {
         continue;
       }
-      List<String> actions = new java.util.ArrayList<>();
-      rc.path("change").path("actions").forEach(a -> actions.add(a.asText()));
-      String address = rc.path("address").asText();
-      if (actions.contains("create") && actions.contains("delete")) {
-        replaced.add(address);
-      } else if (actions.contains("create")) {
-        created.add(address);
-      } else if (actions.contains("delete")) {
-        destroyed.add(address);
+      JsonNode m = JSON.readTree(line);
+      summary |= m.path("type").asText().equals("change_summary");
+      if (!m.path("type").asText().equals("planned_change")) {
+        continue;
+      }
+      String address = m.path("change").path("resource").path("addr").asText();
+      switch (m.path("change").path("action").asText()) {
+        case "create" -> created.add(address);
+        case "replace" -> replaced.add(address);
+        case "delete" -> destroyed.add(address);
+        default -> {
+          // update, no-op, move, read, import, remove (forget): nothing created or destroyed.
+        }
       }
     }
+    assertTrue(summary, "the plan printed no change summary:\n" + r.output());
     return new Changes(created, replaced, destroyed);
   }
 
