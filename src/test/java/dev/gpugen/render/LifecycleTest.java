@@ -735,8 +735,7 @@ class LifecycleTest {
         String rel = ws.dir().relativize(p).toString();
         if (!rel.startsWith(".terraform")
             && !rel.startsWith("terraform.tfstate")
-            && !rel.equals("moto_override.tf")
-            && !rel.endsWith(".tfplan")) {
+            && !rel.equals("moto_override.tf")) {
           Files.delete(p);
         }
       }
@@ -754,8 +753,7 @@ class LifecycleTest {
                     "-input=false",
                     "-no-color",
                     "-lock=false",
-                    "-refresh=" + (run == Run.REFRESHED_PLAN),
-                    "-out=row.tfplan")
+                    "-refresh=" + (run == Run.REFRESHED_PLAN))
                 // Without refreshing, as the first apply (applyTheReferenceSpec says why).
                 : List.of(
                     "apply",

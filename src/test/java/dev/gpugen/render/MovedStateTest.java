@@ -48,7 +48,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       previous render is planned against it with the real hashicorp/aws provider ({@code
  *       terraform plan -refresh=false}, reads answered by {@link AwsReadsStandIn}), the plan's
  *       known values written back, until that plan is empty: the state a real apply of the previous
- *       layout leaves as far as Terraform can tell without AWS.
+ *       layout leaves as far as Terraform can tell without AWS. (The spread variant starts from the
+ *       cluster variant's converged state with its group's strategy edited, instead of an apply;
+ *       its first plan is already empty.)
  *   <li>Today's render is planned against that state the same way, and its plan read from {@code
  *       terraform show -json}.
  * </ol>
@@ -451,7 +453,10 @@ class MovedStateTest {
                             "\"placement_strategy\": \"spread\"")),
             c,
             today,
-            false);
+            false,
+            // The spread cluster's state is the cluster one's with its group's strategy: the
+            // previous spread render must then plan nothing against it, which spares an apply.
+            Optional.of(MovedStateTest::spread));
     plan.assertNothingDestroyedOrReplaced();
     plan.assertNodesMovedUnchanged();
     JsonNode group =
@@ -472,13 +477,32 @@ class MovedStateTest {
     for (String f : leaveOut) {
       today.remove(f);
     }
-    return upgrade(golden, golden, previous -> {}, c, today, eks);
+    return upgrade(golden, golden, previous -> {}, c, today, eks, Optional.empty());
+  }
+
+  /** {@code state} with the h100 pool's placement group of strategy spread. */
+  private static ObjectNode spread(ObjectNode state) {
+    ObjectNode out = state.deepCopy();
+    int groups = 0;
+    for (JsonNode r : out.path("resources")) {
+      if (r.path("type").asText().equals("aws_placement_group")
+          && r.path("name").asText().equals("h100")) {
+        for (JsonNode i : r.path("instances")) {
+          assertEquals("cluster", i.path("attributes").path("strategy").asText(), i::toString);
+          ((ObjectNode) i.path("attributes")).put("strategy", "spread");
+          groups++;
+        }
+      }
+    }
+    assertEquals(1, groups, "the cluster state has the pool's one placement group");
+    return out;
   }
 
   /**
    * Today's render {@code today} of {@code c} planned against the converged state of the previous
    * layout of {@code golden}, its files edited by {@code edit} (the state cached under {@code
-   * key}).
+   * key}). With {@code from}, that state starts from {@code golden}'s own converged state so edited
+   * instead of an apply; it is converged the same way, so a wrong edit costs rounds, not truth.
    */
   private Plan upgrade(
       String golden,
@@ -486,16 +510,17 @@ class MovedStateTest {
       java.util.function.Consumer<SortedMap<String, String>> edit,
       Case c,
       SortedMap<String, String> today,
-      boolean eks)
+      boolean eks,
+      Optional<java.util.function.UnaryOperator<ObjectNode>> from)
       throws Exception {
     ClusterSpec spec = c.read();
     String region = spec.cloud().region().orElseThrow();
     try (AwsReadsStandIn aws = AwsReadsStandIn.start()) {
-      ObjectNode state = CONVERGED.get(key);
-      if (state == null) {
-        state = converged(golden, edit, region, eks, aws);
-        CONVERGED.put(key, state);
+      Optional<ObjectNode> start = Optional.empty();
+      if (from.isPresent()) {
+        start = Optional.of(from.get().apply(converged(golden, golden, p -> {}, region, eks, aws)));
       }
+      ObjectNode state = converged(golden, key, edit, region, eks, aws, start);
       List<String> addresses = addresses(state);
       // 3. Today's render against that state.
       TerraformPlan.Workspace now =
@@ -515,16 +540,47 @@ class MovedStateTest {
     }
   }
 
-  /**
-   * Steps 1 and 2: the previous render applied by terraform test with the mock provider, then
-   * converged with the real provider's plans of that render until they are empty.
-   */
+  /** The previous layout's converged state ({@link #convergePrevious}), made once per key. */
   private static ObjectNode converged(
       String golden,
+      String key,
       java.util.function.Consumer<SortedMap<String, String>> edit,
       String region,
       boolean eks,
       AwsReadsStandIn aws)
+      throws Exception {
+    return converged(golden, key, edit, region, eks, aws, Optional.empty());
+  }
+
+  private static ObjectNode converged(
+      String golden,
+      String key,
+      java.util.function.Consumer<SortedMap<String, String>> edit,
+      String region,
+      boolean eks,
+      AwsReadsStandIn aws,
+      Optional<ObjectNode> start)
+      throws Exception {
+    ObjectNode state = CONVERGED.get(key);
+    if (state == null) {
+      state = convergePrevious(golden, edit, region, eks, aws, start);
+      CONVERGED.put(key, state);
+    }
+    return state;
+  }
+
+  /**
+   * Steps 1 and 2: the previous render applied by terraform test with the mock provider (or {@code
+   * start}, a state made so before), then converged with the real provider's plans of that render
+   * until they are empty.
+   */
+  private static ObjectNode convergePrevious(
+      String golden,
+      java.util.function.Consumer<SortedMap<String, String>> edit,
+      String region,
+      boolean eks,
+      AwsReadsStandIn aws,
+      Optional<ObjectNode> start)
       throws Exception {
     SortedMap<String, String> previous = read(PREVIOUS.resolve(golden));
     edit.accept(previous);
@@ -538,8 +594,13 @@ class MovedStateTest {
     TerraformPlan.Workspace old =
         TerraformPlan.init(
             bundle(golden, Files.createTempDirectory(scratch, "previous")), previous);
-    RealTools.Result applied = old.test("apply", mockApply(region, eks), "-json", "-verbose");
-    ObjectNode state = state(applied.output());
+    ObjectNode state;
+    if (start.isPresent()) {
+      state = start.get();
+    } else {
+      RealTools.Result applied = old.test("apply", mockApply(region, eks), "-json", "-verbose");
+      state = state(applied.output());
+    }
     prepare(old, aws, eks);
     for (int round = 0; ; round++) {
       JsonNode p = plan(old, state);
