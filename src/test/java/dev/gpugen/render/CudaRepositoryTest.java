@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,41 +33,84 @@ import org.junit.jupiter.api.io.TempDir;
  * Nothing comes from anywhere else: the root's Debian sources are removed first, so a package name
  * that exists only in Ubuntu's archive (nvidia-driver-580-server-open, the name Canonical uses)
  * fails the run.
+ *
+ * <p>The four cases are four hosts of one run of play 01 and of one idempotence run (Ansible's
+ * start-up paid twice, not eight times), each with its own root and its own stand-in. Their renders
+ * differ only in variables: the class checks that play 01's files are the same in each and gives
+ * each host its render's group_vars as its host_vars; each test judges its own host.
  */
 @ChrootTest
 class CudaRepositoryTest {
-  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(20);
 
-  @TempDir Path tmp;
+  @TempDir static Path tmp;
 
-  /** A driver package family at three versions of one branch (and dependencies at the same). */
-  private static List<AptRepositoryStandIn.Deb> family(
-      String name, String dependency, List<String> versions) {
-    List<AptRepositoryStandIn.Deb> out = new ArrayList<>();
-    for (String v : versions) {
-      out.add(
-          new AptRepositoryStandIn.Deb(
-              name,
-              v,
-              "amd64",
-              dependency.isEmpty() ? "" : dependency + " (= " + v + ")",
-              Map.of()));
+  /** A case's host: its root, its stand-in, and its render's ansible/ folder. */
+  private record Case(Path root, AptRepositoryStandIn repo, Path render) {}
+
+  /** Host name -> case, in the inventory's order. */
+  private static final Map<String, Case> CASES = new LinkedHashMap<>();
+
+  private static final List<AptRepositoryStandIn> SERVERS = new ArrayList<>();
+  private static RealTools.Result first;
+  private static RealTools.Result second;
+
+  @BeforeAll
+  @Timeout(value = 40, unit = TimeUnit.MINUTES)
+  static void installEveryCaseInOneRun() throws Exception {
+    branch580();
+    branch590();
+    mirror();
+    nvlink5();
+    Path dir = CASES.get("branch580").render();
+    Map<String, String> play01 = play01Files(dir);
+    StringBuilder inv = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
+    for (Map.Entry<String, Case> e : CASES.entrySet()) {
+      Case c = e.getValue();
+      // The run reads play 01 from the 580 render: each case's must be the same files.
+      assertEquals(play01, play01Files(c.render()), e.getKey() + ": play 01 differs");
+      Path vars = Files.createDirectories(dir.resolve("host_vars/" + e.getKey()));
+      try (var files = Files.list(c.render().resolve("group_vars"))) {
+        assertEquals(
+            List.of("all.yml", "pool_h100.yml"),
+            files.map(f -> f.getFileName().toString()).sorted().toList(),
+            e.getKey());
+      }
+      // Loaded in name order, so the pool's values win over all's, as its group's do.
+      Files.copy(c.render().resolve("group_vars/all.yml"), vars.resolve("0-all.yml"));
+      Files.copy(c.render().resolve("group_vars/pool_h100.yml"), vars.resolve("1-pool_h100.yml"));
+      inv.append("        ")
+          .append(e.getKey())
+          .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
+          .append(c.root())
+          .append('"');
+      // The mirror case names its repository in its render (mirrors.cuda), the others here.
+      if (!e.getKey().equals("mirror")) {
+        inv.append(", nvidia_driver_repo_url: \"").append(c.repo().url()).append('"');
+      }
+      inv.append("}\n");
     }
-    return out;
+    inv.append("    pool_h100:\n      hosts:\n");
+    CASES.keySet().forEach(h -> inv.append("        ").append(h).append(":\n"));
+    // No group_vars beside the playbook: a host sees its own render's values and no other's.
+    for (String f : List.of("all.yml", "pool_h100.yml")) {
+      Files.delete(dir.resolve("group_vars").resolve(f));
+    }
+    Path inventory = Files.writeString(tmp.resolve("inventory.yml"), inv.toString());
+    first = play(dir, inventory, "first run");
+    second = play(dir, inventory, "second run");
   }
 
-  private static AptRepositoryStandIn.Deb plain(String name, String version) {
-    return new AptRepositoryStandIn.Deb(name, version, "amd64", "", Map.of());
+  @AfterAll
+  static void stopTheStandIns() {
+    SERVERS.forEach(AptRepositoryStandIn::close);
   }
 
   /**
-   * The reference spec (p5.48xlarge: 8x H100 on NVSwitch, open kernel modules, driver 580.95.05,
-   * CUDA 12.8): branch 580's driver names carry the branch, its Fabric Manager and NSCQ names do
-   * not; the repository also has the 580 release before and the one after the spec's.
+   * The reference spec's case (its render is the one the run reads play 01 from): the 580 release
+   * before the spec's and the one after it, and the newest branch, whose names carry no branch.
    */
-  @Test
-  @Timeout(value = 20, unit = TimeUnit.MINUTES)
-  void branch580InstallsTheExactVersionFromNvidiasRepositoryAndKeepsIt() throws Exception {
+  private static void branch580() throws Exception {
     List<String> versions = List.of("580.82.07-1", "580.95.05-1", "580.105.08-1");
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
@@ -79,81 +125,12 @@ class CudaRepositoryTest {
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda12", "1:4.4.2-1"));
-
-    Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
-    Path root = TestRoot.fresh(tmp.resolve("root"));
-    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
-      onlyTheStandIn(root);
-      Map<String, Integer> first = run(dir, root, repo, "first run (580)");
-      assertEquals(0, first.get("failed"), first::toString);
-      assertTrue(first.get("changed") > 0, first::toString);
-      Map<String, Integer> second = run(dir, root, repo, "second run (580)");
-      assertEquals(0, second.get("changed"), "second run changed something: " + second);
-
-      Map<String, String> installed = installed(root);
-      assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("libnvidia-compute-580"), installed::toString);
-      for (String fabric : CudaRepositoryNames.names(580)) {
-        assertEquals("580.95.05-1", installed.get(fabric), fabric + ": " + installed);
-      }
-      assertEquals("12.8.1-1", installed.get("cuda-toolkit-12-8"), installed::toString);
-      // DCGM for the driver's CUDA major (580 runs CUDA 13), not the toolkit's 12.
-      assertEquals(
-          "1:4.4.2-1", installed.get("datacenter-gpu-manager-4-cuda13"), installed::toString);
-      assertTrue(!installed.containsKey("datacenter-gpu-manager-4-cuda12"), installed::toString);
-      assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
-      assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
-      assertEquals(
-          List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm"),
-          held(
-              root,
-              List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm")));
-      // The stand-in is as strict as NVIDIA's repository: the branched name is virtual, and apt
-      // refuses it at a version (what a role asking for nvidia-fabricmanager-580 would meet).
-      RealTools.Result virtual =
-          RealTools.run(
-              Path.of("/"),
-              Duration.ofMinutes(2),
-              Map.of(),
-              "chroot",
-              root.toString(),
-              "apt-get",
-              "install",
-              "-s",
-              "nvidia-fabricmanager-580=580.95.05-1");
-      assertTrue(virtual.exitCode() != 0, virtual.output());
-      assertTrue(
-          virtual.output().contains("nvidia-fabricmanager-580 is a virtual package provided by"),
-          virtual.output());
-
-      // The pin alone already picks the spec's version over the newer release of the branch.
-      String policy = chroot(root, "apt-cache", "policy", "nvidia-open-580");
-      assertTrue(policy.contains("Candidate: 580.95.05-1"), policy);
-      assertTrue(policy.contains("580.105.08-1"), "the newer release is in the repository");
-      // What unattended-upgrades would do: nothing to the driver.
-      String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
-      assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
-
-      // Everything came from the stand-in, through the cuda-keyring package's signed source.
-      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
-      assertTrue(repo.requests().contains("GET /compute/cuda/repos/debian12/x86_64/InRelease"));
-      assertTrue(
-          repo.requests().stream()
-              .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
-          repo.requests()::toString);
-    } finally {
-      TestRoot.delete(root);
-    }
+    Path dir = RenderedCase.render("reference", tmp.resolve("render-580")).ansible();
+    add("branch580", new AptRepositoryStandIn(tmp.resolve("repo-580"), "debian12", debs), dir);
   }
 
-  /**
-   * Branch 590 and later: the packages carry no branch in their names, and NVIDIA's pinning package
-   * {@code nvidia-driver-pinning-590} keeps apt on the branch; the role installs it before the
-   * driver, as NVIDIA's guide advises, then the exact version.
-   */
-  @Test
-  @Timeout(value = 20, unit = TimeUnit.MINUTES)
-  void branch590InstallsThePinningPackageFirstThenTheExactVersion() throws Exception {
+  /** Branch 590: the spec's driver and CUDA moved on, the repository's names carry no branch. */
+  private static void branch590() throws Exception {
     List<String> versions = List.of("590.44.01-1", "590.48.01-1", "595.45.04-1");
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(family("nvidia-open", "libnvidia-compute", versions));
@@ -184,45 +161,14 @@ class CudaRepositoryTest {
     Path out = tmp.resolve("out590");
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
-    Path dir = out.resolve("ansible");
-    Path root = TestRoot.fresh(tmp.resolve("root"));
-    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs)) {
-      onlyTheStandIn(root);
-      Map<String, Integer> first = run(dir, root, repo, "first run (590)");
-      assertEquals(0, first.get("failed"), first::toString);
-      Map<String, Integer> second = run(dir, root, repo, "second run (590)");
-      assertEquals(0, second.get("changed"), "second run changed something: " + second);
-
-      Map<String, String> installed = installed(root);
-      assertEquals("590-1", installed.get("nvidia-driver-pinning-590"), installed::toString);
-      assertTrue(!installed.containsKey("nvidia-driver-pinning-595"), installed::toString);
-      assertEquals("590.48.01-1", installed.get("nvidia-open"), installed::toString);
-      assertEquals("590.48.01-1", installed.get("nvidia-fabricmanager"), installed::toString);
-      assertEquals("590.48.01-1", installed.get("libnvidia-nscq"), installed::toString);
-      assertTrue(Files.exists(root.resolve("etc/apt/preferences.d/nvidia-driver-pinning-590")));
-
-      // dpkg's log: the pinning package was unpacked before the driver.
-      List<String> log = Files.readAllLines(root.resolve("var/log/dpkg.log"));
-      int pinning = indexOf(log, " install nvidia-driver-pinning-590:all ");
-      int driver = indexOf(log, " install nvidia-open:amd64 ");
-      assertTrue(pinning >= 0 && driver > pinning, String.join("\n", log));
-      String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
-      assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
-      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
-    } finally {
-      TestRoot.delete(root);
-    }
+    add(
+        "branch590",
+        new AptRepositoryStandIn(tmp.resolve("repo-590"), "debian12", debs),
+        out.resolve("ansible"));
   }
 
-  /**
-   * mirrors.cuda: the air-gapped example's play 01 installs everything from the team's mirror of
-   * NVIDIA's repository. The cuda-keyring package (from the mirror) installs a sources entry that
-   * names NVIDIA's host, here an address nothing answers on: the run passes only because the role
-   * points that entry at the mirror before apt reads it.
-   */
-  @Test
-  @Timeout(value = 20, unit = TimeUnit.MINUTES)
-  void aCudaMirrorServesTheKeyringAndEveryPackageAndTheSourcesEntryNamesIt() throws Exception {
+  /** The air-gapped example with its mirrors.cuda pointed at a stand-in of the team's mirror. */
+  private static void mirror() throws Exception {
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(
         family("nvidia-open-580", "libnvidia-compute-580", List.of("580.95.05-1", "580.105.08-1")));
@@ -231,63 +177,34 @@ class CudaRepositoryTest {
     debs.add(plain("cuda-toolkit-12-8", "12.8.1-1"));
     debs.add(plain("datacenter-gpu-manager-4-cuda13", "1:4.4.2-1"));
     String upstream = "http://127.0.0.1:9/compute/cuda/repos/debian12/x86_64";
-    Path root = TestRoot.fresh(tmp.resolve("root"));
-    try (AptRepositoryStandIn mirror = new AptRepositoryStandIn(tmp, "debian12", debs, upstream)) {
-      String base = mirror.url().replace("/debian12/x86_64", "");
-      Path spec = tmp.resolve("airgapped.yaml");
-      String golden = Files.readString(RenderedCase.spec("aws-airgapped"));
-      assertTrue(golden.contains("https://artifactory.vault.example.com/artifactory/nvidia-cuda"));
-      Files.writeString(
-          spec,
-          golden.replace("https://artifactory.vault.example.com/artifactory/nvidia-cuda", base));
-      Path out = tmp.resolve("out-airgapped");
-      // The stand-in speaks plain http on loopback; the rule that refuses a key over http guards
-      // real networks, and is switched off for this render only.
-      dev.gpugen.Cli cli =
-          dev.gpugen.Cli.run(
-              "render",
-              spec.toString(),
-              "-o",
-              out.toString(),
-              "--skip-rule",
-              "sec-mirror-key-over-http");
-      assertEquals(0, cli.exit(), cli::toString);
-      onlyTheStandIn(root);
-      Path dir = out.resolve("ansible");
-      Map<String, Integer> first = play(dir, root, "01-nvidia-driver.yml", List.of(), "mirror");
-      assertEquals(0, first.get("failed"), first::toString);
-      Map<String, Integer> second =
-          play(dir, root, "01-nvidia-driver.yml", List.of(), "mirror again");
-      assertEquals(0, second.get("changed"), "second run changed something: " + second);
-
-      assertEquals("580.95.05-1", installed(root).get("nvidia-open-580"));
-      assertEquals(
-          "deb [signed-by=/usr/share/keyrings/cuda-archive-keyring.gpg] " + mirror.url() + "/ /\n",
-          Files.readString(root.resolve("etc/apt/sources.list.d/cuda-debian12-x86_64.list")));
-      assertEquals(List.of(), mirror.misses(), mirror.requests()::toString);
-      assertTrue(
-          mirror
-              .requests()
-              .contains("GET /compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"),
-          mirror.requests()::toString);
-      assertTrue(
-          mirror.requests().stream()
-              .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
-          mirror.requests()::toString);
-    } finally {
-      TestRoot.delete(root);
-    }
+    AptRepositoryStandIn mirror =
+        new AptRepositoryStandIn(tmp.resolve("repo-mirror"), "debian12", debs, upstream);
+    SERVERS.add(mirror);
+    String mirrorBase = mirror.url().replace("/debian12/x86_64", "");
+    Path spec = tmp.resolve("airgapped.yaml");
+    String golden = Files.readString(RenderedCase.spec("aws-airgapped"));
+    assertTrue(golden.contains("https://artifactory.vault.example.com/artifactory/nvidia-cuda"));
+    Files.writeString(
+        spec,
+        golden.replace(
+            "https://artifactory.vault.example.com/artifactory/nvidia-cuda", mirrorBase));
+    Path out = tmp.resolve("out-airgapped");
+    // The stand-in speaks plain http on loopback; the rule that refuses a key over http guards
+    // real networks, and is switched off for this render only.
+    dev.gpugen.Cli cli =
+        dev.gpugen.Cli.run(
+            "render",
+            spec.toString(),
+            "-o",
+            out.toString(),
+            "--skip-rule",
+            "sec-mirror-key-over-http");
+    assertEquals(0, cli.exit(), cli::toString);
+    add("mirror", mirror, out.resolve("ansible"));
   }
 
-  /**
-   * A p6-b200 pool (HGX B200: fourth-generation NVSwitch, NVLink 5): besides Fabric Manager, the
-   * NVLink Subnet Manager and infiniband-diags (NVIDIA's driver container's nvlink5_pkgs_install;
-   * infiniband-diags from the distribution's archive, a second stand-in here), and mlx5_core and
-   * ib_umad loaded at every boot, which the driver container waits for before Fabric Manager.
-   */
-  @Test
-  @Timeout(value = 20, unit = TimeUnit.MINUTES)
-  void nvlink5PoolsGetTheSubnetManagerAndItsKernelModules() throws Exception {
+  /** The reference spec on p6-b200, with infiniband-diags in a stand-in of Ubuntu's archive. */
+  private static void nvlink5() throws Exception {
     List<String> versions = List.of("580.95.05-1");
     List<AptRepositoryStandIn.Deb> debs = new ArrayList<>();
     debs.addAll(family("nvidia-open-580", "libnvidia-compute-580", versions));
@@ -305,32 +222,231 @@ class CudaRepositoryTest {
     Path out = tmp.resolve("out-b200");
     dev.gpugen.Cli cli = dev.gpugen.Cli.run("render", spec.toString(), "-o", out.toString());
     assertEquals(0, cli.exit(), cli::toString);
-    Path dir = out.resolve("ansible");
-    Path root = TestRoot.fresh(tmp.resolve("root"));
-    try (AptRepositoryStandIn repo = new AptRepositoryStandIn(tmp, "debian12", debs);
-        AptRepositoryStandIn archive =
-            new AptRepositoryStandIn(
-                tmp, "/ubuntu", "ubuntu-archive", List.of(plain("infiniband-diags", "39.0-1")))) {
-      onlyTheStandIn(root);
-      archive.configure(root);
-      Map<String, Integer> first = run(dir, root, repo, "first run (p6-b200)");
-      assertEquals(0, first.get("failed"), first::toString);
-      Map<String, Integer> second = run(dir, root, repo, "second run (p6-b200)");
-      assertEquals(0, second.get("changed"), "second run changed something: " + second);
+    Path work = tmp.resolve("repo-b200");
+    AptRepositoryStandIn archive =
+        new AptRepositoryStandIn(
+            work, "/ubuntu", "ubuntu-archive", List.of(plain("infiniband-diags", "39.0-1")));
+    SERVERS.add(archive);
+    Case c = add("b200", new AptRepositoryStandIn(work, "debian12", debs), out.resolve("ansible"));
+    archive.configure(c.root());
+  }
 
-      Map<String, String> installed = installed(root);
-      assertEquals("2025.06.4-1", installed.get("nvlsm"), installed::toString);
-      assertEquals("39.0-1", installed.get("infiniband-diags"), installed::toString);
-      assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager"), installed::toString);
-      List<String> modules =
-          Files.readAllLines(root.resolve("etc/modules-load.d/gpugen-nvlink5.conf")).stream()
-              .filter(l -> !l.startsWith("#") && !l.isBlank())
-              .toList();
-      assertEquals(List.of("mlx5_core", "ib_umad"), modules);
-      assertEquals(List.of(), repo.misses(), repo.requests()::toString);
-    } finally {
-      TestRoot.delete(root);
+  /** A fresh root for {@code host} that sees only {@code repo} (and what is configured later). */
+  private static Case add(String host, AptRepositoryStandIn repo, Path render) throws Exception {
+    if (!SERVERS.contains(repo)) {
+      SERVERS.add(repo);
     }
+    Path root = TestRoot.fresh(tmp.resolve("root-" + host));
+    onlyTheStandIn(root);
+    Case c = new Case(root, repo, render);
+    CASES.put(host, c);
+    return c;
+  }
+
+  /**
+   * What play 01 reads from a render besides the variables: the playbook, ansible.cfg and the
+   * nvidia_driver role, by relative path, without the header naming the spec (and ansible.cfg's
+   * forks, which only caps the parallel hosts).
+   */
+  private static Map<String, String> play01Files(Path dir) throws Exception {
+    Map<String, String> out = new TreeMap<>();
+    List<Path> files = new ArrayList<>(List.of(dir.resolve("01-nvidia-driver.yml")));
+    files.add(dir.resolve("ansible.cfg"));
+    try (var role = Files.walk(dir.resolve("roles/nvidia_driver"))) {
+      role.filter(Files::isRegularFile).forEach(files::add);
+    }
+    for (Path f : files) {
+      out.put(
+          dir.relativize(f).toString(),
+          Files.readString(f)
+              .replaceFirst("^# Code generated by gpugen from [^\n]*\n", "")
+              .replaceAll("(?m)^forks = \\d+\n", ""));
+    }
+    return out;
+  }
+
+  /** The counts of {@code host} in the recap of {@code run}, which it must have passed. */
+  private static Map<String, Integer> passed(RealTools.Result run, String host) {
+    Map<String, Integer> counts = RealTools.recap(run.output(), host);
+    assertEquals(
+        0,
+        counts.get("failed") + counts.get("unreachable"),
+        () -> host + " failed in " + String.join(" ", run.command()) + ":\n" + run.output());
+    return counts;
+  }
+
+  /** A driver package family at three versions of one branch (and dependencies at the same). */
+  private static List<AptRepositoryStandIn.Deb> family(
+      String name, String dependency, List<String> versions) {
+    List<AptRepositoryStandIn.Deb> out = new ArrayList<>();
+    for (String v : versions) {
+      out.add(
+          new AptRepositoryStandIn.Deb(
+              name,
+              v,
+              "amd64",
+              dependency.isEmpty() ? "" : dependency + " (= " + v + ")",
+              Map.of()));
+    }
+    return out;
+  }
+
+  private static AptRepositoryStandIn.Deb plain(String name, String version) {
+    return new AptRepositoryStandIn.Deb(name, version, "amd64", "", Map.of());
+  }
+
+  /**
+   * The reference spec (p5.48xlarge: 8x H100 on NVSwitch, open kernel modules, driver 580.95.05,
+   * CUDA 12.8): branch 580's driver names carry the branch, its Fabric Manager and NSCQ names do
+   * not; the repository also has the 580 release before and the one after the spec's.
+   */
+  @Test
+  void branch580InstallsTheExactVersionFromNvidiasRepositoryAndKeepsIt() throws Exception {
+    Path root = CASES.get("branch580").root();
+    AptRepositoryStandIn repo = CASES.get("branch580").repo();
+    Map<String, Integer> firstRun = passed(first, "branch580");
+    assertTrue(firstRun.get("changed") > 0, firstRun::toString);
+    Map<String, Integer> secondRun = passed(second, "branch580");
+    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+
+    Map<String, String> installed = installed(root);
+    assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
+    assertEquals("580.95.05-1", installed.get("libnvidia-compute-580"), installed::toString);
+    for (String fabric : CudaRepositoryNames.names(580)) {
+      assertEquals("580.95.05-1", installed.get(fabric), fabric + ": " + installed);
+    }
+    assertEquals("12.8.1-1", installed.get("cuda-toolkit-12-8"), installed::toString);
+    // DCGM for the driver's CUDA major (580 runs CUDA 13), not the toolkit's 12.
+    assertEquals(
+        "1:4.4.2-1", installed.get("datacenter-gpu-manager-4-cuda13"), installed::toString);
+    assertTrue(!installed.containsKey("datacenter-gpu-manager-4-cuda12"), installed::toString);
+    assertTrue(!installed.containsKey("nvidia-open"), installed::toString);
+    assertTrue(!installed.containsKey("cuda-drivers-580"), "open modules on H100");
+    assertEquals(
+        List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm"),
+        held(
+            root,
+            List.of("nvidia-fabricmanager", "nvidia-open-580", "libnvidia-nscq", "libnvsdm")));
+    // The stand-in is as strict as NVIDIA's repository: the branched name is virtual, and apt
+    // refuses it at a version (what a role asking for nvidia-fabricmanager-580 would meet).
+    RealTools.Result virtual =
+        RealTools.run(
+            Path.of("/"),
+            Duration.ofMinutes(2),
+            Map.of(),
+            "chroot",
+            root.toString(),
+            "apt-get",
+            "install",
+            "-s",
+            "nvidia-fabricmanager-580=580.95.05-1");
+    assertTrue(virtual.exitCode() != 0, virtual.output());
+    assertTrue(
+        virtual.output().contains("nvidia-fabricmanager-580 is a virtual package provided by"),
+        virtual.output());
+
+    // The pin alone already picks the spec's version over the newer release of the branch.
+    String policy = chroot(root, "apt-cache", "policy", "nvidia-open-580");
+    assertTrue(policy.contains("Candidate: 580.95.05-1"), policy);
+    assertTrue(policy.contains("580.105.08-1"), "the newer release is in the repository");
+    // What unattended-upgrades would do: nothing to the driver.
+    String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
+    assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
+
+    // Everything came from the stand-in, through the cuda-keyring package's signed source.
+    assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+    assertTrue(repo.requests().contains("GET /compute/cuda/repos/debian12/x86_64/InRelease"));
+    assertTrue(
+        repo.requests().stream()
+            .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
+        repo.requests()::toString);
+  }
+
+  /**
+   * Branch 590 and later: the packages carry no branch in their names, and NVIDIA's pinning package
+   * {@code nvidia-driver-pinning-590} keeps apt on the branch; the role installs it before the
+   * driver, as NVIDIA's guide advises, then the exact version.
+   */
+  @Test
+  void branch590InstallsThePinningPackageFirstThenTheExactVersion() throws Exception {
+    Path root = CASES.get("branch590").root();
+    AptRepositoryStandIn repo = CASES.get("branch590").repo();
+    passed(first, "branch590");
+    Map<String, Integer> secondRun = passed(second, "branch590");
+    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+
+    Map<String, String> installed = installed(root);
+    assertEquals("590-1", installed.get("nvidia-driver-pinning-590"), installed::toString);
+    assertTrue(!installed.containsKey("nvidia-driver-pinning-595"), installed::toString);
+    assertEquals("590.48.01-1", installed.get("nvidia-open"), installed::toString);
+    assertEquals("590.48.01-1", installed.get("nvidia-fabricmanager"), installed::toString);
+    assertEquals("590.48.01-1", installed.get("libnvidia-nscq"), installed::toString);
+    assertTrue(Files.exists(root.resolve("etc/apt/preferences.d/nvidia-driver-pinning-590")));
+
+    // dpkg's log: the pinning package was unpacked before the driver.
+    List<String> log = Files.readAllLines(root.resolve("var/log/dpkg.log"));
+    int pinning = indexOf(log, " install nvidia-driver-pinning-590:all ");
+    int driver = indexOf(log, " install nvidia-open:amd64 ");
+    assertTrue(pinning >= 0 && driver > pinning, String.join("\n", log));
+    String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
+    assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
+    assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+  }
+
+  /**
+   * mirrors.cuda: the air-gapped example's play 01 installs everything from the team's mirror of
+   * NVIDIA's repository. The cuda-keyring package (from the mirror) installs a sources entry that
+   * names NVIDIA's host, here an address nothing answers on: the run passes only because the role
+   * points that entry at the mirror before apt reads it.
+   */
+  @Test
+  void aCudaMirrorServesTheKeyringAndEveryPackageAndTheSourcesEntryNamesIt() throws Exception {
+    Path root = CASES.get("mirror").root();
+    AptRepositoryStandIn mirror = CASES.get("mirror").repo();
+    passed(first, "mirror");
+    Map<String, Integer> secondRun = passed(second, "mirror");
+    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+
+    assertEquals("580.95.05-1", installed(root).get("nvidia-open-580"));
+    assertEquals(
+        "deb [signed-by=/usr/share/keyrings/cuda-archive-keyring.gpg] " + mirror.url() + "/ /\n",
+        Files.readString(root.resolve("etc/apt/sources.list.d/cuda-debian12-x86_64.list")));
+    assertEquals(List.of(), mirror.misses(), mirror.requests()::toString);
+    assertTrue(
+        mirror
+            .requests()
+            .contains("GET /compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"),
+        mirror.requests()::toString);
+    assertTrue(
+        mirror.requests().stream()
+            .anyMatch(r -> r.endsWith("/nvidia-open-580_580.95.05-1_amd64.deb")),
+        mirror.requests()::toString);
+  }
+
+  /**
+   * A p6-b200 pool (HGX B200: fourth-generation NVSwitch, NVLink 5): besides Fabric Manager, the
+   * NVLink Subnet Manager and infiniband-diags (NVIDIA's driver container's nvlink5_pkgs_install;
+   * infiniband-diags from the distribution's archive, a second stand-in here), and mlx5_core and
+   * ib_umad loaded at every boot, which the driver container waits for before Fabric Manager.
+   */
+  @Test
+  void nvlink5PoolsGetTheSubnetManagerAndItsKernelModules() throws Exception {
+    Path root = CASES.get("b200").root();
+    AptRepositoryStandIn repo = CASES.get("b200").repo();
+    passed(first, "b200");
+    Map<String, Integer> secondRun = passed(second, "b200");
+    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+
+    Map<String, String> installed = installed(root);
+    assertEquals("2025.06.4-1", installed.get("nvlsm"), installed::toString);
+    assertEquals("39.0-1", installed.get("infiniband-diags"), installed::toString);
+    assertEquals("580.95.05-1", installed.get("nvidia-fabricmanager"), installed::toString);
+    List<String> modules =
+        Files.readAllLines(root.resolve("etc/modules-load.d/gpugen-nvlink5.conf")).stream()
+            .filter(l -> !l.startsWith("#") && !l.isBlank())
+            .toList();
+    assertEquals(List.of("mlx5_core", "ib_umad"), modules);
+    assertEquals(List.of(), repo.misses(), repo.requests()::toString);
   }
 
   private static int indexOf(List<String> lines, String needle) {
@@ -347,35 +463,22 @@ class CudaRepositoryTest {
     Files.writeString(root.resolve("etc/apt/sources.list"), "");
   }
 
-  /** Play 01 alone, on one chroot host of the pool, with the repository URL of the stand-in. */
-  private Map<String, Integer> run(Path dir, Path root, AptRepositoryStandIn repo, String which)
-      throws Exception {
-    return play(
-        dir,
-        root,
-        "01-nvidia-driver.yml",
-        List.of("-e", "nvidia_driver_repo_url=" + repo.url()),
-        which);
-  }
-
-  /** One playbook on one chroot host of pool h100 (reboots skipped, GPU steps skipped). */
-  private Map<String, Integer> play(
-      Path dir, Path root, String playbook, List<String> extra, String which) throws Exception {
-    Path inventory =
-        Files.writeString(
-            tmp.resolve("inventory.yml"), RealTools.chrootInventory(root, "pool_h100"));
+  /** Play 01 on every case's host (reboots skipped, GPU steps skipped). */
+  private static RealTools.Result play(Path dir, Path inventory, String which) throws Exception {
     List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "ansible-playbook", "-i", inventory.toString(), "--skip-tags", "hardware,reboot"));
-    cmd.addAll(extra);
-    cmd.add(playbook);
+        List.of(
+            "ansible-playbook",
+            "-i",
+            inventory.toString(),
+            "--skip-tags",
+            "hardware,reboot",
+            "01-nvidia-driver.yml");
     long start = System.nanoTime();
     RealTools.Result r = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
     System.out.printf(
-        "chroot %s: %d ms%n", which, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-    RenderedCase.assertExit(0, r);
-    return RealTools.recap(r.output(), "testhost");
+        "chroot %s (%d hosts): %d ms%n",
+        which, CASES.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    return r;
   }
 
   private static String chroot(Path root, String... cmd) throws Exception {

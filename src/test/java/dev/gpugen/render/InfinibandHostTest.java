@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * preflight fails a host whose HCAs, PCIe ACS or IOMMU are wrong (naming each) and passes a good
  * one, and host tuning writes its units and sysctl; play 04 pins NCCL_SOCKET_IFNAME to the
  * interface found on each host; play 05's multi-node run keeps Open MPI on the bootstrap network
- * and fails without GPUDirect RDMA in NCCL's log.
+ * and fails without GPUDirect RDMA in NCCL's log (both cases in one run, as two multi-node groups).
  */
 @ChrootTest
 class InfinibandHostTest {
@@ -70,7 +70,7 @@ class InfinibandHostTest {
       RealTools.Result r =
           play(
               dir,
-              inventory(roots, Map.of()),
+              inventory(roots, Map.of(), Map.of()),
               "00-prerequisites.yml",
               "--tags",
               "fabric_preflight,host_tuning");
@@ -129,7 +129,7 @@ class InfinibandHostTest {
       RealTools.Result again =
           play(
               dir,
-              inventory(Map.of("hgx-01", good), Map.of()),
+              inventory(Map.of("hgx-01", good), Map.of(), Map.of()),
               "00-prerequisites.yml",
               "--tags",
               "fabric_preflight,host_tuning");
@@ -148,7 +148,7 @@ class InfinibandHostTest {
     Path dir = RenderedCase.render("static-infiniband", tmp.resolve("render")).ansible();
     Map<String, Path> roots = new LinkedHashMap<>();
     try {
-      for (String host : List.of("hgx-01", "hgx-02")) {
+      for (String host : List.of("hgx-01", "hgx-02", "hgx-03", "hgx-04")) {
         Path root = TestRoot.fresh(tmp.resolve(host));
         roots.put(host, root);
         AnsibleToolsTest.installStandIns(root, "391.35", 0);
@@ -171,17 +171,26 @@ class InfinibandHostTest {
                 + host
                 + "\n");
       }
+      // hgx-01 and hgx-03 lead their groups' multi-node runs: with and without GPUDirect RDMA (no
+      // /GDRDMA on NCCL's NET/IB connections).
       Path mpirun = roots.get("hgx-01").resolve("usr/lib/x86_64-linux-gnu/openmpi/bin/mpirun");
-      AnsibleToolsTest.executable(
-          mpirun, Files.readString(STAND_INS.resolve("mpirun-ib")).replace("BUSBW", "330.12"));
-      // hgx-01 is reached at its bond0 address; hgx-02's address is on no interface: its default
-      // route's interface (eno1) is the one found.
-      Map<String, String> address = Map.of("hgx-01", "10.50.0.11");
+      Path noGdrMpirun = roots.get("hgx-03").resolve("usr/lib/x86_64-linux-gnu/openmpi/bin/mpirun");
+      for (Path m : List.of(mpirun, noGdrMpirun)) {
+        AnsibleToolsTest.executable(
+            m, Files.readString(STAND_INS.resolve("mpirun-ib")).replace("BUSBW", "330.12"));
+      }
+      Files.writeString(mpirun.resolveSibling("gdr"), "1\n");
+      Files.writeString(noGdrMpirun.resolveSibling("gdr"), "0\n");
+      // hgx-01 (and hgx-03) is reached at its bond0 address; hgx-02's address is on no interface:
+      // its default route's interface (eno1) is the one found.
+      Map<String, String> address = Map.of("hgx-01", "10.50.0.11", "hgx-03", "10.50.0.11");
+      Map<String, Path> pinned = new LinkedHashMap<>(roots);
+      pinned.keySet().retainAll(List.of("hgx-01", "hgx-02"));
 
       RealTools.Result four =
           play(
               dir,
-              inventory(roots, address),
+              inventory(pinned, address, Map.of()),
               "04-network-tuning.yml",
               "--skip-tags",
               "network,hardware");
@@ -197,17 +206,22 @@ class InfinibandHostTest {
               .readTree(roots.get("hgx-01").resolve("etc/ansible/facts.d/gpugen.fact").toFile());
       assertEquals("bond0", fact.get("bootstrap_interface").asText(), fact::toString);
 
-      // Without GPUDirect RDMA (no /GDRDMA on NCCL's NET/IB connections) both nodes fail.
-      Files.writeString(mpirun.resolveSibling("gdr"), "0\n");
-      RealTools.Result noGdr =
+      // Both cases in one run of play 05, as two multi-node groups (validation_nccl_group, the
+      // variable the role groups hosts by), each led by its first host. Play 05 reads nothing play
+      // 04 writes (validation finds the bootstrap interface itself), so the pair without play 04
+      // is judged as it would be after it.
+      Map<String, String> group = Map.of("hgx-03", "h100@no-gdr", "hgx-04", "h100@no-gdr");
+      RealTools.Result five =
           play(
               dir,
-              inventory(roots, address),
+              inventory(roots, address, group),
               "05-validation.yml",
               "--skip-tags",
               "network,reboot,kubernetes,helm");
-      assertNotEquals(0, noGdr.exitCode(), noGdr.output());
-      for (String host : roots.keySet()) {
+      assertNotEquals(0, five.exitCode(), five.output());
+      // Without GPUDirect RDMA both nodes of the group fail.
+      for (String host : List.of("hgx-03", "hgx-04")) {
+        assertEquals(1, RealTools.recap(five.output(), host).get("failed"), five.output());
         JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
         assertEquals("fail", multi.get("status").asText(), host + ": " + multi);
         assertTrue(
@@ -219,29 +233,23 @@ class InfinibandHostTest {
         assertEquals(
             "pass", report(dir, host).get("checks").get("nccl_all_reduce").get("status").asText());
       }
-      List<String> args = Files.readAllLines(mpirun.resolveSibling("mpirun.args"));
-      assertEquals(
-          "10.50.0.11/24", args.get(args.indexOf("btl_tcp_if_include") + 1), args::toString);
-      assertEquals(
-          "10.50.0.11/24", args.get(args.indexOf("oob_tcp_if_include") + 1), args::toString);
-      assertFalse(args.contains("btl_tcp_if_exclude"), args::toString);
-
       // With it, both pass at 330 GB/s, above the pool's 296.
-      Files.writeString(mpirun.resolveSibling("gdr"), "1\n");
-      RealTools.Result gdr =
-          play(
-              dir,
-              inventory(roots, address),
-              "05-validation.yml",
-              "--skip-tags",
-              "network,reboot,kubernetes,helm");
-      RenderedCase.assertExit(0, gdr);
-      for (String host : roots.keySet()) {
+      for (String host : List.of("hgx-01", "hgx-02")) {
+        Map<String, Integer> recap = RealTools.recap(five.output(), host);
+        assertEquals(0, recap.get("failed") + recap.get("unreachable"), five.output());
         JsonNode multi = report(dir, host).get("checks").get("nccl_all_reduce_multi_node");
         assertEquals("pass", multi.get("status").asText(), host + ": " + multi);
         assertTrue(
             multi.get("measured").asText().contains("4 of 4 NET/IB connections GDRDMA"),
             multi::toString);
+      }
+      for (Path m : List.of(noGdrMpirun, mpirun)) {
+        List<String> args = Files.readAllLines(m.resolveSibling("mpirun.args"));
+        assertEquals(
+            "10.50.0.11/24", args.get(args.indexOf("btl_tcp_if_include") + 1), args::toString);
+        assertEquals(
+            "10.50.0.11/24", args.get(args.indexOf("oob_tcp_if_include") + 1), args::toString);
+        assertFalse(args.contains("btl_tcp_if_exclude"), args::toString);
       }
     } finally {
       for (Path root : roots.values()) {
@@ -289,7 +297,10 @@ class InfinibandHostTest {
         + "OUT\n";
   }
 
-  private Path inventory(Map<String, Path> roots, Map<String, String> address) throws Exception {
+  /** {@code group}: a host's multi-node group (validation_nccl_group), if not its pool's. */
+  private Path inventory(
+      Map<String, Path> roots, Map<String, String> address, Map<String, String> group)
+      throws Exception {
     StringBuilder b = new StringBuilder("all:\n  children:\n    gpu_nodes:\n      hosts:\n");
     roots.forEach(
         (host, root) -> {
@@ -305,12 +316,15 @@ class InfinibandHostTest {
                 .append(", validation_host_address: ")
                 .append(address.get(host));
           }
+          if (group.containsKey(host)) {
+            b.append(", validation_nccl_group: \"").append(group.get(host)).append('"');
+          }
           b.append("}\n");
         });
     b.append("    pool_h100:\n      hosts:\n");
     roots.keySet().forEach(h -> b.append("        ").append(h).append(":\n"));
     return Files.writeString(
-        tmp.resolve("inventory-" + roots.size() + "-" + address.size() + ".yml"), b.toString());
+        tmp.resolve("inventory-" + String.join("-", roots.keySet()) + ".yml"), b.toString());
   }
 
   private static RealTools.Result play(Path dir, Path inventory, String playbook, String... args)
