@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * AnsibleLintTest}). The runs skip only the steps that need GPUs or the network (tags {@link
  * #SKIPPED_TAGS}); they must converge, change nothing the second time and leave the test machine
  * itself untouched. Tests that start from a configured node share one {@link Converged} snapshot.
+ * Cases that differ only in host variables or in what the test put into a root are hosts of one
+ * run, each on its own root: Ansible's start-up is paid once and the hosts run in parallel.
  */
 @RealToolsTest
 class AnsibleToolsTest {
@@ -546,10 +548,11 @@ class AnsibleToolsTest {
   }
 
   /**
-   * Play 05 for real, on a root where stand-ins play an 8 x H100 node (nvidia-smi, dcgmi, gpu-burn,
+   * Play 05 for real, on roots where stand-ins play an 8 x H100 node (nvidia-smi, dcgmi, gpu-burn,
    * all_reduce_perf, the packages in dpkg's status, 32 EFA devices in /sys): the report, the
    * comparisons and the failure path run through Ansible. Below the spec's 350 GB/s the node must
-   * fail with the measured figure; above it, pass. Only the network steps are skipped.
+   * fail with the measured figure; above it, pass. The two nodes are hosts of one run, each on its
+   * own root. Only the network steps are skipped.
    */
   @ChrootTest
   @Test
@@ -557,19 +560,28 @@ class AnsibleToolsTest {
   void validationReportsTheFiguresAndFailsANodeBelowTheBandwidthThreshold() throws Exception {
     Path dir = RenderedCase.render("reference", tmp.resolve("render")).ansible();
     Path root = TestRoot.fresh(tmp.resolve("root"));
+    Path passing = TestRoot.fresh(tmp.resolve("passing"));
     try {
       installStandIns(root, "312.40");
-      // GDRCopy's gdrdrv is not loaded on this first run: the report says so and fails it.
+      // GDRCopy's gdrdrv is not loaded on the slow node: the report says so and fails it.
       Files.delete(root.resolve("dev/gdrdrv"));
       Files.delete(root.resolve("sys/module/gdrdrv"));
+      installStandIns(passing, "391.35");
+      // Each node alone in its NCCL group (as nodes of one pool in two placement groups), so
+      // neither runs the multi-node test, as a single node does not.
       Path inventory =
           Files.writeString(
               tmp.resolve("inventory.yml"),
-              "all:\n  children:\n    gpu_nodes:\n      hosts:\n        stand-in-node:"
-                  + " {ansible_connection: community.general.chroot, ansible_host: \""
+              "all:\n  children:\n    gpu_nodes:\n      hosts:\n"
+                  + "        stand-in-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
                   + root
-                  + "\", gpugen_live_host: true}\n    pool_h100:\n      hosts:\n"
-                  + "        stand-in-node:\n");
+                  + "\", gpugen_live_host: true, validation_nccl_group: slow}\n"
+                  + "        passing-node: {ansible_connection: community.general.chroot,"
+                  + " ansible_host: \""
+                  + passing
+                  + "\", gpugen_live_host: true, validation_nccl_group: fast}\n"
+                  + "    pool_h100:\n      hosts:\n        stand-in-node:\n        passing-node:\n");
       List<String> cmd =
           List.of(
               "ansible-playbook",
@@ -578,19 +590,20 @@ class AnsibleToolsTest {
               "--skip-tags",
               "network,reboot,kubernetes,helm",
               "05-validation.yml");
-      RealTools.Result slow = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
-      assertNotEquals(0, slow.exitCode(), slow.output());
+      RealTools.Result run = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
+      assertNotEquals(0, run.exitCode(), run.output());
+      assertEquals(1, RealTools.recap(run.output(), "stand-in-node").get("failed"), run.output());
       assertTrue(
-          slow.output()
+          run.output()
               .contains(
                   "nccl_all_reduce: measured 312.4 GB/s busbw at 8589934592 B, 0 wrong (exit 0),"
                       + " expected busbw >= 350 GB/s at 8G, network Libfabric."),
-          slow.output());
+          run.output());
       JsonNode report =
           new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
       assertFalse(report.get("passed").asBoolean(), report::toString);
       JsonNode checks = report.get("checks");
-      for (String passing :
+      for (String check :
           List.of(
               "driver_version",
               "gpu_count",
@@ -599,37 +612,39 @@ class AnsibleToolsTest {
               "efa_interfaces",
               "gpu_burn",
               "dcgm_diag")) {
-        assertEquals("pass", checks.get(passing).get("status").asText(), passing + ": " + checks);
+        assertEquals("pass", checks.get(check).get("status").asText(), check + ": " + checks);
       }
       assertEquals("fail", checks.get("gdrdrv").get("status").asText(), checks::toString);
       assertEquals("fail", checks.get("nccl_all_reduce").get("status").asText(), checks::toString);
       assertTrue(
-          slow.output()
+          run.output()
               .contains(
                   "gdrdrv: measured gdrdrv not loaded, /dev/gdrdrv missing, expected gdrdrv"
                       + " loaded, /dev/gdrdrv a character device."),
-          slow.output());
+          run.output());
       assertEquals(312.4, checks.get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       assertEquals("skipped", checks.get("nccl_all_reduce_multi_node").get("status").asText());
       // storage.lustre: the mount check is in the report, skipped with the network steps.
       assertEquals("skipped", checks.get("lustre_mount").get("status").asText(), checks::toString);
-      assertTrue(slow.output().contains("stand-in-node                    FAIL"), slow.output());
-      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
-      assertFalse(Files.exists(fact), "a failed validation records no time");
+      assertTrue(run.output().contains("stand-in-node                    FAIL"), run.output());
+      String fact = "etc/ansible/facts.d/gpugen.fact";
+      assertFalse(Files.exists(root.resolve(fact)), "a failed validation records no time");
 
-      installStandIns(root, "391.35");
-      RealTools.Result fast = RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
-      RenderedCase.assertExit(0, fast);
-      report = new ObjectMapper().readTree(dir.resolve("reports/stand-in-node.json").toFile());
+      Map<String, Integer> passed = RealTools.recap(run.output(), "passing-node");
+      assertEquals(0, passed.get("failed"), run.output());
+      assertEquals(0, passed.get("unreachable"), run.output());
+      report = new ObjectMapper().readTree(dir.resolve("reports/passing-node.json").toFile());
       assertTrue(report.get("passed").asBoolean(), report::toString);
       assertEquals("pass", report.get("checks").get("gdrdrv").get("status").asText());
       assertEquals(
           391.35, report.get("checks").get("nccl_all_reduce").get("busbw_gbps").asDouble(), 1e-9);
       // Only a passing validation records its time in the baseline fact.
-      String validatedAt = new ObjectMapper().readTree(fact.toFile()).get("validated_at").asText();
+      String validatedAt =
+          new ObjectMapper().readTree(passing.resolve(fact).toFile()).get("validated_at").asText();
       assertTrue(validatedAt.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"), validatedAt);
     } finally {
       TestRoot.delete(root);
+      TestRoot.delete(passing);
     }
   }
 
@@ -782,6 +797,12 @@ class AnsibleToolsTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  /**
+   * Two copies of the converged reference node, checked by one run of each tool (start-up paid
+   * once, the hosts in parallel): {@code configured} as site.yml left it, {@code testhost} with
+   * NCCL's settings edited by hand. Each has its own root, so neither's findings can hide the
+   * other's.
+   */
   @ChrootTest
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -789,43 +810,45 @@ class AnsibleToolsTest {
     Converged site = reference();
     Path spec = tmp.resolve("render/spec.yaml");
     Path dir = site.render(tmp.resolve("ran"));
+    Path clean = site.root("testhost", tmp.resolve("clean"));
     Path root = site.root("testhost", tmp.resolve("root"));
     try {
-      Path inventory = inventory(Map.of("testhost", root), Map.of("testhost", "pool_h100"));
+      Map<String, Path> roots = new LinkedHashMap<>();
+      roots.put("configured", clean);
+      roots.put("testhost", root);
+      Path inventory =
+          inventory(
+              roots, new TreeMap<>(Map.of("configured", "pool_h100", "testhost", "pool_h100")));
       assertEquals(0, site.first("testhost").get("failed"));
-      // As play 05 leaves it after a passing validation (to_nice_json's layout): a run of the same
-      // spec keeps the time, so check mode must find nothing to change in the fact either.
-      Path fact = root.resolve("etc/ansible/facts.d/gpugen.fact");
-      RealTools.run(
-              tmp,
-              RUN_TIMEOUT,
-              Map.of(),
-              List.of(
-                  "python3",
-                  "-c",
-                  "import json, sys; p = sys.argv[1]; d = json.load(open(p));"
-                      + " d['validated_at'] = '2026-01-02T03:04:05Z';"
-                      + " open(p, 'w').write(json.dumps(d, sort_keys=True, indent=2,"
-                      + " separators=(',', ': ')) + '\\n')",
-                  fact.toString()))
-          .assertOk();
+      for (Path node : roots.values()) {
+        // As play 05 leaves it after a passing validation (to_nice_json's layout): a run of the
+        // same spec keeps the time, so check mode must find nothing to change in the fact either.
+        Path fact = node.resolve("etc/ansible/facts.d/gpugen.fact");
+        RealTools.run(
+                tmp,
+                RUN_TIMEOUT,
+                Map.of(),
+                List.of(
+                    "python3",
+                    "-c",
+                    "import json, sys; p = sys.argv[1]; d = json.load(open(p));"
+                        + " d['validated_at'] = '2026-01-02T03:04:05Z';"
+                        + " open(p, 'w').write(json.dumps(d, sort_keys=True, indent=2,"
+                        + " separators=(',', ': ')) + '\\n')",
+                    fact.toString()))
+            .assertOk();
+      }
+      // Someone edits NCCL's settings by hand on testhost.
+      Path conf = root.resolve("etc/nccl.conf");
+      Files.writeString(conf, Files.readString(conf).replace("NCCL_DEBUG=WARN", "NCCL_DEBUG=INFO"));
 
-      // Every task is check-mode safe: a configured node reports nothing to change.
-      RealTools.Result check = check(dir, inventory);
-      RenderedCase.assertExit(0, check);
-      Map<String, Integer> recap = RealTools.recap(check.output(), "testhost");
-      assertEquals(0, recap.get("changed"), check.output());
-      assertEquals(0, recap.get("failed"), check.output());
-
+      Map<String, String> trees = facts(dir, inventory);
       Cli inSync =
-          Cli.run("drift", spec.toString(), "--no-cloud", "--facts", facts(dir, inventory));
+          Cli.run("drift", spec.toString(), "--no-cloud", "--facts", trees.get("configured"));
       assertEquals(0, inSync.exit(), inSync.toString());
       assertTrue(inSync.out().contains("in sync"), inSync.toString());
 
-      // Someone edits NCCL's settings by hand on the node.
-      Path conf = root.resolve("etc/nccl.conf");
-      Files.writeString(conf, Files.readString(conf).replace("NCCL_DEBUG=WARN", "NCCL_DEBUG=INFO"));
-      String tree = facts(dir, inventory);
+      String tree = trees.get("testhost");
       Cli drifted = Cli.run("drift", spec.toString(), "--no-cloud", "--facts", tree);
       assertEquals(
           1, drifted.exit(), drifted + Files.readString(Path.of(tree).resolve("testhost")));
@@ -838,14 +861,19 @@ class AnsibleToolsTest {
           drifted.out().contains("found NCCL_DEBUG is INFO on the node, WARN in the spec\n"),
           drifted.toString());
 
-      // ... and check mode shows that drift as a diff, without repairing it.
-      RealTools.Result diff = check(dir, inventory);
-      RenderedCase.assertExit(0, diff);
-      assertEquals(1, RealTools.recap(diff.output(), "testhost").get("changed"), diff.output());
-      assertTrue(diff.output().contains("-NCCL_DEBUG=INFO"), diff.output());
-      assertTrue(diff.output().contains("+NCCL_DEBUG=WARN"), diff.output());
+      RealTools.Result check = check(dir, inventory);
+      RenderedCase.assertExit(0, check);
+      // Every task is check-mode safe: a configured node reports nothing to change.
+      Map<String, Integer> recap = RealTools.recap(check.output(), "configured");
+      assertEquals(0, recap.get("changed"), check.output());
+      assertEquals(0, recap.get("failed"), check.output());
+      // ... and check mode shows the drift as a diff, without repairing it.
+      assertEquals(1, RealTools.recap(check.output(), "testhost").get("changed"), check.output());
+      assertTrue(check.output().contains("-NCCL_DEBUG=INFO"), check.output());
+      assertTrue(check.output().contains("+NCCL_DEBUG=WARN"), check.output());
       assertTrue(Files.readString(conf).contains("NCCL_DEBUG=INFO"), "check mode changed nothing");
     } finally {
+      TestRoot.delete(clean);
       TestRoot.delete(root);
     }
   }
@@ -867,8 +895,11 @@ class AnsibleToolsTest {
             "site.yml"));
   }
 
-  /** The nodes' local facts as the README tells operators to collect them; returns the folder. */
-  private String facts(Path dir, Path inventory) throws Exception {
+  /**
+   * The nodes' local facts as the README tells operators to collect them, one run for all hosts;
+   * returns a folder per host holding that host's file alone, for a drift run of its own.
+   */
+  private Map<String, String> facts(Path dir, Path inventory) throws Exception {
     Path tree = Files.createTempDirectory(tmp, "facts");
     RealTools.Result r =
         RealTools.run(
@@ -887,7 +918,16 @@ class AnsibleToolsTest {
                 "--tree",
                 tree.toString()));
     RenderedCase.assertExit(0, r);
-    return tree.toString();
+    Map<String, String> out = new TreeMap<>();
+    try (var files = Files.list(tree)) {
+      for (Path f : files.toList()) {
+        Path own = Files.createDirectories(tmp.resolve("facts-" + f.getFileName()));
+        out.put(
+            f.getFileName().toString(),
+            Files.move(f, own.resolve(f.getFileName())).getParent().toString());
+      }
+    }
+    return out;
   }
 
   /** One host per chroot root, in gpu_nodes and in its pool's group, written to a file. */
@@ -908,13 +948,14 @@ class AnsibleToolsTest {
                 .append("\", ")
                 .append(LUSTRE_HOST_VARS)
                 .append("}\n"));
-    pools.forEach(
-        (host, group) ->
-            b.append("    ")
-                .append(group)
-                .append(":\n      hosts:\n        ")
-                .append(host)
-                .append(":\n"));
+    // One entry per group (a repeated key would leave only its last host in the group).
+    Map<String, List<String>> groups = new TreeMap<>();
+    pools.forEach((host, group) -> groups.computeIfAbsent(group, g -> new ArrayList<>()).add(host));
+    groups.forEach(
+        (group, hosts) -> {
+          b.append("    ").append(group).append(":\n      hosts:\n");
+          hosts.forEach(host -> b.append("        ").append(host).append(":\n"));
+        });
     return b.toString();
   }
 
