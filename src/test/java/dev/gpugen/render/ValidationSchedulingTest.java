@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,11 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * (src/test/resources/ansible-stand-ins), and {@link KubernetesStandIn} as the cluster's API. A
  * failing node is tainted {@code gpugen.dev/validation=failed:NoSchedule} with its failed checks in
  * annotations, a passing one loses its gate taint, an outlier is labelled and warned, a run that
- * skips the failed check leaves the failed node tainted, a later passing run clears it, and a
- * failed multi-node all-reduce (a check of the whole group) taints none of the group's nodes; a
- * write that races another client's is read and written again (409), and the nodes of another pool
- * and of another cluster in the same API are never touched. Play 03's gate taints only nodes that
- * never carried a verdict. The spec is the reference with {@code validation.gateScheduling: true}.
+ * skips the failed check leaves the failed node tainted, and a later run that passes the node's own
+ * checks clears it even though that run's multi-node all-reduce (a check of the whole group) fails,
+ * which taints none of the group's nodes; a write that races another client's is read and written
+ * again (409), and the nodes of another pool and of another cluster in the same API are never
+ * touched. Play 03's gate taints only nodes that never carried a verdict. The spec is the reference
+ * with {@code validation.gateScheduling: true}.
  */
 @ChrootTest
 class ValidationSchedulingTest {
@@ -127,7 +129,7 @@ class ValidationSchedulingTest {
           standIn("gpu_burn-one-faulty"));
       Path inventory = inventory(roots);
 
-      RealTools.Result first = play(inventory, "network,reboot,helm,scheduler");
+      RealTools.Result first = play(inventory, "pool_h100", "network,reboot,helm,scheduler", false);
       assertNotEquals(0, first.exitCode(), first.output());
       assertEquals(1, RealTools.recap(first.output(), "node-b").get("failed"), first.output());
       assertEquals(0, RealTools.recap(first.output(), "node-a").get("failed"), first.output());
@@ -186,10 +188,12 @@ class ValidationSchedulingTest {
               .anyMatch(r -> r.endsWith("/l4-node") || r.endsWith("/other-cluster-node")),
           kube.requests::toString);
 
-      // node-b repaired, but a run that skips the burn-in cannot clear it.
+      // node-b repaired, but a run that skips the burn-in cannot clear it. Only node-b's verdict
+      // is asserted, so the run is node-b's alone.
       AnsibleToolsTest.installStandIns(roots.get("node-b"), "400.00", 32);
       installStandInsAgain(roots);
-      RealTools.Result skipped = play(inventory, "network,reboot,helm,scheduler,burn-in");
+      RealTools.Result skipped =
+          play(inventory, "node-b", "network,reboot,helm,scheduler,burn-in", false);
       RenderedCase.assertExit(0, skipped);
       b = kube.get("Node", "", "node-b").orElseThrow();
       assertEquals(List.of("gpugen.dev/validation=failed:NoSchedule"), taints(b));
@@ -199,24 +203,11 @@ class ValidationSchedulingTest {
               .startsWith("gpu_burn: failed before, not passed since (this run: skipped)"),
           b::toString);
 
-      // A full run passes it: the taint and the annotations go, the label says passed.
-      RealTools.Result second = play(inventory, "network,reboot,helm,scheduler");
-      RenderedCase.assertExit(0, second);
-      b = kube.get("Node", "", "node-b").orElseThrow();
-      assertEquals(List.of(), taints(b));
-      assertEquals("passed", label(b, "gpugen.dev/validation"));
-      assertFalse(
-          b.path("metadata").path("annotations").has("gpugen.dev/validation-failed-checks"));
-      assertFalse(b.path("metadata").path("annotations").has("gpugen.dev/validation-message"));
-      c = kube.get("Node", "", "node-c").orElseThrow();
-      assertFalse(
-          c.path("metadata").path("labels").has("gpugen.dev/validation-outlier"), c::toString);
-      assertEquals(l4Before, kube.get("Node", "", "l4-node").orElseThrow());
-      assertEquals(otherBefore, kube.get("Node", "", "other-cluster-node").orElseThrow());
-
-      // The pool's multi-node all-reduce fails (NCCL's log shows no GPUDirect RDMA, which
-      // aws-ofi-nccl requires on p5.48xlarge): the run fails and every report of the group says
-      // so, but no node is tainted for it, as it cannot say which node is at fault.
+      // A full run passes node-b's own checks while the pool's multi-node all-reduce fails
+      // (NCCL's log shows no GPUDirect RDMA, which aws-ofi-nccl requires on p5.48xlarge). The
+      // verdict is the node's own: node-b loses its taint and annotations and is labelled passed,
+      // and the group's failure, which cannot say which node is at fault, taints no node. The run
+      // fails, every host once and for the group's check alone, and every report says so.
       for (Map.Entry<String, Path> e : roots.entrySet()) {
         Files.createDirectories(e.getValue().resolve("etc/ssh"));
         Files.writeString(
@@ -230,11 +221,25 @@ class ValidationSchedulingTest {
       Path mpirun = roots.get("node-a").resolve("opt/amazon/openmpi/bin/mpirun");
       AnsibleToolsTest.executable(mpirun, standIn("mpirun"));
       Files.writeString(mpirun.resolveSibling("gdr"), "0\n");
-      RealTools.Result group = play(inventory, "network,reboot,helm,scheduler", true);
-      assertNotEquals(0, group.exitCode(), group.output());
+      RealTools.Result second = play(inventory, "pool_h100", "network,reboot,helm,scheduler", true);
+      assertNotEquals(0, second.exitCode(), second.output());
+      b = kube.get("Node", "", "node-b").orElseThrow();
+      assertEquals(List.of(), taints(b));
+      assertFalse(b.path("metadata").path("annotations").has("gpugen.dev/validation-message"));
       for (String host : HOSTS) {
-        JsonNode multi = report(host).path("checks").path("nccl_all_reduce_multi_node");
-        assertEquals("fail", multi.path("status").asText(), host + ": " + multi);
+        assertEquals(1, RealTools.recap(second.output(), host).get("failed"), second.output());
+        assertTrue(
+            Pattern.compile(
+                    "fatal: \\["
+                        + host
+                        + "\\]: FAILED! => \\{[^\n]*\"msg\": \"nccl_all_reduce_multi_node: measured"
+                        + " [^\"\n]*\"\\}")
+                .matcher(second.output())
+                .find(),
+            second.output());
+        JsonNode checks = report(host).path("checks");
+        assertEquals(List.of("nccl_all_reduce_multi_node"), failed(checks), host + ": " + checks);
+        JsonNode multi = checks.path("nccl_all_reduce_multi_node");
         assertTrue(
             multi.path("measured").asText().contains("0 of 4 NET/Libfabric connections GDRDMA"),
             multi::toString);
@@ -246,6 +251,11 @@ class ValidationSchedulingTest {
             n.path("metadata").path("annotations").has("gpugen.dev/validation-failed-checks"),
             n::toString);
       }
+      c = kube.get("Node", "", "node-c").orElseThrow();
+      assertFalse(
+          c.path("metadata").path("labels").has("gpugen.dev/validation-outlier"), c::toString);
+      assertEquals(l4Before, kube.get("Node", "", "l4-node").orElseThrow());
+      assertEquals(otherBefore, kube.get("Node", "", "other-cluster-node").orElseThrow());
     } finally {
       for (Path root : roots.values()) {
         TestRoot.delete(root);
@@ -298,11 +308,8 @@ class ValidationSchedulingTest {
     assertEquals(0, patches("validated") + patches("failed"), kube.requests::toString);
   }
 
-  private RealTools.Result play(Path inventory, String skip) throws Exception {
-    return play(inventory, skip, false);
-  }
-
-  private RealTools.Result play(Path inventory, String skip, boolean multiNode) throws Exception {
+  private RealTools.Result play(Path inventory, String limit, String skip, boolean multiNode)
+      throws Exception {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -310,7 +317,7 @@ class ValidationSchedulingTest {
                 "-i",
                 inventory.toString(),
                 "--limit",
-                "pool_h100",
+                limit,
                 "--skip-tags",
                 skip,
                 "-e",
@@ -358,6 +365,17 @@ class ValidationSchedulingTest {
   private static String standIn(String name) throws Exception {
     return Files.readString(
         Golden.repo().resolve("src/test/resources/ansible-stand-ins").resolve(name));
+  }
+
+  /** The names of the checks that failed, in the report's order. */
+  private static List<String> failed(JsonNode checks) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> c : checks.properties()) {
+      if (c.getValue().path("status").asText().equals("fail")) {
+        out.add(c.getKey());
+      }
+    }
+    return out;
   }
 
   private JsonNode report(String host) throws Exception {
