@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
 import dev.gpugen.testing.TestRoot;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,9 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * fails the run.
  *
  * <p>The four cases are four hosts of one run of play 01 and of one idempotence run (Ansible's
- * start-up paid twice, not eight times), each with its own root and its own stand-in. Their renders
- * differ only in variables: the class checks that play 01's files are the same in each and gives
- * each host its render's group_vars as its host_vars; each test judges its own host.
+ * start-up paid once per run, not once per case), each with its own root and its own stand-in.
+ * Their renders differ only in variables: the class checks that play 01's files are the same in
+ * each and gives each host its render's group_vars as its host_vars; each test judges its own host.
  */
 @ChrootTest
 class CudaRepositoryTest {
@@ -56,7 +57,7 @@ class CudaRepositoryTest {
   private static RealTools.Result second;
 
   @BeforeAll
-  @Timeout(value = 40, unit = TimeUnit.MINUTES)
+  @Timeout(value = 50, unit = TimeUnit.MINUTES)
   static void installEveryCaseInOneRun() throws Exception {
     branch580();
     branch590();
@@ -84,11 +85,15 @@ class CudaRepositoryTest {
           .append(": {ansible_connection: community.general.chroot, ansible_host: \"")
           .append(c.root())
           .append('"');
-      // The mirror case names its repository in its render (mirrors.cuda), the others here.
-      if (!e.getKey().equals("mirror")) {
-        inv.append(", nvidia_driver_repo_url: \"").append(c.repo().url()).append('"');
-      }
       inv.append("}\n");
+      // The mirror case names its repository in its render (mirrors.cuda), the others here: a
+      // host_vars file loaded last, so no value of the render's can take the host elsewhere.
+      if (!e.getKey().equals("mirror")) {
+        Files.writeString(
+            vars.resolve("2-stand-in.yml"),
+            "nvidia_driver_repo_url: \"" + c.repo().url() + "\"\n",
+            StandardCharsets.UTF_8);
+      }
     }
     inv.append("    pool_h100:\n      hosts:\n");
     CASES.keySet().forEach(h -> inv.append("        ").append(h).append(":\n"));
@@ -391,6 +396,7 @@ class CudaRepositoryTest {
     String upgrade = chroot(root, "apt-get", "-s", "dist-upgrade");
     assertTrue(!upgrade.contains("Inst nvidia") && !upgrade.contains("Inst libnvidia"), upgrade);
     assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+    assertTrue(repo.requests().contains("GET /compute/cuda/repos/debian12/x86_64/InRelease"));
   }
 
   /**
@@ -447,6 +453,7 @@ class CudaRepositoryTest {
             .toList();
     assertEquals(List.of("mlx5_core", "ib_umad"), modules);
     assertEquals(List.of(), repo.misses(), repo.requests()::toString);
+    assertTrue(repo.requests().contains("GET /compute/cuda/repos/debian12/x86_64/InRelease"));
   }
 
   private static int indexOf(List<String> lines, String needle) {

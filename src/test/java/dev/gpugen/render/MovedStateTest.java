@@ -501,8 +501,8 @@ class MovedStateTest {
   /**
    * Today's render {@code today} of {@code c} planned against the converged state of the previous
    * layout of {@code golden}, its files edited by {@code edit} (the state cached under {@code
-   * key}). With {@code from}, that state starts from {@code golden}'s own converged state so edited
-   * instead of an apply; it is converged the same way, so a wrong edit costs rounds, not truth.
+   * key}). With {@code from}, that state is {@code golden}'s own converged state so edited instead
+   * of an apply, and the edited previous render must plan nothing against it.
    */
   private Plan upgrade(
       String golden,
@@ -608,6 +608,9 @@ class MovedStateTest {
       if (pending.isEmpty()) {
         return state;
       }
+      assertTrue(
+          start.isEmpty(),
+          golden + ": the previous render would still change the state it starts from: " + pending);
       assertTrue(
           round < 4,
           golden + ": the previous layout does not converge on its own state: " + pending);
