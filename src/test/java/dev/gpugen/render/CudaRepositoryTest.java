@@ -271,6 +271,20 @@ class CudaRepositoryTest {
   }
 
   /** The counts of {@code host} in the recap of {@code run}, which it must have passed. */
+  /**
+   * The host's case after both runs: the first passed and changed it, the second changed nothing.
+   */
+  private static Case converged(String host) {
+    Map<String, Integer> firstRun = passed(first, host);
+    assertTrue(firstRun.get("changed") > 0, () -> host + ": " + firstRun);
+    Map<String, Integer> secondRun = passed(second, host);
+    assertEquals(
+        0,
+        secondRun.get("changed"),
+        () -> host + ": the second run changed something: " + secondRun);
+    return CASES.get(host);
+  }
+
   private static Map<String, Integer> passed(RealTools.Result run, String host) {
     Map<String, Integer> counts = RealTools.recap(run.output(), host);
     assertEquals(
@@ -307,12 +321,9 @@ class CudaRepositoryTest {
    */
   @Test
   void branch580InstallsTheExactVersionFromNvidiasRepositoryAndKeepsIt() throws Exception {
-    Path root = CASES.get("branch580").root();
-    AptRepositoryStandIn repo = CASES.get("branch580").repo();
-    Map<String, Integer> firstRun = passed(first, "branch580");
-    assertTrue(firstRun.get("changed") > 0, firstRun::toString);
-    Map<String, Integer> secondRun = passed(second, "branch580");
-    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+    Case c = converged("branch580");
+    Path root = c.root();
+    AptRepositoryStandIn repo = c.repo();
 
     Map<String, String> installed = installed(root);
     assertEquals("580.95.05-1", installed.get("nvidia-open-580"), installed::toString);
@@ -374,11 +385,9 @@ class CudaRepositoryTest {
    */
   @Test
   void branch590InstallsThePinningPackageFirstThenTheExactVersion() throws Exception {
-    Path root = CASES.get("branch590").root();
-    AptRepositoryStandIn repo = CASES.get("branch590").repo();
-    passed(first, "branch590");
-    Map<String, Integer> secondRun = passed(second, "branch590");
-    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+    Case c = converged("branch590");
+    Path root = c.root();
+    AptRepositoryStandIn repo = c.repo();
 
     Map<String, String> installed = installed(root);
     assertEquals("590-1", installed.get("nvidia-driver-pinning-590"), installed::toString);
@@ -407,11 +416,9 @@ class CudaRepositoryTest {
    */
   @Test
   void aCudaMirrorServesTheKeyringAndEveryPackageAndTheSourcesEntryNamesIt() throws Exception {
-    Path root = CASES.get("mirror").root();
-    AptRepositoryStandIn mirror = CASES.get("mirror").repo();
-    passed(first, "mirror");
-    Map<String, Integer> secondRun = passed(second, "mirror");
-    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+    Case c = converged("mirror");
+    Path root = c.root();
+    AptRepositoryStandIn mirror = c.repo();
 
     assertEquals("580.95.05-1", installed(root).get("nvidia-open-580"));
     assertEquals(
@@ -437,11 +444,9 @@ class CudaRepositoryTest {
    */
   @Test
   void nvlink5PoolsGetTheSubnetManagerAndItsKernelModules() throws Exception {
-    Path root = CASES.get("b200").root();
-    AptRepositoryStandIn repo = CASES.get("b200").repo();
-    passed(first, "b200");
-    Map<String, Integer> secondRun = passed(second, "b200");
-    assertEquals(0, secondRun.get("changed"), "second run changed something: " + secondRun);
+    Case c = converged("b200");
+    Path root = c.root();
+    AptRepositoryStandIn repo = c.repo();
 
     Map<String, String> installed = installed(root);
     assertEquals("2025.06.4-1", installed.get("nvlsm"), installed::toString);

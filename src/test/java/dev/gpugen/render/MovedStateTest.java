@@ -518,7 +518,10 @@ class MovedStateTest {
     try (AwsReadsStandIn aws = AwsReadsStandIn.start()) {
       Optional<ObjectNode> start = Optional.empty();
       if (from.isPresent()) {
-        start = Optional.of(from.get().apply(converged(golden, golden, p -> {}, region, eks, aws)));
+        start =
+            Optional.of(
+                from.get()
+                    .apply(converged(golden, golden, p -> {}, region, eks, aws, Optional.empty())));
       }
       ObjectNode state = converged(golden, key, edit, region, eks, aws, start);
       List<String> addresses = addresses(state);
@@ -540,48 +543,24 @@ class MovedStateTest {
     }
   }
 
-  /** The previous layout's converged state ({@link #convergePrevious}), made once per key. */
-  private static ObjectNode converged(
-      String golden,
-      String key,
-      java.util.function.Consumer<SortedMap<String, String>> edit,
-      String region,
-      boolean eks,
-      AwsReadsStandIn aws)
-      throws Exception {
-    return converged(golden, key, edit, region, eks, aws, Optional.empty());
-  }
-
-  private static ObjectNode converged(
-      String golden,
-      String key,
-      java.util.function.Consumer<SortedMap<String, String>> edit,
-      String region,
-      boolean eks,
-      AwsReadsStandIn aws,
-      Optional<ObjectNode> start)
-      throws Exception {
-    ObjectNode state = CONVERGED.get(key);
-    if (state == null) {
-      state = convergePrevious(golden, edit, region, eks, aws, start);
-      CONVERGED.put(key, state);
-    }
-    return state;
-  }
-
   /**
-   * Steps 1 and 2: the previous render applied by terraform test with the mock provider (or {@code
-   * start}, a state made so before), then converged with the real provider's plans of that render
-   * until they are empty.
+   * Steps 1 and 2, once per key: the previous render applied by terraform test with the mock
+   * provider (or {@code start}, a state made so before), then converged with the real provider's
+   * plans of that render until they are empty.
    */
-  private static ObjectNode convergePrevious(
+  private static ObjectNode converged(
       String golden,
+      String key,
       java.util.function.Consumer<SortedMap<String, String>> edit,
       String region,
       boolean eks,
       AwsReadsStandIn aws,
       Optional<ObjectNode> start)
       throws Exception {
+    ObjectNode cached = CONVERGED.get(key);
+    if (cached != null) {
+      return cached;
+    }
     SortedMap<String, String> previous = read(PREVIOUS.resolve(golden));
     edit.accept(previous);
     // The previous render pinned hashicorp/aws "~> 6.25"; the provider here is 5.100, today's
@@ -606,6 +585,7 @@ class MovedStateTest {
       JsonNode p = plan(old, state);
       List<String> pending = pending(p);
       if (pending.isEmpty()) {
+        CONVERGED.put(key, state);
         return state;
       }
       assertTrue(
