@@ -52,7 +52,10 @@ class CudaRepositoryTest {
   /** Host name -> case, in the inventory's order. */
   private static final Map<String, Case> CASES = new LinkedHashMap<>();
 
-  private static final List<AptRepositoryStandIn> SERVERS = new ArrayList<>();
+  /** Every stand-in, closed after the class; a set, as a case may register its own early. */
+  private static final java.util.Set<AptRepositoryStandIn> SERVERS =
+      new java.util.LinkedHashSet<>();
+
   private static RealTools.Result first;
   private static RealTools.Result second;
 
@@ -238,9 +241,7 @@ class CudaRepositoryTest {
 
   /** A fresh root for {@code host} that sees only {@code repo} (and what is configured later). */
   private static Case add(String host, AptRepositoryStandIn repo, Path render) throws Exception {
-    if (!SERVERS.contains(repo)) {
-      SERVERS.add(repo);
-    }
+    SERVERS.add(repo);
     Path root = TestRoot.fresh(tmp.resolve("root-" + host));
     onlyTheStandIn(root);
     Case c = new Case(root, repo, render);
