@@ -160,8 +160,12 @@ class InfinibandHostTest {
                     "stand-in-node:41234:41234 [0] NCCL INFO NET/OFI Initializing aws-ofi-nccl 1.13.2\n",
                     "")
                 .replace("Using network Libfabric", "Using network IB"));
+        // hgx-03, the other group's leader, has a bond0 address of its own, so each leader's Open
+        // MPI arguments show which node settled them.
         AnsibleToolsTest.executable(
-            root.resolve("usr/local/bin/ip"), Files.readString(STAND_INS.resolve("ip")));
+            root.resolve("usr/local/bin/ip"),
+            Files.readString(STAND_INS.resolve("ip"))
+                .replace("10.50.0.11", host.equals("hgx-03") ? "10.50.0.13" : "10.50.0.11"));
         Files.createDirectories(root.resolve("etc/ssh"));
         Files.writeString(
             root.resolve("etc/ssh/ssh_host_ed25519_key.pub"),
@@ -181,9 +185,9 @@ class InfinibandHostTest {
       }
       Files.writeString(mpirun.resolveSibling("gdr"), "1\n");
       Files.writeString(noGdrMpirun.resolveSibling("gdr"), "0\n");
-      // hgx-01 (and hgx-03) is reached at its bond0 address; hgx-02's address is on no interface:
-      // its default route's interface (eno1) is the one found.
-      Map<String, String> address = Map.of("hgx-01", "10.50.0.11", "hgx-03", "10.50.0.11");
+      // hgx-01 and hgx-03 are reached at their bond0 addresses; hgx-02's address is on no
+      // interface: its default route's interface (eno1) is the one found.
+      Map<String, String> address = Map.of("hgx-01", "10.50.0.11", "hgx-03", "10.50.0.13");
       Map<String, Path> pinned = new LinkedHashMap<>(roots);
       pinned.keySet().retainAll(List.of("hgx-01", "hgx-02"));
 
@@ -243,13 +247,20 @@ class InfinibandHostTest {
             multi.get("measured").asText().contains("4 of 4 NET/IB connections GDRDMA"),
             multi::toString);
       }
-      for (Path m : List.of(noGdrMpirun, mpirun)) {
+      // Each leader runs its own group's two nodes, over the network of its own bond0 address.
+      Map<String, List<String>> groups =
+          Map.of("hgx-01", List.of("hgx-01", "hgx-02"), "hgx-03", List.of("hgx-03", "hgx-04"));
+      for (var leader : groups.entrySet()) {
+        Path m = roots.get(leader.getKey()).resolve("usr/lib/x86_64-linux-gnu/openmpi/bin/mpirun");
         List<String> args = Files.readAllLines(m.resolveSibling("mpirun.args"));
-        assertEquals(
-            "10.50.0.11/24", args.get(args.indexOf("btl_tcp_if_include") + 1), args::toString);
-        assertEquals(
-            "10.50.0.11/24", args.get(args.indexOf("oob_tcp_if_include") + 1), args::toString);
+        String network = address.get(leader.getKey()) + "/24";
+        assertEquals(network, args.get(args.indexOf("btl_tcp_if_include") + 1), args::toString);
+        assertEquals(network, args.get(args.indexOf("oob_tcp_if_include") + 1), args::toString);
         assertFalse(args.contains("btl_tcp_if_exclude"), args::toString);
+        assertEquals(
+            leader.getValue().stream().map(h -> roots.get(h) + ":8").toList(),
+            List.of(args.get(args.indexOf("--host") + 1).split(",")),
+            args::toString);
       }
     } finally {
       for (Path root : roots.values()) {
