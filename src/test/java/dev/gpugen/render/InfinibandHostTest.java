@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import static dev.gpugen.render.ValidationReports.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -345,9 +346,5 @@ class InfinibandHostTest {
     cmd.addAll(List.of(args));
     cmd.add(playbook);
     return RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
-  }
-
-  private static JsonNode report(Path dir, String host) throws Exception {
-    return new ObjectMapper().readTree(dir.resolve("reports/" + host + ".json").toFile());
   }
 }

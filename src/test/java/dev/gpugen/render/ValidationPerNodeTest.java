@@ -1,12 +1,13 @@
 package dev.gpugen.render;
 
+import static dev.gpugen.render.ValidationReports.failed;
+import static dev.gpugen.render.ValidationReports.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.Golden;
 import dev.gpugen.testing.ChrootTest;
 import dev.gpugen.testing.RealTools;
@@ -360,17 +361,6 @@ class ValidationPerNodeTest {
     return RealTools.run(dir, RUN_TIMEOUT, RealTools.YAML_INVENTORY, cmd);
   }
 
-  /** The names of the checks that failed, in the report's order. */
-  private static List<String> failed(JsonNode checks) {
-    List<String> out = new java.util.ArrayList<>();
-    for (Map.Entry<String, JsonNode> c : checks.properties()) {
-      if (c.getValue().path("status").asText().equals("fail")) {
-        out.add(c.getKey());
-      }
-    }
-    return out;
-  }
-
   /** The hosts of the run's PLAY RECAP. */
   private static List<String> reportedHosts(RealTools.Result r) {
     String recap = r.output().substring(r.output().lastIndexOf("PLAY RECAP"));
@@ -379,9 +369,5 @@ class ValidationPerNodeTest {
         .results()
         .map(m -> m.group(1))
         .toList();
-  }
-
-  private static JsonNode report(Path dir, String host) throws Exception {
-    return new ObjectMapper().readTree(dir.resolve("reports/" + host + ".json").toFile());
   }
 }

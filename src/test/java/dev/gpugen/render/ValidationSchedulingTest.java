@@ -1,5 +1,6 @@
 package dev.gpugen.render;
 
+import static dev.gpugen.render.ValidationReports.failed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -367,19 +368,9 @@ class ValidationSchedulingTest {
         Golden.repo().resolve("src/test/resources/ansible-stand-ins").resolve(name));
   }
 
-  /** The names of the checks that failed, in the report's order. */
-  private static List<String> failed(JsonNode checks) {
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<String, JsonNode> c : checks.properties()) {
-      if (c.getValue().path("status").asText().equals("fail")) {
-        out.add(c.getKey());
-      }
-    }
-    return out;
-  }
-
+  /** Play 05's report of {@code host} in this run's tree. */
   private JsonNode report(String host) throws Exception {
-    return JSON.readTree(dir.resolve("reports/" + host + ".json").toFile());
+    return ValidationReports.report(dir, host);
   }
 
   private long patches(String node) {
