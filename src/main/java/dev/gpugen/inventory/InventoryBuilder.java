@@ -98,9 +98,13 @@ public final class InventoryBuilder {
           "all",
           "ungrouped");
 
-  /** Families of gpugen's groups, and the kube_/gke_/gpu_/gpugen_ names kept for its plays. */
+  /**
+   * Families of gpugen's groups, and the kube_/gke_/gpu_/gpugen_ names kept for its plays; kubeadm_
+   * holds the groups play 02b makes while it runs (kubeadm_leader, kubeadm_api_answers and
+   * kubeadm_api_silent: group_by in roles/kubeadm/tasks/find.yml).
+   */
   static final List<String> OWN_GROUP_PREFIXES =
-      List.of("pool_", "az_", "type_", "kube_", "gke_", "gpu_", "gpugen_");
+      List.of("pool_", "az_", "type_", "kube_", "kubeadm_", "gke_", "gpu_", "gpugen_");
 
   /**
    * The group of gpugen's own that a keyed group {@code prefix_<value>} could be, for some tag
@@ -311,7 +315,19 @@ public final class InventoryBuilder {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return !RESERVED_NAMES.contains(lower) && HostAddress.problem(lower).isEmpty();
+    return !RESERVED_NAMES.contains(lower)
+        && !ownGroupName(lower)
+        && HostAddress.problem(lower).isEmpty();
+  }
+
+  /**
+   * Whether {@code lower} is, or may become while a play runs, one of gpugen's groups. A host of a
+   * group's name is what a play's {@code hosts:} pattern matches (Ansible warns "Found both group
+   * and host with same name" and takes the host), so an EC2 Name tag of kubeadm_leader would run
+   * kubeadm init on a GPU worker even where no such group is listed yet.
+   */
+  private static boolean ownGroupName(String lower) {
+    return OWN_GROUPS.contains(lower) || OWN_GROUP_PREFIXES.stream().anyMatch(lower::startsWith);
   }
 
   /** {@code prefix + value} as an Ansible group name: the render's rule ({@link GroupName}). */

@@ -150,13 +150,46 @@ class InventoryBuilderTest {
         "type",
         "on",
         "Kube",
-        "gpugen"
+        "gpugen",
+        "kubeadm",
+        "kubeadm_api"
       })
   void aKeyedGroupPrefixThatCouldNameOneOfGpugensGroupsIsRefused(String prefix) {
     String keyed = "[{\"tag\": \"team\", \"prefix\": \"" + prefix + "\"}]";
     Failure e = assertThrows(Failure.class, () -> smallFleetConfig("GPUGEN_KEYED_GROUPS", keyed));
     assertTrue(e.getMessage().contains("keyedGroups[0].prefix"), e.getMessage());
     assertTrue(e.getMessage().contains("\"" + prefix + "\""), e.getMessage());
+  }
+
+  /**
+   * A host named like one of gpugen's groups is what that group's plays would run on: a worker's
+   * Name tag of kubeadm_leader (a group play 02b makes while it runs) would take kubeadm init. Such
+   * a name is never a host's; the host is named by its instance id.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "kubeadm_leader",
+        "kubeadm_api_answers",
+        "kube_control_plane",
+        "KUBE_control_plane",
+        "gpu_nodes",
+        "spot",
+        "on_demand",
+        "pool_h100",
+        "az_us_east_1a",
+        "gke_cluster"
+      })
+  void aNameTagThatIsOneOfGpugensGroupsNeverNamesAHost(String name) throws Exception {
+    Map<String, String> tags = Fleet.tags("demo", "prod", "h100-infer", name);
+    List<HostFacts> fleet = new ArrayList<>(smallFleet());
+    fleet.add(
+        StandIns.facts(Instance.of("i-0c00000000000000b", "p5.48xlarge", "us-east-1a", tags)));
+    Inventory inventory = InventoryBuilder.build(smallFleetConfig(), fleet).inventory();
+    assertTrue(inventory.hostvars().containsKey("i-0c00000000000000b"), inventory::toString);
+    assertFalse(inventory.hostvars().containsKey(name), inventory::toString);
+    assertTrue(
+        inventory.groups().getOrDefault(InventoryBuilder.CONTROL_PLANE, List.of()).isEmpty());
   }
 
   @Test
