@@ -252,9 +252,11 @@ public final class InventoryCache {
                 for (String name : IDENTITY_ENV) {
                   json.writeStringField(name, env.get(name));
                 }
-                json.writeStringField("config", profileFile(env, "AWS_CONFIG_FILE", "config"));
                 json.writeStringField(
-                    "credentials", profileFile(env, "AWS_SHARED_CREDENTIALS_FILE", "credentials"));
+                    "config", profileFile(env, PROFILE_CONFIG[0], PROFILE_CONFIG[1]));
+                json.writeStringField(
+                    "credentials",
+                    profileFile(env, PROFILE_CREDENTIALS[0], PROFILE_CREDENTIALS[1]));
                 json.writeEndObject();
               });
       return Sha256.hex(canonical);
@@ -265,17 +267,46 @@ public final class InventoryCache {
 
   /** The SHA-256 of an AWS profile file, or why there is none. */
   private static String profileFile(Map<String, String> env, String variable, String name) {
-    String home = env.getOrDefault("HOME", System.getProperty("user.home"));
-    Path path =
-        env.containsKey(variable) ? Path.of(env.get(variable)) : Path.of(home, ".aws", name);
     try {
-      return Sha256.hex(BoundedFiles.read(path, MAX_PROFILE_BYTES, "AWS " + name + " file"));
+      return Sha256.hex(readProfile(env, variable, name));
     } catch (NoSuchFileException e) {
       return "absent";
     } catch (IOException e) {
-      // Unreadable or odd: a key no other state shares, so nothing is served from cache.
-      return "unreadable " + Sha256.hex(e.toString() + System.nanoTime());
+      // Never a key in use: uncacheable turns the cache off for such a file.
+      return "unreadable";
     }
+  }
+
+  /**
+   * Why the AWS profile files cannot key the cache, if they cannot: one is there but cannot be read
+   * whole as a regular file (AWS_CONFIG_FILE=/dev/null, a folder, a FIFO), so its profiles could
+   * change without the key changing. The cache is then off: no run is served from it, and none
+   * writes one.
+   */
+  public static Optional<String> uncacheable(Map<String, String> env) {
+    for (String[] file : List.of(PROFILE_CONFIG, PROFILE_CREDENTIALS)) {
+      try {
+        readProfile(env, file[0], file[1]);
+      } catch (NoSuchFileException e) {
+        // Absent is a state of its own, keyed as "absent".
+      } catch (IOException e) {
+        return Optional.of(e.getMessage());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static final String[] PROFILE_CONFIG = {"AWS_CONFIG_FILE", "config"};
+  private static final String[] PROFILE_CREDENTIALS = {
+    "AWS_SHARED_CREDENTIALS_FILE", "credentials"
+  };
+
+  private static byte[] readProfile(Map<String, String> env, String variable, String name)
+      throws IOException {
+    String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+    Path path =
+        env.containsKey(variable) ? Path.of(env.get(variable)) : Path.of(home, ".aws", name);
+    return BoundedFiles.read(path, MAX_PROFILE_BYTES, "AWS " + name + " file");
   }
 
   private static void strings(JsonGenerator json, String name, List<String> values)

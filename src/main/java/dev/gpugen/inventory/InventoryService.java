@@ -88,7 +88,10 @@ public final class InventoryService {
   public Output list(boolean refreshCache) throws Failure {
     List<String> warnings = new ArrayList<>();
     Optional<InventoryCache> cache = Optional.empty();
-    if (config.cacheTtlSeconds() > 0) {
+    Optional<String> uncacheable =
+        config.cacheTtlSeconds() > 0 ? InventoryCache.uncacheable(env) : Optional.empty();
+    uncacheable.ifPresent(why -> verbose.accept("cache off: " + why));
+    if (config.cacheTtlSeconds() > 0 && uncacheable.isEmpty()) {
       InventoryCache c =
           new InventoryCache(config.cacheDir(), InventoryCache.key(config, env), clock);
       Optional<String> unsafe = c.unsafeFolder();

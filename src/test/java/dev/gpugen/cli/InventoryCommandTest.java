@@ -293,6 +293,35 @@ class InventoryCommandTest {
     assertFalse(Files.exists(cache));
   }
 
+  /**
+   * An AWS profile file that cannot be read whole (here /dev/null) could change its profiles
+   * without the cache key changing: the cache is off, so every run asks EC2 and none leaves a cache
+   * file behind (a key per run would pile files up).
+   */
+  @Test
+  void aProfileFileThatIsNotARegularFileTurnsTheCacheOff() throws Exception {
+    for (int i = 1; i <= 3; i++) {
+      Run run =
+          run(
+              env("AWS_CONFIG_FILE", "/dev/null"),
+              "--list",
+              "--verbose",
+              "--config",
+              configFile.toString());
+      assertEquals(0, run.code(), run.err());
+      assertTrue(
+          run.err().contains("cache off: AWS config file /dev/null is not a regular file"),
+          run.err());
+      assertEquals(i, standIn.requests());
+    }
+    assertFalse(Files.exists(cache), "no cache written");
+    // A regular config file keys the cache again: the next two runs ask EC2 once.
+    Path config = Files.writeString(tmp.resolve("aws-config"), "[default]\nregion = us-east-1\n");
+    list("AWS_CONFIG_FILE", config.toString());
+    list("AWS_CONFIG_FILE", config.toString());
+    assertEquals(4, standIn.requests());
+  }
+
   @Test
   void authFailureExitsThreeWithOneLine() {
     standIn.acceptKeys("AKIDSOMEONEELSE");
