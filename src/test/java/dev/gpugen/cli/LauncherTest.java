@@ -40,6 +40,26 @@ class LauncherTest {
   }
 
   /**
+   * A GPUGEN_JAR naming no file is named back without its control bytes: they would drive the
+   * terminal.
+   */
+  @Test
+  void aMissingGpugenJarIsNamedWithoutItsEscapeSequences() throws Exception {
+    String hostile = tmp + "/none\u001b]2;PWNED\u0007\u001b[31mRED\u009b.jar";
+    RealTools.Result r =
+        RealTools.run(
+            tmp,
+            Duration.ofSeconds(30),
+            Map.of("PATH", "/usr/bin:/bin", "GPUGEN_JAR", hostile),
+            "/bin/sh",
+            RealTools.repoRoot().resolve("gpugen").toString(),
+            "--version");
+    assertEquals(3, r.exitCode(), r.output());
+    assertEquals(
+        "gpugen: GPUGEN_JAR=" + tmp + "/none?]2;PWNED??[31mRED??.jar: no such file\n", r.output());
+  }
+
+  /**
    * The launcher rebuilds the jar when a source is newer than it, and only then; a source folder
    * that is missing (find reports an error) is not a reason to rebuild at every start. The build is
    * a stand-in mvnw that records each call and leaves a newer jar.
