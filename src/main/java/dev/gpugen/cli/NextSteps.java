@@ -18,15 +18,24 @@ import java.util.Optional;
 final class NextSteps {
   private NextSteps() {}
 
+  /** How the render was asked for: the folder only when {@code -o} named it; any --templates. */
+  record Invocation(Path spec, Optional<Path> output, boolean customTemplates) {
+    static Invocation of(Path spec) {
+      return new Invocation(spec, Optional.empty(), false);
+    }
+  }
+
   static String of(ClusterPlan plan, Path spec, Path folder) {
-    return of(plan, spec, folder, false);
+    return of(plan, Invocation.of(spec), folder, false);
   }
 
   /**
    * The steps; with {@code driverUpgrade} (the re-render changed a driver) the playbook step is the
-   * rolling {@code upgrade-driver.yml}, since {@code site.yml} never replaces a loaded driver.
+   * rolling {@code upgrade-driver.yml}, since {@code site.yml} never replaces a loaded driver. Each
+   * step runs from the folder the user is in (the ones that need the ansible folder in a subshell),
+   * so the steps work typed one after another or alone.
    */
-  static String of(ClusterPlan plan, Path spec, Path folder, boolean driverUpgrade) {
+  static String of(ClusterPlan plan, Invocation how, Path folder, boolean driverUpgrade) {
     ClusterSpec s = plan.spec();
     String playbook = driverUpgrade ? "upgrade-driver.yml" : "site.yml";
     String upgradeNote =
@@ -36,15 +45,21 @@ final class NextSteps {
             : "";
     String tf = folder.resolve("terraform").toString();
     String ansible = folder.resolve("ansible").toString();
-    List<String> up = new ArrayList<>(List.of("gpugen", "up", spec.toString()));
+    // A spec path that starts with "-" would be read as an option.
+    String specArg = how.spec().toString();
+    List<String> up =
+        new ArrayList<>(
+            List.of("gpugen", "up", specArg.startsWith("-") ? "./" + specArg : specArg));
     s.selectedEnvironment().ifPresent(e -> up.addAll(List.of("--env", e)));
+    // The same folder as this render: without -o, gpugen up would render into the default one.
+    how.output().ifPresent(o -> up.addAll(List.of("-o", o.toString())));
     // Every command below is for pasting: its words are quoted for the shell.
     String init = ShellCommand.of("terraform", "-chdir=" + tf, "init");
     String apply = ShellCommand.of("terraform", "-chdir=" + tf, "apply");
     String galaxy =
-        ShellCommand.of("cd", ansible)
-            + " && "
-            + ShellCommand.of("ansible-galaxy", "collection", "install", "-r", "requirements.yml");
+        inAnsible(
+            ansible,
+            ShellCommand.of("ansible-galaxy", "collection", "install", "-r", "requirements.yml"));
     String upLine = ShellCommand.of(up);
     StringBuilder b = new StringBuilder("\nNext steps:\n");
     int n = 1;
@@ -74,8 +89,10 @@ final class NextSteps {
       }
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook -i gpugen-inventory ")
-          .append(playbook)
+          .append(". ")
+          .append(
+              inAnsible(
+                  ansible, ShellCommand.of("ansible-playbook", "-i", "gpugen-inventory", playbook)))
           .append(driverUpgrade ? upgradeNote : "   (gpugen on PATH, or GPUGEN_JAR set)")
           .append('\n');
       if (privateEndpoint(s)) {
@@ -98,7 +115,7 @@ final class NextSteps {
                     s.connection().bastion().map(h -> ", through " + h.proxyJump()).orElse("")))
             .append('\n');
       }
-      b.append("Or all of it, with a wait for the nodes: ").append(upLine).append('\n');
+      b.append(orUp("Or all of it, with a wait for the nodes: ", upLine, how));
     } else if (plan.gke()) {
       b.append("  ")
           .append(n++)
@@ -108,20 +125,38 @@ final class NextSteps {
       b.append("  ").append(n++).append(". ").append(apply).append('\n');
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook site.yml   (the cluster's kubeconfig: gcloud container")
-          .append(" clusters get-credentials)\n");
-      b.append("Or all of it: ").append(upLine).append('\n');
+          .append(". ")
+          .append(inAnsible(ansible, ShellCommand.of("ansible-playbook", "site.yml")))
+          .append("   (the cluster's kubeconfig: gcloud container clusters get-credentials)\n");
+      b.append(orUp("Or all of it: ", upLine, how));
     } else {
       b.append("  ").append(n++).append(". ").append(galaxy).append('\n');
       b.append("  ")
           .append(n++)
-          .append(". ansible-playbook ")
-          .append(playbook)
+          .append(". ")
+          .append(inAnsible(ansible, ShellCommand.of("ansible-playbook", playbook)))
           .append(driverUpgrade ? upgradeNote : "   (SSH to every host of inventory.yml)")
           .append('\n');
-      b.append("Or: ").append(upLine).append('\n');
+      b.append(orUp("Or: ", upLine, how));
     }
     return b.toString();
+  }
+
+  /**
+   * The line offering {@code gpugen up}. It renders with the built-in templates, so after a render
+   * with --templates it would replace this render's files: then it is not offered.
+   */
+  private static String orUp(String lead, String upLine, Invocation how) {
+    return how.customTemplates()
+        ? "gpugen up renders with the built-in templates, not --templates: run the steps above\n"
+        : lead + upLine + "\n";
+  }
+
+  /**
+   * {@code command} run in the ansible folder, in a subshell: the user's folder stays as it was.
+   */
+  private static String inAnsible(String ansible, String command) {
+    return "(" + ShellCommand.of("cd", ansible) + " && " + command + ")";
   }
 
   /** EKS with only the private endpoint: the API answers inside the VPC only. */

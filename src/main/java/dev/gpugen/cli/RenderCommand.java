@@ -140,7 +140,10 @@ final class RenderCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.print(
           NextSteps.of(
-              t.checked().plan().orElseThrow(), t.file(), folder(t.checked()), driverUpgrade));
+              t.checked().plan().orElseThrow(),
+              new NextSteps.Invocation(t.file(), Optional.ofNullable(output), templates != null),
+              folder(t.checked()),
+              driverUpgrade));
       out.flush();
     }
     return result;

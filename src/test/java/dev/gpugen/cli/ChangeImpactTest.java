@@ -92,7 +92,7 @@ class ChangeImpactTest {
     // The next steps name the rolling upgrade, not site.yml.
     assertTrue(
         o.contains(
-            ". ansible-playbook -i gpugen-inventory upgrade-driver.yml   (the driver changed"),
+            " && ansible-playbook -i gpugen-inventory upgrade-driver.yml)   (the driver changed"),
         o);
     assertFalse(o.contains("ansible-playbook -i gpugen-inventory site.yml"), o);
   }
@@ -111,7 +111,7 @@ class ChangeImpactTest {
     assertEquals(0, again.exit(), again.toString());
     assertFalse(again.out().contains("software.driver"), again.out());
     assertTrue(
-        again.out().contains(". ansible-playbook -i gpugen-inventory upgrade-driver.yml"),
+        again.out().contains(" && ansible-playbook -i gpugen-inventory upgrade-driver.yml)"),
         again.out());
     assertTrue(
         Files.readString(tmp.resolve("out/.gpugen-manifest.json"))

@@ -134,7 +134,7 @@ class PastedCommandsTest {
   }
 
   private static final Pattern STEP =
-      Pattern.compile("^  \\d+\\. ((?:terraform|aws|cd|ansible-playbook) .*)$");
+      Pattern.compile("^  \\d+\\. ((?:terraform|aws|\\(cd|ansible-playbook) .*)$");
 
   /** The command part of each numbered step and of the "gpugen up" line of the next steps. */
   private static List<String> nextSteps(String out) {
@@ -168,17 +168,17 @@ class PastedCommandsTest {
     String ansible = out.resolve("ansible").toString();
     assertEquals(
         List.of(
-            // The collections first (a Galaxy failure leaves nothing billing), then Terraform from
-            // the ansible folder the first step went into.
+            // The collections first (a Galaxy failure leaves nothing billing); each step from the
+            // folder the user pasted into, the Ansible ones in a subshell in the ansible folder.
             new Call(
                 "ansible-galaxy",
                 ansible,
                 List.of("collection", "install", "-r", "requirements.yml")),
-            new Call("terraform", ansible, List.of("-chdir=" + tf, "init")),
-            new Call("terraform", ansible, List.of("-chdir=" + tf, "apply")),
+            new Call("terraform", work.toString(), List.of("-chdir=" + tf, "init")),
+            new Call("terraform", work.toString(), List.of("-chdir=" + tf, "apply")),
             new Call(
                 "aws",
-                ansible,
+                work.toString(),
                 List.of(
                     "eks",
                     "update-kubeconfig",
@@ -189,7 +189,9 @@ class PastedCommandsTest {
                     "--kubeconfig",
                     out.resolve("ansible/.state/kubeconfig").toString())),
             new Call("ansible-playbook", ansible, List.of("-i", "gpugen-inventory", "site.yml")),
-            new Call("gpugen", ansible, List.of("up", spec.toString()))),
+            // Into the same folder as the render: without -o, up would render into the default one.
+            new Call(
+                "gpugen", work.toString(), List.of("up", spec.toString(), "-o", out.toString()))),
         paste(shell, lines));
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpugen.Cli;
+import dev.gpugen.TestSpecs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,6 +53,47 @@ class RenderNextStepsTest {
         "the EKS API endpoint is private: run plays 03-05 (and kubectl) from a machine in the VPC",
         "connection ssh: the private key of key pair",
         "gpugen up examples/aws-h100/cluster.yaml");
+  }
+
+  /**
+   * After a render with --templates the steps are offered, gpugen up is not: it renders with the
+   * built-in templates and would replace this render's files.
+   */
+  @Test
+  void aRenderWithItsOwnTemplatesOffersTheStepsButNotGpugenUp() throws Exception {
+    Path templates = Files.createDirectories(tmp.resolve("templates/ansible"));
+    Files.copy(
+        Path.of("templates/ansible/02-container-runtime.yml"),
+        templates.resolve("02-container-runtime.yml"));
+    Path out = tmp.resolve("custom");
+    Cli r =
+        Cli.run(
+            "render",
+            "examples/static-baremetal/cluster.yaml",
+            "-o",
+            out.toString(),
+            "--templates",
+            templates.getParent().toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("(cd " + out.resolve("ansible") + " && ansible-playbook"), r.out());
+    assertFalse(r.out().contains("gpugen up examples/"), r.out());
+    assertTrue(
+        r.out().contains("gpugen up renders with the built-in templates, not --templates"),
+        r.out());
+  }
+
+  /** A spec whose path starts with "-" is offered as ./-name, so that up reads it as the spec. */
+  @Test
+  void aSpecNamedLikeAnOptionIsOfferedAsAPath() throws Exception {
+    String steps =
+        NextSteps.of(
+            TestSpecs.plan(
+                TestSpecs.parse(
+                    Files.readString(Path.of("examples/static-baremetal/cluster.yaml")))),
+            NextSteps.Invocation.of(Path.of("--templates=x.yaml")),
+            Path.of("out"),
+            false);
+    assertTrue(steps.contains("Or: gpugen up ./--templates=x.yaml\n"), steps);
   }
 
   /** A spec without a private EKS endpoint gets no such line. */
