@@ -108,7 +108,10 @@ final class DownCommand implements Callable<Integer>, SpecOptions.Holder {
     if (!targets.isEmpty()) {
       err.println(
           "gpugen down: storage.retain keeps the FSx file system and the checkpoint bucket, and"
-              + " the network they live in; the nodes and what bills by the hour are destroyed");
+              + " the network they live in; the nodes and the rest are destroyed. What is kept"
+              + " still bills (FSx for Lustre by its provisioned capacity, S3 by what it"
+              + " stores): destroy it with storage.retain: false and gpugen down, once the data"
+              + " is saved elsewhere");
       err.flush();
     }
     List<Deploy.Step> steps = Deploy.down(folder, autoApprove, targets);
