@@ -381,8 +381,7 @@ final class Preflight {
       err.println(
           command
               + ": nothing was run; "
-              + (r.problems().size() == 1 ? "fix this first" : "fix these first")
-              + " (or run the steps gpugen render prints by hand):");
+              + (r.problems().size() == 1 ? "fix this first:" : "fix these first:"));
       for (String p : r.problems()) {
         err.println("  - " + p);
       }
