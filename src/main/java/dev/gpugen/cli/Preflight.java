@@ -91,6 +91,14 @@ final class Preflight {
         && tools.containsKey("ansible")) {
       boto3(tools.get("ansible"), context).ifPresent(problems::add);
     }
+    if (up && NextSteps.privateEndpoint(plan.spec())) {
+      // Said before anything bills: from outside the VPC the apply succeeds and play 03 then
+      // waits on an API that never answers.
+      notes.add(
+          "the EKS API endpoint is private: plays 03-05 reach it only from a machine in the VPC"
+              + " (the bastion, an instance reached with SSM, or over a VPN); run gpugen up there,"
+              + " or from outside it stops at play 03 with the cluster and nodes billing");
+    }
     if (plan.aws() && tools.containsKey("aws")) {
       String region = plan.spec().cloud().region().orElseThrow();
       Outcome who =

@@ -362,6 +362,9 @@ class UpDownCommandTest {
             + "|eks update-kubeconfig --region us-east-1 --name upfleet --kubeconfig "
             + out.resolve("ansible/.state/kubeconfig"));
     assertEquals(expected, calls());
+    // Where plays 03-05 must run is said before anything bills.
+    int note = r.err().indexOf("gpugen up: the EKS API endpoint is private: plays 03-05 reach it");
+    assertTrue(note >= 0 && note < r.err().indexOf("step 1/"), r.err());
     // The kubeconfig's folder is one the render keeps out of Git.
     assertTrue(
         Files.readString(out.resolve("ansible/.gitignore"))
@@ -375,6 +378,7 @@ class UpDownCommandTest {
     ec2.add(node(0)).add(node(1));
     Run r = up(env(bin.toString()), Duration.ofSeconds(60));
     assertEquals(0, r.exit(), r.toString());
+    assertFalse(r.err().contains("endpoint is private"), r.err());
     assertTrue(
         calls().stream().noneMatch(c -> c.startsWith("aws|") && c.contains(" eks ")),
         calls().toString());
