@@ -2,6 +2,7 @@ package dev.gpugen.cli;
 
 import dev.gpugen.Gpugen;
 import dev.gpugen.json.Json;
+import dev.gpugen.lint.rules.sec.SecSecretInSpec;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Printable;
 import dev.gpugen.spec.Severity;
@@ -35,7 +36,8 @@ final class DiagnosticPrinter {
       int ln = d.position().line();
       if (ln <= lines.length && !lines[ln - 1].isBlank() && c.source().length <= (1 << 20)) {
         String gutter = String.format("%5d | ", ln);
-        String src = printable(lines[ln - 1]);
+        // A credential in the spec is a finding, not something to copy into a terminal or log.
+        String src = printable(SecSecretInSpec.redact(lines[ln - 1]));
         int col = Math.min(d.position().column(), src.length() + 1);
         if (src.length() > 160) {
           // Show a window around the column rather than a screen-wide line.

@@ -234,6 +234,21 @@ class HostileInputCliTest {
                     + lineOf(spec, "infer-01")
                     + ":60: error[sec-secret-in-spec]: pools[1].hosts[0].vars.note contains"),
         r.out());
+    // The line shown under the finding masks the key: a terminal or CI log never gets a copy.
+    assertFalse(r.out().contains("AKIAIOSFODNN7EXAMPLE"), r.out());
+    assertTrue(r.out().contains("vars: {note: AKIA****************}"), r.out());
+  }
+
+  /** A secret access key in the line shown under a finding is masked whole. */
+  @Test
+  void aSecretKeyIsMaskedInTheLineShown() throws Exception {
+    String secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    Path spec = specWith(STATIC, "vars: {ansible_user: ops}", "vars: {note: " + secret + "}");
+    Cli r = Cli.run("validate", spec.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertTrue(r.out().contains("error[sec-secret-in-spec]"), r.out());
+    assertFalse(r.out().contains(secret), r.out());
+    assertTrue(r.out().contains("vars: {note: " + "*".repeat(40) + "}"), r.out());
   }
 
   /**

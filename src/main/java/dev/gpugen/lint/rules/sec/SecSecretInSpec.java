@@ -54,6 +54,37 @@ public final class SecSecretInSpec extends Rule {
     }
   }
 
+  /**
+   * {@code text} with what this rule finds masked, each character as {@code *} (the first four of
+   * an access key id kept, as AWS's console shows keys), so that printing the line of a finding
+   * does not copy the credential into a terminal or a CI log. Lengths are kept, so columns hold.
+   */
+  public static String redact(String text) {
+    StringBuilder b = new StringBuilder(text);
+    Matcher id = ACCESS_KEY_ID.matcher(text);
+    while (id.find()) {
+      for (int i = id.start() + 4; i < id.end(); i++) {
+        b.setCharAt(i, '*');
+      }
+    }
+    Matcher m = SECRET_KEY.matcher(text);
+    while (m.find()) {
+      if (secretLike(m.group())) {
+        for (int i = m.start(); i < m.end(); i++) {
+          b.setCharAt(i, '*');
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  /** A 40-character run of the secret key's alphabet with upper case, lower case and a digit. */
+  private static boolean secretLike(String s) {
+    return s.chars().anyMatch(Character::isUpperCase)
+        && s.chars().anyMatch(Character::isLowerCase)
+        && s.chars().anyMatch(Character::isDigit);
+  }
+
   private static void scan(Findings findings, SpecPath path, String value) {
     if (ACCESS_KEY_ID.matcher(value).find()) {
       findings.report(
@@ -64,10 +95,7 @@ public final class SecSecretInSpec extends Rule {
     }
     Matcher m = SECRET_KEY.matcher(value);
     while (m.find()) {
-      String s = m.group();
-      if (s.chars().anyMatch(Character::isUpperCase)
-          && s.chars().anyMatch(Character::isLowerCase)
-          && s.chars().anyMatch(Character::isDigit)) {
+      if (secretLike(m.group())) {
         findings.report(
             path,
             path + " contains what looks like an AWS secret access key",
