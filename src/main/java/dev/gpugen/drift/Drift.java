@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.inventory.GpugenTags;
 import dev.gpugen.inventory.HostFacts;
+import dev.gpugen.inventory.InventoryBuilder;
 import dev.gpugen.plan.ClusterPlan;
 import dev.gpugen.plan.PoolPlan;
 import dev.gpugen.spec.ClusterSpec;
@@ -169,6 +170,10 @@ public final class Drift {
    * Node level: every file in {@code dir}, as {@code ansible -m setup -a filter=ansible_local
    * --tree DIR} writes them: one per host, named after it ({@code .json} is dropped if present).
    *
+   * <p>A file whose name is not a plain inventory host name ({@link
+   * InventoryBuilder#hostNameProblem}) is a {@code facts-name} finding without a fix: its name
+   * would be the {@code -l} host pattern of the fix commands.
+   *
    * @throws IOException when the folder cannot be read or holds no file (no facts is not in sync),
    *     or {@link EnvironmentFailure} for a file that is not a regular one or more than {@link
    *     #MAX_FACTS_BYTES}
@@ -191,11 +196,21 @@ public final class Drift {
     for (Path f : files) {
       String name = f.getFileName().toString();
       String host = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
-      // The host is a word of the fix commands printed for pasting (ShellCommand): a name no
-      // command can carry is refused here, before any is built.
-      Optional<String> unprintable = ShellCommand.problem(host);
-      if (unprintable.isPresent()) {
-        throw new EnvironmentFailure(f + ": this facts file's host name " + unprintable.get());
+      // The host is the -l of the fix commands, which Ansible reads as a host pattern: a file
+      // named all, '*', '~.*' or gpu_nodes:kube_control_plane would drain every node it matches.
+      // Only a plain inventory host name (the inventory's own rule) is compared; any other file is
+      // one finding without a fix, and its facts are not read.
+      Optional<String> notHost = InventoryBuilder.hostNameProblem(host);
+      if (notHost.isPresent()) {
+        out.add(
+            new Finding(
+                "node",
+                "",
+                "",
+                "facts-name",
+                "a facts file named after one inventory host",
+                f + ": " + notHost.get()));
+        continue;
       }
       byte[] bytes;
       try {
@@ -261,7 +276,7 @@ public final class Drift {
                               "ansible-playbook", "-i", "gpugen-inventory", "upgrade-driver.yml")
                           : List.of("ansible-playbook", "upgrade-driver.yml"))
                   + " "
-                  + ShellCommand.of("-l", host)
+                  + limit(host)
                   + " drains the node, installs the spec's driver, reboots and validates it"));
     }
     check(out, p, host, "cuda", p.software().cuda(), base.path("cuda").asText(""));
@@ -300,9 +315,9 @@ public final class Drift {
                         "gpugen-inventory",
                         "04-network-tuning.yml",
                         "--check",
-                        "--diff",
-                        "-l",
-                        host)
+                        "--diff")
+                    + " "
+                    + limit(host)
                     + " shows the change; without --check --diff it writes the spec's file"
                     + " back"));
       }
@@ -331,6 +346,19 @@ public final class Drift {
                 + " to record the new fingerprint)"
             : recorded);
     return out;
+  }
+
+  /**
+   * {@code -l HOST} for a fix command: only ever one host ({@link #nodes} reports any other name
+   * before facts are compared).
+   */
+  private static String limit(String host) {
+    InventoryBuilder.hostNameProblem(host)
+        .ifPresent(
+            why -> {
+              throw new IllegalArgumentException(host + ": " + why);
+            });
+    return ShellCommand.of("-l", host);
   }
 
   /**

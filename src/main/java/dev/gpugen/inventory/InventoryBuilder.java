@@ -311,13 +311,35 @@ public final class InventoryBuilder {
    * 127.1}, {@code 0x7f000001}), not a stock /etc/hosts loopback name ({@link HostAddress}).
    */
   static boolean usableHostname(String name) {
+    return hostNameProblem(name).isEmpty()
+        && HostAddress.problem(name.toLowerCase(Locale.ROOT)).isEmpty();
+  }
+
+  /**
+   * Why {@code name} is not a plain inventory host name, or empty: one that, given to {@code
+   * ansible-playbook -l}, selects that host and no other. {@code -l} takes a host pattern
+   * (https://docs.ansible.com/ansible/latest/inventory_guide/intro_patterns.html): {@code all} and
+   * {@code *} select every host, {@code ~} starts a regular expression, {@code :}, {@code ,},
+   * {@code &} and {@code !} combine patterns, {@code ?} and {@code [...]} match, {@code @} reads a
+   * file; none of these fits {@link #HOSTNAME}. A group's name selects the group, so gpugen's own
+   * groups and their families are refused as well.
+   */
+  public static Optional<String> hostNameProblem(String name) {
     if (!Formats.hostname(name)) {
-      return false;
+      return Optional.of(
+          "not a plain host name (a letter or digit, then letters, digits, '.', '_' and '-', at"
+              + " most 253): Ansible reads other characters in -l as a host pattern that may"
+              + " select other hosts, or all of them");
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return !RESERVED_NAMES.contains(lower)
-        && !ownGroupName(lower)
-        && HostAddress.problem(lower).isEmpty();
+    if (RESERVED_NAMES.contains(lower)) {
+      return Optional.of(
+          lower.equals("localhost")
+              ? "Ansible's name for the controller itself, not a node"
+              : "the name of Ansible's built-in group " + lower + ", which -l selects whole");
+    }
+    return ownGroupName(lower)
+        .map(g -> "named like gpugen's group " + g + ", which -l would select whole");
   }
 
   /**
@@ -326,8 +348,11 @@ public final class InventoryBuilder {
    * and host with same name" and takes the host), so an EC2 Name tag of kubeadm_leader would run
    * kubeadm init on a GPU worker even where no such group is listed yet.
    */
-  private static boolean ownGroupName(String lower) {
-    return OWN_GROUPS.contains(lower) || OWN_GROUP_PREFIXES.stream().anyMatch(lower::startsWith);
+  private static Optional<String> ownGroupName(String lower) {
+    if (OWN_GROUPS.contains(lower)) {
+      return Optional.of(lower);
+    }
+    return OWN_GROUP_PREFIXES.stream().filter(lower::startsWith).findFirst().map(p -> p + "*");
   }
 
   /** {@code prefix + value} as an Ansible group name: the render's rule ({@link GroupName}). */

@@ -300,7 +300,8 @@ class DriftCommandTest {
 
     Path dir = Files.createDirectories(tmp.resolve("facts"));
     String hostile = "\\u001b[2J\\ndrift h100-training/prod: in sync\\u202e";
-    Files.writeString(dir.resolve("node\u001b[2J"), facts("580.95.05\\n" + hostile, "n", "n", "s"));
+    Files.writeString(dir.resolve("node\u001b[2J"), facts("580.95.05", "n", "n", "s"));
+    Files.writeString(dir.resolve("node-x"), facts("580.95.05\\n" + hostile, "n", "n", "s"));
     Run node = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
     assertEquals(1, node.exit(), node.toString());
     assertNoRawControls(node.out());
@@ -311,37 +312,113 @@ class DriftCommandTest {
   }
 
   /**
-   * A facts file named with a trailing line feed: its host is a word of the printed fix commands,
-   * and no shell word can end in a line feed (a command substitution drops it). Refused in one line
-   * naming the file escaped, exit 3, before any command is built; a name with shell syntax is
-   * quoted in every fix command.
+   * A facts file named with a trailing line feed, or with shell syntax: its name is no inventory
+   * host, so it is one finding naming the file escaped, with no fix command (none could carry a
+   * trailing line feed: a command substitution drops it).
    */
   @Test
-  void aFactsFileNamedWithALineFeedIsOneLineExitThree() throws Exception {
+  void aFactsFileNamedWithALineFeedOrShellSyntaxIsAFindingWithoutAFix() throws Exception {
     String edited = Sha256.hex("NCCL_DEBUG=INFO\n");
     Path dir = Files.createDirectories(tmp.resolve("facts"));
-    Path evil = dir.resolve("evil\n");
-    Files.writeString(evil, facts("570.172.08", "n", edited, "s"));
-    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
-    assertEquals(3, r.exit(), r.toString());
-    assertEquals(
-        "gpugen: drift: "
-            + dir
-            + "/evil\\n: this facts file's host name ends in a line feed, which no command gpugen"
-            + " prints for pasting could name; rename it\n",
-        r.err());
-    assertEquals("", r.out());
-
-    Files.delete(evil);
+    Files.writeString(dir.resolve("evil\n"), facts("570.172.08", "n", edited, "s"));
     Files.writeString(dir.resolve("node;touch x"), facts("570.172.08", "n", edited, "s"));
-    Run quoted = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
-    assertEquals(1, quoted.exit(), quoted.toString());
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals("", r.err());
+    assertTrue(r.out().contains("2 difference(s)"), r.out());
+    assertTrue(r.out().contains(dir + "/evil\\n: not a plain host name"), r.out());
+    assertTrue(r.out().contains(dir + "/node;touch x: not a plain host name"), r.out());
+    assertFalse(r.out().contains("fix:"), r.out());
+    assertEquals(3, r.out().lines().count(), r.out());
+  }
+
+  /**
+   * Ansible reads -l as a host pattern: a facts file named all, '*', '~.*', a union of groups or
+   * one of gpugen's groups would make a fix that drains and reboots every node it matches. Each is
+   * a finding without a fix; the plain host beside them still gets its fix commands, and every -l
+   * printed (text and JSON) names that host alone.
+   */
+  @Test
+  void factsFilesNamedLikeHostPatternsGetNoFixCommand() throws Exception {
+    String edited = Sha256.hex("NCCL_DEBUG=INFO\n");
+    Path dir = Files.createDirectories(tmp.resolve("facts"));
+    List<String> hostile =
+        List.of(
+            "all",
+            "*",
+            "~.*",
+            "gpu_nodes:kube_control_plane",
+            "gpu_nodes",
+            "pool_h100",
+            "ungrouped",
+            "localhost",
+            "ALL",
+            "node-1,node-2",
+            "node-[1:3]",
+            "node-?",
+            "!node-1",
+            "gpu_nodes&spot",
+            "@hosts.txt",
+            "-node");
+    for (String name : hostile) {
+      Files.writeString(dir.resolve(name), facts("570.172.08", "n", edited, "s"));
+    }
+    Files.writeString(dir.resolve("node-1.json"), facts("570.172.08", "n", edited, "s"));
+    Run r = drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString());
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals("", r.err());
+    for (String name : hostile) {
+      assertTrue(
+          r.out().lines().anyMatch(l -> l.contains("facts-name") && l.contains(dir + "/" + name)),
+          name + " in " + r.out());
+    }
     assertTrue(
-        quoted.out().contains("upgrade-driver.yml -l 'node;touch x' drains the node"),
-        quoted.out());
+        r.out().contains(dir + "/all: the name of Ansible's built-in group all, which -l"),
+        r.out());
     assertTrue(
-        quoted.out().contains("04-network-tuning.yml --check --diff -l 'node;touch x'"),
-        quoted.out());
+        r.out().contains(dir + "/gpu_nodes: named like gpugen's group gpu_nodes, which -l"),
+        r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "       fix: ansible-playbook -i gpugen-inventory upgrade-driver.yml -l node-1"
+                    + " drains the node"),
+        r.out());
+    assertTrue(
+        r.out().contains("04-network-tuning.yml --check --diff -l node-1 shows the change"),
+        r.out());
+    assertEquals(List.of("node-1", "node-1"), limits(r.out()), r.out());
+
+    Run json =
+        drift(env(), SPEC.toString(), "--no-cloud", "--facts", dir.toString(), "--format", "json");
+    assertEquals(1, json.exit(), json.toString());
+    List<String> fixes = new ArrayList<>();
+    for (JsonNode f : new ObjectMapper().readTree(json.out()).path("findings")) {
+      if (f.has("fix")) {
+        fixes.add(f.path("fix").asText());
+      }
+      if (f.path("kind").asText().equals("facts-name")) {
+        assertEquals("", f.path("host").asText(), f.toString());
+      }
+    }
+    assertEquals(2, fixes.size(), json.out());
+    assertEquals(List.of("node-1", "node-1"), limits(String.join("\n", fixes)), json.out());
+  }
+
+  /** The word after each " -l " in the lines of {@code text} that run ansible-playbook. */
+  private static List<String> limits(String text) {
+    List<String> out = new ArrayList<>();
+    java.util.regex.Pattern limit = java.util.regex.Pattern.compile(" -l (\\S+)");
+    text.lines()
+        .filter(l -> l.contains("ansible-playbook"))
+        .forEach(
+            l -> {
+              java.util.regex.Matcher m = limit.matcher(l);
+              while (m.find()) {
+                out.add(m.group(1));
+              }
+            });
+    return out;
   }
 
   /** Facts files are read bounded: a pipe or a file beyond 16 MiB is one line, exit 3. */

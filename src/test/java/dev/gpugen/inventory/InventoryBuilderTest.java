@@ -192,6 +192,43 @@ class InventoryBuilderTest {
         inventory.groups().getOrDefault(InventoryBuilder.CONTROL_PLANE, List.of()).isEmpty());
   }
 
+  /**
+   * A plain host name is one that {@code ansible-playbook -l} reads as that host alone (drift
+   * prints it in fix commands): none of Ansible's pattern characters, not all/ungrouped/localhost,
+   * not a group of gpugen's.
+   */
+  @Test
+  void aPlainHostNameHasNoHostPatternCharacter() {
+    for (char c : ":,&!*?~[]@".toCharArray()) {
+      assertTrue(InventoryBuilder.hostNameProblem("node" + c + "1").isPresent(), "node" + c + "1");
+      assertTrue(InventoryBuilder.hostNameProblem(c + "node").isPresent(), c + "node");
+    }
+    for (String name :
+        List.of(
+            "all",
+            "ALL",
+            "ungrouped",
+            "localhost",
+            "*",
+            "~.*",
+            "gpu_nodes:kube_control_plane",
+            "gpu_nodes",
+            "pool_h100",
+            "-node",
+            ".node",
+            "",
+            "x".repeat(254))) {
+      assertTrue(InventoryBuilder.hostNameProblem(name).isPresent(), name);
+      assertFalse(InventoryBuilder.usableHostname(name), name);
+    }
+    for (String name :
+        List.of(
+            "node-1", "gpu-node-3", "h100-training-h100-0", "ip-10-0-0-5.ec2.internal", "n_1")) {
+      assertEquals(Optional.empty(), InventoryBuilder.hostNameProblem(name), name);
+      assertTrue(InventoryBuilder.usableHostname(name), name);
+    }
+  }
+
   @Test
   void aTagCannotPromoteAWorkerToTheControlPlane() throws Exception {
     Map<String, String> tags = Fleet.tags("demo", "prod", "h100-infer", "gpu-tagged");
