@@ -275,7 +275,9 @@ public final class Binder {
     String text = node.getValue();
     String where = isKey ? "the key " + path : path.toString();
     if (shape instanceof Shape.Str str) {
-      if (!tag.equals(Tag.STR) && !str.scalarText()) {
+      // A number or boolean may stand for its text where the shape says so; a null never does:
+      // YAML tools read "!!null WARN" or "null" as no value, and so must gpugen.
+      if (!tag.equals(Tag.STR) && (!str.scalarText() || tag.equals(Tag.NULL))) {
         report(
             isKey,
             "spec-type",
