@@ -74,6 +74,31 @@ class ReportTest {
     assertEquals(Fleet.NATURAL.compare("gpu-2", "gpu-10") < 0, true);
   }
 
+  /**
+   * A report's figures are hostile input: two nodes at 1e308 GB/s (near Double.MAX_VALUE) give a
+   * median of 1e308, not Infinity, and the page and its chart hold no Infinity or NaN.
+   */
+  @Test
+  void figuresNearTheLargestDoubleKeepAFiniteMedianAndChart() throws Exception {
+    Path dir = ReportFixtures.generated(tmp.resolve("r"), 5);
+    for (String host : List.of("gpu-000", "gpu-004")) {
+      Path f = dir.resolve(host + ".json");
+      String text =
+          Files.readString(f).replaceAll("\"busbw_gbps\": [0-9.]+", "\"busbw_gbps\": 1e308");
+      assertTrue(text.contains("1e308"), text);
+      Files.writeString(f, text);
+    }
+    Fleet fleet = Fleet.of(ReportFolder.read(dir));
+    Fleet.Pool a =
+        fleet.pools().stream().filter(p -> p.name().equals("pool-a")).findFirst().orElseThrow();
+    assertEquals(1e308, a.median().getAsDouble());
+    Cli cli = Cli.run("report", "--reports", dir.toString());
+    assertEquals(0, cli.exit(), cli.toString());
+    String page = Files.readString(dir.resolve("index.html"));
+    assertFalse(page.contains("Infinity"), page);
+    assertFalse(page.contains("NaN"), page);
+  }
+
   @Test
   void thePageShowsEveryNodeCheckAndVersion() throws Exception {
     Path dir = ReportFixtures.fleet(tmp.resolve("r"));
