@@ -84,12 +84,12 @@ final class Preflight {
         problems.add(name + " is not on PATH (" + Deploy.INSTALL.get(name) + ")");
       }
     }
-    if (up
-        && plan.aws()
-        && plan.ssmConnection()
-        && !plan.pullMode()
-        && tools.containsKey("ansible")) {
-      boto3(tools.get("ansible"), context).ifPresent(problems::add);
+    if (up && tools.containsKey("ansible")) {
+      Outcome version = run(tools.get("ansible"), context, "--version");
+      ansibleCore(version.out()).ifPresent(problems::add);
+      if (plan.aws() && plan.ssmConnection() && !plan.pullMode()) {
+        boto3(version, context).ifPresent(problems::add);
+      }
     }
     if (up && NextSteps.privateEndpoint(plan.spec())) {
       // Said before anything bills: from outside the VPC the apply succeeds and play 03 then
@@ -157,11 +157,43 @@ final class Preflight {
   }
 
   /**
+   * An ansible-core older than the roles' {@code min_ansible_version} (2.14, in each role's
+   * meta/main.yml), which Ansible itself does not enforce: the plays would fail after the apply,
+   * with the nodes billing. A banner gpugen cannot read is no problem: the plays will tell.
+   */
+  static Optional<String> ansibleCore(String banner) {
+    Matcher m = ANSIBLE_CORE.matcher(banner);
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    int major = Integer.parseInt(m.group(1));
+    int minor = Integer.parseInt(m.group(2));
+    if (major > 2 || (major == 2 && minor >= MIN_ANSIBLE_MINOR)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "ansible-core "
+            + m.group(1)
+            + "."
+            + m.group(2)
+            + " is older than 2."
+            + MIN_ANSIBLE_MINOR
+            + ", which the rendered roles need (min_ansible_version in their meta/main.yml);"
+            + " install a newer one (Debian 12's ansible-core is 2.14; or pipx install"
+            + " ansible-core)");
+  }
+
+  /** ansible --version's first line: "ansible [core 2.14.18]", or "ansible 2.9.27" before 2.10. */
+  private static final Pattern ANSIBLE_CORE =
+      Pattern.compile("(?m)^ansible (?:\\[core )?(\\d{1,3})\\.(\\d{1,3})\\b");
+
+  private static final int MIN_ANSIBLE_MINOR = 14;
+
+  /**
    * boto3 and botocore in the Python that runs Ansible: the aws_ssm connection imports them there.
    * The interpreter is the one {@code ansible --version} names.
    */
-  private static Optional<String> boto3(Path ansible, Deploy.Context context) {
-    Outcome version = run(ansible, context, "--version");
+  private static Optional<String> boto3(Outcome version, Deploy.Context context) {
     Matcher m = ANSIBLE_PYTHON.matcher(version.out());
     Optional<Path> python =
         m.find() ? Optional.of(Path.of(m.group(1))) : Deploy.onPath("python3", context);

@@ -71,7 +71,8 @@ class UpDownCommandTest {
   /**
    * One script for every tool: logs "tool|cwd|args" (and "|KUBECONFIG=..." when set), fails with
    * FAKE_FAIL=<tool>:<word>:<code> (a space-separated list), answers aws's checks with JSON (the
-   * quota's value from FAKE_QUOTA), ansible --version with the Python it runs on, and
+   * quota's value from FAKE_QUOTA), ansible --version with the Python it runs on (and the core
+   * version FAKE_ANSIBLE_CORE), and
    * wait_for_connection with a SUCCESS line for each host of STAND_IN_HOSTS.
    */
   private static final String STAND_IN =
@@ -101,7 +102,7 @@ class UpDownCommandTest {
           printf '        "Unit": "None",\\n        "Adjustable": true\\n    }\\n}\\n'
           exit 0;;
         "ansible --version "*)
-          echo "ansible [core 2.14.18]"
+          echo "ansible [core ${FAKE_ANSIBLE_CORE:-2.14.18}]"
           echo "  python version = 3.11.2 (main, Mar 13 2023, 12:18:29) [GCC 12.2.0] ($(dirname "$0")/python3)"
           exit 0;;
       esac
@@ -608,6 +609,17 @@ class UpDownCommandTest {
             .noneMatch(c -> c.startsWith("terraform|") || c.startsWith("ansible-galaxy|")),
         calls().toString());
     assertFalse(Files.exists(out), "nothing rendered");
+  }
+
+  /** An ansible-core older than the roles need stops the run before Terraform spends anything. */
+  @Test
+  void anOldAnsibleIsRefusedBeforeTheApply() throws Exception {
+    Run r = up(env(bin.toString(), "FAKE_ANSIBLE_CORE", "2.12.10"), Duration.ofSeconds(10));
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(
+        r.err().contains("  - ansible-core 2.12 is older than 2.14, which the rendered roles need"),
+        r.err());
+    assertEquals(checks(), calls(), "only the checks ran");
   }
 
   /** A quota below what the spec needs stops the run before Terraform spends anything. */
