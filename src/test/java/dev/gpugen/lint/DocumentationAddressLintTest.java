@@ -194,4 +194,20 @@ class DocumentationAddressLintTest {
         d.message());
     assertEquals(Optional.of("replace it with the address Ansible reaches the host at"), d.hint());
   }
+
+  @Test
+  void anOverlaysPlaceholderIsReportedAtTheOverlaysValue() {
+    String yaml =
+        AWS.formatted(
+            "sshIngressCidrs: [10.8.0.0/16]",
+            "environments:\n  dev:\n    network: {sshIngressCidrs: [10.8.0.0/16, 192.0.2.7/32]}");
+    // Without --env every environment is linted too, so the overlay's value is found either way.
+    assertEquals(List.of("network.sshIngressCidrs[1] @11:46"), found(check(yaml)));
+    Gpugen.Checked dev = LinterTest.check(yaml, Optional.of("dev"), Set.of());
+    assertEquals(List.of("network.sshIngressCidrs[1] @11:46"), found(dev));
+    assertEquals(
+        "network.sshIngressCidrs[1] 192.0.2.7/32 is inside 192.0.2.0/24, a documentation range"
+            + " (RFC 5737): no real client or host has it",
+        LinterTest.of(dev, RULE).get(0).message());
+  }
 }
