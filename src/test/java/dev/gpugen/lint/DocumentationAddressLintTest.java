@@ -210,4 +210,20 @@ class DocumentationAddressLintTest {
             + " (RFC 5737): no real client or host has it",
         LinterTest.of(dev, RULE).get(0).message());
   }
+
+  @Test
+  void theHostOfAMirrorUrlIsAHostAddress() {
+    Gpugen.Checked c =
+        aws(
+            "sshIngressCidrs: [10.8.0.0/16]",
+            "mirrors: {ubuntu: https://192.0.2.10:8443/ubuntu, cuda: https://10.0.0.5/cuda,"
+                + " registries: {nvcr.io: https://203.0.113.5/v2/nvcr, docker.io:"
+                + " https://mirror.example.com/v2/docker}}");
+    assertEquals(
+        List.of("mirrors.ubuntu @9:19", "mirrors.registries[\"nvcr.io\"] @9:102"), found(c));
+    assertEquals(
+        "mirrors.ubuntu https://192.0.2.10:8443/ubuntu is a documentation address (RFC 5737,"
+            + " 192.0.2.0/24): no real host has it",
+        LinterTest.of(c, RULE).get(0).message());
+  }
 }

@@ -46,7 +46,8 @@ public final class SpecDocumentationAddress extends Rule {
             + " kubernetes.publicCidrs, cloud.gke.authorizedNetworks) one lets nobody in, so the"
             + " plays time out against the API or the nodes after gpugen up has started paying"
             + " for them; as a host (pools[].hosts, kubernetes.controlPlane.hosts and endpoint,"
-            + " ansible.bastion) it is no machine at all. Replace each with the range your"
+            + " ansible.bastion, the host of a mirror, Git or API server URL) it is no machine at"
+            + " all. Replace each with the range your"
             + " controller, office or CI connects from, or the host's real address. Source:"
             + " https://www.rfc-editor.org/rfc/rfc5737");
   }
@@ -100,6 +101,38 @@ public final class SpecDocumentationAddress extends Rule {
                                   + " servers",
                               findings));
             });
+    ClusterSpec.Mirrors m = spec.mirrors();
+    SpecPath mirrors = SpecPath.of("mirrors");
+    String mirrorFix = "replace it with your mirror's address or DNS name";
+    url(m.ubuntu(), mirrors.key("ubuntu"), mirrorFix, findings);
+    url(m.cuda(), mirrors.key("cuda"), mirrorFix, findings);
+    url(m.nvidiaContainerToolkit(), mirrors.key("nvidiaContainerToolkit"), mirrorFix, findings);
+    url(m.kubernetes(), mirrors.key("kubernetes"), mirrorFix, findings);
+    url(m.lustre(), mirrors.key("lustre"), mirrorFix, findings);
+    url(m.files(), mirrors.key("files"), mirrorFix, findings);
+    url(m.git(), mirrors.key("git"), mirrorFix, findings);
+    SpecPath helm = mirrors.key("helm");
+    url(m.helmGpuOperator(), helm.key("gpuOperator"), mirrorFix, findings);
+    url(m.helmEksCharts(), helm.key("eksCharts"), mirrorFix, findings);
+    url(m.helmCilium(), helm.key("cilium"), mirrorFix, findings);
+    url(m.helmTigera(), helm.key("tigera"), mirrorFix, findings);
+    m.registries()
+        .forEach(
+            (registry, u) ->
+                url(Optional.of(u), mirrors.key("registries").key(registry), mirrorFix, findings));
+    String gitFix = "replace it with your Git server's address or DNS name";
+    spec.gitops()
+        .ifPresent(
+            g -> {
+              SpecPath argocd = SpecPath.of("gitops", "argocd");
+              url(Optional.of(g.argocd().repoUrl()), argocd.key("repoURL"), gitFix, findings);
+              url(
+                  Optional.of(g.argocd().server()),
+                  argocd.key("server"),
+                  "replace it with your API server's address or DNS name",
+                  findings);
+            });
+    url(spec.ansible().pull().gitUrl(), SpecPath.of("ansible", "pull", "gitUrl"), gitFix, findings);
     spec.connection()
         .bastion()
         .ifPresent(
@@ -150,6 +183,20 @@ public final class SpecDocumentationAddress extends Rule {
       String a = hosts.get(j).address();
       address(a, a, list.index(j).key("address"), HOST_FIX, findings);
     }
+  }
+
+  /**
+   * A URL's host ({@code https://192.0.2.10:8443/ubuntu}, {@code ssh://git@192.0.2.5/repo}, a
+   * registry's {@code 192.0.2.5:5000}), reported with the whole URL.
+   */
+  private static void url(Optional<String> url, SpecPath path, String fix, Findings findings) {
+    url.ifPresent(
+        u -> {
+          String rest = u.contains("://") ? u.substring(u.indexOf("://") + 3) : u;
+          String authority = rest.split("[/?#]", 2)[0];
+          String host = authority.substring(authority.lastIndexOf('@') + 1).split(":", 2)[0];
+          address(host, u, path, fix, findings);
+        });
   }
 
   /**
