@@ -4,6 +4,7 @@ import dev.gpugen.Gpugen;
 import dev.gpugen.failure.EnvironmentFailure;
 import dev.gpugen.failure.InternalFailure;
 import dev.gpugen.failure.InvalidInput;
+import dev.gpugen.lint.rules.spec.SpecDocumentationAddress;
 import dev.gpugen.spec.Diagnostic;
 import dev.gpugen.spec.Keyword;
 import dev.gpugen.spec.Printable;
@@ -27,7 +28,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code gpugen init}: a commented starter spec that validates cleanly, for one GPU type. */
+/**
+ * {@code gpugen init}: a commented starter spec that validates without errors, for one GPU type.
+ */
 @Command(
     modelTransformer = VerboseOption.Added.class,
     name = "init",
@@ -36,7 +39,9 @@ import picocli.CommandLine.Option;
       "Write a commented starter spec for one GPU type: one pool of its usual AWS instance type"
           + " (GKE machine type, or bare-metal hosts), current software versions, and comments on"
           + " what to change.",
-      "The spec validates with no findings; an existing file is kept unless --force."
+      "The spec validates with no errors; validate warns at each placeholder address (a"
+          + " documentation range, RFC 5737) to replace with your own; an existing file is kept"
+          + " unless --force."
     })
 final class InitCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -107,7 +112,9 @@ final class InitCommand implements Callable<Integer> {
 
   /**
    * What init writes must validate without an error or a warning; only --name can make it fail.
-   * Info findings stay: they tell the user what the spec leaves to them (validate prints them).
+   * Info findings stay: they tell the user what the spec leaves to them (validate prints them), and
+   * so do the spec-documentation-address warnings at the placeholder addresses (RFC 5737) the user
+   * must replace.
    */
   private void check(String text, String clusterName) {
     Gpugen.Checked c =
@@ -115,7 +122,13 @@ final class InitCommand implements Callable<Integer> {
             .check(
                 "starter spec", text.getBytes(StandardCharsets.UTF_8), Optional.empty(), Set.of());
     List<Diagnostic> ds =
-        c.diagnostics().stream().filter(d -> d.severity().atLeast(Severity.WARNING)).toList();
+        c.diagnostics().stream()
+            .filter(d -> d.severity().atLeast(Severity.WARNING))
+            .filter(
+                d ->
+                    !(d.ruleId().equals(SpecDocumentationAddress.ID)
+                        && d.severity() == Severity.WARNING))
+            .toList();
     if (ds.isEmpty() && c.spec().isPresent()) {
       return;
     }

@@ -105,6 +105,7 @@ import dev.gpugen.lint.rules.sec.SecUnencryptedStorage;
 import dev.gpugen.lint.rules.sec.SecUnverifiedMirrorOverHttp;
 import dev.gpugen.lint.rules.spec.SpecCidrHostBits;
 import dev.gpugen.lint.rules.spec.SpecCloudLocation;
+import dev.gpugen.lint.rules.spec.SpecDocumentationAddress;
 import dev.gpugen.lint.rules.spec.SpecDuplicatePool;
 import dev.gpugen.lint.rules.spec.SpecLintSettings;
 import dev.gpugen.lint.rules.spec.SpecNetworkSource;
@@ -146,6 +147,7 @@ public final class Rules {
           new SpecCloudLocation(),
           new SpecNetworkSource(),
           new SpecCidrHostBits(),
+          new SpecDocumentationAddress(),
           new SpecSubnetOutsideVpc(),
           new CompatUnknown(),
           new AwsInstanceTypeInvalid(),

@@ -182,12 +182,15 @@ class CliTest {
     assertEquals(1, r.exit(), r.toString());
     JsonNode root = JSON.readTree(r.out());
     assertEquals(1, root.get("errors").asInt());
-    // The example is clean but for its quota infos (base and dev), so the one error is the other
-    // file's.
-    assertEquals(3, root.get("diagnostics").size(), r.out());
-    assertEquals("aws-vcpu-quota", root.get("diagnostics").get(0).get("rule").asText(), r.out());
+    // The example is clean but for the warning at its placeholder SSH range and its quota infos
+    // (base and dev), so the one error is the other file's.
+    assertEquals(4, root.get("diagnostics").size(), r.out());
+    assertEquals(1, root.get("warnings").asInt());
+    assertEquals(
+        "spec-documentation-address", root.get("diagnostics").get(0).get("rule").asText(), r.out());
     assertEquals("aws-vcpu-quota", root.get("diagnostics").get(1).get("rule").asText(), r.out());
-    JsonNode d = root.get("diagnostics").get(2);
+    assertEquals("aws-vcpu-quota", root.get("diagnostics").get(2).get("rule").asText(), r.out());
+    JsonNode d = root.get("diagnostics").get(3);
     assertEquals("spec-unknown-key", d.get("rule").asText());
     assertEquals(10, d.get("line").asInt());
     assertEquals(5, d.get("column").asInt());
@@ -199,9 +202,22 @@ class CliTest {
     String fires = "src/test/resources/diagnostics/sec-ssh-open-to-world/fires.yaml";
     assertEquals(0, Cli.run("validate", fires).exit(), "a warning alone passes");
     assertEquals(1, Cli.run("validate", "--fail-on", "warning", fires).exit());
+    // The case's other warning, at its placeholder range 203.0.113.0/24, still fails the run.
+    assertEquals(
+        1,
+        Cli.run("validate", "--fail-on", "warning", "--skip-rule", "sec-ssh-open-to-world", fires)
+            .exit());
     assertEquals(
         0,
-        Cli.run("validate", "--fail-on", "warning", "--skip-rule", "sec-ssh-open-to-world", fires)
+        Cli.run(
+                "validate",
+                "--fail-on",
+                "warning",
+                "--skip-rule",
+                "sec-ssh-open-to-world",
+                "--skip-rule",
+                "spec-documentation-address",
+                fires)
             .exit());
   }
 

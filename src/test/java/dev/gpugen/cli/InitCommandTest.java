@@ -22,12 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code gpugen init}: a starter spec per GPU that validates and renders with no findings. */
+/**
+ * {@code gpugen init}: a starter spec per GPU that validates with no errors (a warning at each
+ * placeholder address the user must replace) and renders.
+ */
 class InitCommandTest {
   @TempDir Path tmp;
 
   @TestFactory
-  Stream<DynamicTest> everyGpuStarterValidatesCleanlyAndRenders() {
+  Stream<DynamicTest> everyGpuStarterValidatesWithItsPlaceholderWarningAndRenders() {
     return Arrays.stream(StarterSpec.Gpu.values())
         .map(
             gpu ->
@@ -43,12 +46,15 @@ class InitCommandTest {
                           TestSpecs.gpugen()
                               .check(spec, spec.toString(), Optional.empty(), Set.of());
                       assertTrue(c.spec().isPresent(), c.diagnostics().toString());
-                      // What README says: no errors or warnings, and the one info an AWS
-                      // starter has, its vCPU quotas.
+                      // What README says: no errors, one warning at the placeholder the user
+                      // must replace (a documentation range), and the one info an AWS starter
+                      // has, its vCPU quotas.
                       assertEquals(
-                          java.util.List.of("aws-vcpu-quota"),
-                          c.diagnostics().stream().map(d -> d.ruleId()).toList(),
-                          "no errors or warnings; the quota info: " + c.diagnostics());
+                          java.util.List.of(
+                              "aws-vcpu-quota pools",
+                              "spec-documentation-address kubernetes.apiIngressCidrs[0]"),
+                          c.diagnostics().stream().map(d -> d.ruleId() + " " + d.path()).toList(),
+                          "the placeholder's warning and the quota info: " + c.diagnostics());
                       String text = Files.readString(spec);
                       assertTrue(text.contains("name: " + gpu + "-cluster"), text);
                       assertTrue(text.contains("# Written by `gpugen init --gpu " + gpu), text);
@@ -120,7 +126,7 @@ class InitCommandTest {
 
   /** Every GPU on gcp (L4 on a G2 machine type) and on static. */
   @TestFactory
-  Stream<DynamicTest> gcpAndStaticStartersValidateCleanlyAndRender() {
+  Stream<DynamicTest> gcpAndStaticStartersValidateWithTheirPlaceholderWarningsAndRender() {
     return Stream.of("gcp", "static")
         .flatMap(
             provider ->
@@ -146,11 +152,21 @@ class InitCommandTest {
                                           .check(spec, spec.toString(), Optional.empty(), Set.of());
                                   assertTrue(c.spec().isPresent(), c.diagnostics().toString());
                                   // Infos stay (an InfiniBand starter learns that pods need
-                                  // an RDMA device plugin); nothing worse.
+                                  // an RDMA device plugin); the only warnings are the
+                                  // placeholders the user must replace, no errors.
                                   assertEquals(
-                                      java.util.List.of(),
+                                      provider.equals("gcp")
+                                          ? java.util.List.of(
+                                              "spec-documentation-address"
+                                                  + " cloud.gke.authorizedNetworks[0]")
+                                          : java.util.List.of(
+                                              "spec-documentation-address"
+                                                  + " pools[0].hosts[0].address",
+                                              "spec-documentation-address"
+                                                  + " pools[0].hosts[1].address"),
                                       c.diagnostics().stream()
                                           .filter(d -> d.severity().atLeast(Severity.WARNING))
+                                          .map(d -> d.ruleId() + " " + d.path())
                                           .toList());
                                   assertEquals(
                                       provider, c.spec().get().cloud().provider().spelling());

@@ -19,7 +19,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** Every example spec, and each of its environments, lints without an error or a warning. */
+/**
+ * Every example spec, and each of its environments, lints without an error or a warning other than
+ * the one at a placeholder address.
+ */
 class ExamplesLintTest {
   @TestFactory
   Stream<DynamicTest> examplesAreClean() throws IOException {
@@ -47,9 +50,20 @@ class ExamplesLintTest {
     return c;
   }
 
+  /**
+   * The examples' office and VPN ranges are RFC 5737 placeholders on purpose (no real range belongs
+   * in an example), and spec-documentation-address warns at each so that a copied example is not
+   * applied as it is; every other warning or error fails.
+   */
   private static void assertClean(Gpugen.Checked c) {
     List<Diagnostic> bad =
-        c.diagnostics().stream().filter(d -> d.severity().atLeast(Severity.WARNING)).toList();
+        c.diagnostics().stream()
+            .filter(d -> d.severity().atLeast(Severity.WARNING))
+            .filter(
+                d ->
+                    !(d.ruleId().equals("spec-documentation-address")
+                        && d.severity() == Severity.WARNING))
+            .toList();
     assertEquals(List.of(), bad, c.label());
   }
 }
