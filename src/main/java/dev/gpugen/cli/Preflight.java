@@ -36,7 +36,8 @@ final class Preflight {
   private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(60);
 
   /**
-   * The interpreter {@code ansible --version} names: {@code python version = 3.11.2 (...) (PATH)}.
+   * The interpreter {@code ansible-playbook --version} names: {@code python version = 3.11.2 (...)
+   * (PATH)}.
    */
   private static final Pattern ANSIBLE_PYTHON =
       Pattern.compile("(?m)^\\s*python version = .*\\((/[^()]+)\\)\\s*$");
@@ -84,11 +85,17 @@ final class Preflight {
         problems.add(name + " is not on PATH (" + Deploy.INSTALL.get(name) + ")");
       }
     }
-    if (up && tools.containsKey("ansible")) {
-      Outcome version = run(tools.get("ansible"), context, "--version");
-      ansibleCore(version.out()).ifPresent(problems::add);
-      if (plan.aws() && plan.ssmConnection() && !plan.pullMode()) {
-        boto3(version, context).ifPresent(problems::add);
+    if (up) {
+      // Every up runs ansible-playbook (plays 00-05); its banner (or ansible's, the same) names
+      // ansible-core and the Python that runs it.
+      String banner =
+          Optional.ofNullable(tools.get("ansible-playbook"))
+              .or(() -> Optional.ofNullable(tools.get("ansible")))
+              .map(tool -> run(tool, context, "--version").out())
+              .orElse("");
+      ansibleCore(banner).ifPresent(problems::add);
+      if (plan.aws() && plan.ssmConnection() && !plan.pullMode() && tools.containsKey("ansible")) {
+        boto3(banner, context).ifPresent(problems::add);
       }
     }
     if (up && NextSteps.privateEndpoint(plan.spec())) {
@@ -183,23 +190,27 @@ final class Preflight {
             + " ansible-core)");
   }
 
-  /** ansible --version's first line: "ansible [core 2.14.18]", or "ansible 2.9.27" before 2.10. */
+  /**
+   * The banner's first line, "ansible-playbook [core 2.14.18]" (ansible's reads "ansible [core
+   * ..."), or "ansible-playbook 2.9.27" before ansible-core.
+   */
   private static final Pattern ANSIBLE_CORE =
-      Pattern.compile("(?m)^ansible (?:\\[core )?(\\d{1,3})\\.(\\d{1,3})\\b");
+      Pattern.compile("(?m)^ansible(?:-playbook)? (?:\\[core )?(\\d{1,3})\\.(\\d{1,3})\\b");
 
   private static final int MIN_ANSIBLE_MINOR = 14;
 
   /**
    * boto3 and botocore in the Python that runs Ansible: the aws_ssm connection imports them there.
-   * The interpreter is the one {@code ansible --version} names.
+   * The interpreter is the one {@code ansible-playbook --version} names.
    */
-  private static Optional<String> boto3(Outcome version, Deploy.Context context) {
-    Matcher m = ANSIBLE_PYTHON.matcher(version.out());
+  private static Optional<String> boto3(String banner, Deploy.Context context) {
+    Matcher m = ANSIBLE_PYTHON.matcher(banner);
     Optional<Path> python =
         m.find() ? Optional.of(Path.of(m.group(1))) : Deploy.onPath("python3", context);
     if (python.isEmpty()) {
       return Optional.of(
-          "cannot tell which Python runs Ansible (ansible --version names none, and python3 is"
+          "cannot tell which Python runs Ansible (ansible-playbook --version names none, and"
+              + " python3 is"
               + " not on PATH) to check boto3, which the SSM connection needs");
     }
     Outcome imported = run(python.get(), context, "-c", "import boto3, botocore");

@@ -57,6 +57,18 @@ class LauncherTest {
     assertEquals(3, r.exitCode(), r.output());
     assertEquals(
         "gpugen: GPUGEN_JAR=" + tmp + "/none?]2;PWNED??[31mRED??.jar: no such file\n", r.output());
+    // Backslash escapes as text, which dash's echo would turn into ESC and BEL: shown as written.
+    String escapes = tmp + "/x\\033]2;PWNED\\007.jar";
+    RealTools.Result text =
+        RealTools.run(
+            tmp,
+            Duration.ofSeconds(30),
+            Map.of("PATH", "/usr/bin:/bin", "GPUGEN_JAR", escapes),
+            "/bin/sh",
+            RealTools.repoRoot().resolve("gpugen").toString(),
+            "--version");
+    assertEquals(3, text.exitCode(), text.output());
+    assertEquals("gpugen: GPUGEN_JAR=" + escapes + ": no such file\n", text.output());
   }
 
   /**

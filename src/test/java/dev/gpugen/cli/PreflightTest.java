@@ -10,13 +10,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The ansible-core check of gpugen up's pre-flight, over the banners {@code ansible --version}
- * prints: ansible-core's "ansible [core X.Y.Z]" (2.11 on) and Ansible's "ansible X.Y.Z" before.
+ * prints: ansible-core's "ansible-playbook [core X.Y.Z]" (2.11 on; ansible's own reads "ansible
+ * [core ..."), and "ansible-playbook X.Y.Z" before.
  */
 class PreflightTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
         "ansible [core 2.14.18]\n  config file = None\n",
+        "ansible-playbook [core 2.14.18]\n  config file = None\n",
         "ansible [core 2.16.3]\n",
         "ansible [core 2.20.0]\n",
         "ansible [core 3.0.0]\n",
@@ -28,10 +30,16 @@ class PreflightTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"ansible [core 2.13.13]\n", "ansible [core 2.11.12]\n", "ansible 2.9.27\n"})
+      strings = {
+        "ansible [core 2.13.13]\n",
+        "ansible-playbook [core 2.13.13]\n",
+        "ansible [core 2.11.12]\n",
+        "ansible 2.9.27\n",
+        "ansible-playbook 2.9.27\n"
+      })
   void anAnsibleOlderThanTheRolesNeedIsAProblemBeforeAnythingRuns(String banner) {
     String problem = Preflight.ansibleCore(banner).orElseThrow();
-    String version = banner.replaceAll("^ansible (\\[core )?(\\d+\\.\\d+).*\\n$", "$2");
+    String version = banner.replaceAll("^ansible(-playbook)? (\\[core )?(\\d+\\.\\d+).*\\n$", "$3");
     assertTrue(problem.startsWith("ansible-core " + version + " is older than 2.14"), problem);
   }
 
@@ -39,6 +47,6 @@ class PreflightTest {
   void theBannerIsTheLineThatStartsWithAnsible() {
     assertEquals(
         Optional.empty(),
-        Preflight.ansibleCore("ansible [core 2.14.18]\n  ansible 2.9 compatibility notes\n"));
+        Preflight.ansibleCore("  ansible 2.9 compatibility notes\nansible [core 2.14.18]\n"));
   }
 }

@@ -71,7 +71,7 @@ class UpDownCommandTest {
   /**
    * One script for every tool: logs "tool|cwd|args" (and "|KUBECONFIG=..." when set), fails with
    * FAKE_FAIL=<tool>:<word>:<code> (a space-separated list), answers aws's checks with JSON (the
-   * quota's value from FAKE_QUOTA), ansible --version with the Python it runs on (and the core
+   * quota's value from FAKE_QUOTA), ansible-playbook --version with the Python it runs on (and the core
    * version FAKE_ANSIBLE_CORE), and
    * wait_for_connection with a SUCCESS line for each host of STAND_IN_HOSTS.
    */
@@ -101,8 +101,8 @@ class UpDownCommandTest {
           printf '        "QuotaCode": "%s",\\n        "Value": %s,\\n' "$code" "${FAKE_QUOTA:-100000.0}"
           printf '        "Unit": "None",\\n        "Adjustable": true\\n    }\\n}\\n'
           exit 0;;
-        "ansible --version "*)
-          echo "ansible [core ${FAKE_ANSIBLE_CORE:-2.14.18}]"
+        "ansible --version "*|"ansible-playbook --version "*)
+          echo "$tool [core ${FAKE_ANSIBLE_CORE:-2.14.18}]"
           echo "  python version = 3.11.2 (main, Mar 13 2023, 12:18:29) [GCC 12.2.0] ($(dirname "$0")/python3)"
           exit 0;;
       esac
@@ -223,7 +223,7 @@ class UpDownCommandTest {
   private List<String> checks() {
     String cwd = Path.of("").toAbsolutePath().toString();
     return List.of(
-        "ansible|" + cwd + "|--version",
+        "ansible-playbook|" + cwd + "|--version",
         "python3|" + cwd + "|-c import boto3, botocore",
         "aws|" + cwd + "|sts get-caller-identity --region us-east-1 --output json",
         "aws|"
@@ -401,6 +401,7 @@ class UpDownCommandTest {
     String kubeconfig = out.resolve("ansible/.state/kubeconfig").toString();
     assertEquals(
         List.of(
+            "ansible-playbook|" + cwd + "|--version",
             "gcloud|" + cwd + "|auth print-access-token --quiet",
             "gcloud|" + cwd + "|auth application-default print-access-token --quiet",
             "ansible-galaxy|" + ansible + "|collection install -r requirements.yml",
