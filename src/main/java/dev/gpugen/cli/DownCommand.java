@@ -108,10 +108,8 @@ final class DownCommand implements Callable<Integer>, SpecOptions.Holder {
     if (!targets.isEmpty()) {
       err.println(
           "gpugen down: storage.retain keeps the FSx file system and the checkpoint bucket, and"
-              + " the network they live in; the nodes and the rest are destroyed. What is kept"
-              + " still bills (FSx for Lustre by its provisioned capacity, S3 by what it"
-              + " stores): destroy it with storage.retain: false and gpugen down, once the data"
-              + " is saved elsewhere");
+              + " the network they live in; the nodes are destroyed. What is kept still bills"
+              + " (FSx for Lustre by its provisioned capacity, S3 by what it stores)");
       err.flush();
     }
     List<Deploy.Step> steps = Deploy.down(folder, autoApprove, targets);
@@ -121,8 +119,9 @@ final class DownCommand implements Callable<Integer>, SpecOptions.Holder {
       err.println(
           targets.isEmpty()
               ? "gpugen down: done"
-              : "gpugen down: done; the retained data and its network remain. To delete them:"
-                  + " storage.retain: false, gpugen render, terraform apply, gpugen down");
+              : "gpugen down: done; the retained data and its network remain, and still bill."
+                  + " To delete them once the data is saved elsewhere: storage.retain: false,"
+                  + " gpugen render, terraform apply, gpugen down");
       err.flush();
     }
     return code;

@@ -796,6 +796,12 @@ class UpDownCommandTest {
                 + " -target=aws_vpc_endpoint.interface -auto-approve"),
         calls());
     assertTrue(down.err().contains("storage.retain: false"), down.toString());
+    // What stays says that it bills, and the way to delete it re-renders and applies first (the
+    // render's prevent_destroy and the bucket's force_destroy change only through an apply).
+    assertTrue(down.err().contains("What is kept still bills"), down.toString());
+    assertTrue(
+        down.err().contains("storage.retain: false, gpugen render, terraform apply, gpugen down"),
+        down.toString());
 
     Files.delete(log);
     Files.writeString(
