@@ -111,7 +111,9 @@ final class Deploy {
     String shown() {
       StringBuilder b = new StringBuilder();
       if (!dir.equals(Path.of("."))) {
-        b.append("(").append(ShellCommand.of("cd", dir.toString())).append(" && ");
+        b.append("(")
+            .append(ShellCommand.of("cd", ShellCommand.path(dir.toString())))
+            .append(" && ");
       }
       // An assignment word: the name is gpugen's own, the value is quoted like any word.
       new TreeMap<>(env)

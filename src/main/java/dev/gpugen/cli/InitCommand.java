@@ -103,9 +103,9 @@ final class InitCommand implements Callable<Integer> {
             + " on "
             + provider
             + "); next: "
-            + ShellCommand.of("gpugen", "validate", file.toString())
+            + ShellCommand.of("gpugen", "validate", ShellCommand.path(file.toString()))
             + " && "
-            + ShellCommand.of("gpugen", "render", file.toString()));
+            + ShellCommand.of("gpugen", "render", ShellCommand.path(file.toString())));
     out.flush();
     return ExitCodes.OK;
   }

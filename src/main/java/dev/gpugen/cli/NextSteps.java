@@ -45,14 +45,11 @@ final class NextSteps {
             : "";
     String tf = folder.resolve("terraform").toString();
     String ansible = folder.resolve("ansible").toString();
-    // A spec path that starts with "-" would be read as an option.
-    String specArg = how.spec().toString();
     List<String> up =
-        new ArrayList<>(
-            List.of("gpugen", "up", specArg.startsWith("-") ? "./" + specArg : specArg));
+        new ArrayList<>(List.of("gpugen", "up", ShellCommand.path(how.spec().toString())));
     s.selectedEnvironment().ifPresent(e -> up.addAll(List.of("--env", e)));
     // The same folder as this render: without -o, gpugen up would render into the default one.
-    how.output().ifPresent(o -> up.addAll(List.of("-o", o.toString())));
+    how.output().ifPresent(o -> up.addAll(List.of("-o", ShellCommand.path(o.toString()))));
     // Every command below is for pasting: its words are quoted for the shell.
     String init = ShellCommand.of("terraform", "-chdir=" + tf, "init");
     String apply = ShellCommand.of("terraform", "-chdir=" + tf, "apply");
@@ -156,7 +153,7 @@ final class NextSteps {
    * {@code command} run in the ansible folder, in a subshell: the user's folder stays as it was.
    */
   private static String inAnsible(String ansible, String command) {
-    return "(" + ShellCommand.of("cd", ansible) + " && " + command + ")";
+    return "(" + ShellCommand.of("cd", ShellCommand.path(ansible)) + " && " + command + ")";
   }
 
   /** EKS with only the private endpoint: the API answers inside the VPC only. */

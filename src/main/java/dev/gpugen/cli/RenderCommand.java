@@ -314,13 +314,14 @@ final class RenderCommand implements Callable<Integer> {
 
   /** The render that brings {@code file}'s folder up to date, as words of a command. */
   private List<String> renderCommand(Path file, ClusterSpec cluster) {
-    List<String> words = new ArrayList<>(List.of("gpugen", "render", file.toString()));
+    List<String> words =
+        new ArrayList<>(List.of("gpugen", "render", ShellCommand.path(file.toString())));
     if (output != null) {
-      words.addAll(List.of("-o", output.toString()));
+      words.addAll(List.of("-o", ShellCommand.path(output.toString())));
     }
     cluster.selectedEnvironment().ifPresent(e -> words.addAll(List.of("--env", e)));
     if (templates != null) {
-      words.addAll(List.of("--templates", templates.toString()));
+      words.addAll(List.of("--templates", ShellCommand.path(templates.toString())));
     }
     return words;
   }

@@ -37,6 +37,14 @@ public final class ShellCommand {
   }
 
   /**
+   * A relative path as a command's operand: one that starts with "-" gets "./" first, so that the
+   * command (cd, gpugen, its -o) reads it as a path and not as an option.
+   */
+  public static String path(String p) {
+    return p.startsWith("-") ? "./" + p : p;
+  }
+
+  /**
    * {@code s} as one shell word. A plain word stays as it is; other text goes in single quotes (a
    * {@code '} as {@code '\''}); from the first character that must not reach a terminal raw, the
    * rest is {@code "$(printf 'FORMAT')"} with that character as octal escapes of its UTF-8 bytes.

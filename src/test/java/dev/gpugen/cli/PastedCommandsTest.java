@@ -285,7 +285,10 @@ class PastedCommandsTest {
     assertPrintable(up.err());
     List<String> upSteps = steps(up.err(), "gpugen up");
     assertEquals(2, upSteps.size(), up.err());
-    List<Call> ran = calls(ranLog);
+    // The pre-flight's version check first, then the steps.
+    List<Call> all = calls(ranLog);
+    assertEquals(List.of("--version"), all.get(0).args(), all.toString());
+    List<Call> ran = all.subList(1, all.size());
     assertEquals(2, ran.size());
     assertEquals(out.resolve("ansible").toString(), ran.get(0).cwd());
     assertEquals(ran, paste(shell, upSteps));

@@ -9,6 +9,7 @@ import dev.gpugen.TestSpecs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,7 +83,10 @@ class RenderNextStepsTest {
         r.out());
   }
 
-  /** A spec whose path starts with "-" is offered as ./-name, so that up reads it as the spec. */
+  /**
+   * A spec or folder whose path starts with "-" is offered as ./-name, so that up and cd read it as
+   * a path.
+   */
   @Test
   void aSpecNamedLikeAnOptionIsOfferedAsAPath() throws Exception {
     String steps =
@@ -90,10 +94,13 @@ class RenderNextStepsTest {
             TestSpecs.plan(
                 TestSpecs.parse(
                     Files.readString(Path.of("examples/static-baremetal/cluster.yaml")))),
-            NextSteps.Invocation.of(Path.of("--templates=x.yaml")),
-            Path.of("out"),
+            new NextSteps.Invocation(
+                Path.of("--templates=x.yaml"), Optional.of(Path.of("-out")), false),
+            Path.of("-out"),
             false);
-    assertTrue(steps.contains("Or: gpugen up ./--templates=x.yaml\n"), steps);
+    assertTrue(steps.contains("Or: gpugen up ./--templates=x.yaml -o ./-out\n"), steps);
+    // cd would read a folder that starts with "-" as an option, too.
+    assertTrue(steps.contains("(cd ./-out/ansible && ansible-playbook site.yml)"), steps);
   }
 
   /** A spec without a private EKS endpoint gets no such line. */
