@@ -207,6 +207,28 @@ public final class InventoryBuilder {
     }
 
     hostnames(config, clean, members.keySet());
+    // A tag named like one of gpugen's groups never names a host (usableHostname); said, since the
+    // host is then found under another name (host_vars/, -l, known_hosts).
+    for (Clean c : clean) {
+      for (HostnameSource source : config.hostnames()) {
+        Optional<String> value = source.tagKey().flatMap(c.host::tag);
+        Optional<String> family =
+            value.filter(Formats::hostname).flatMap(v -> ownGroupName(v.toLowerCase(Locale.ROOT)));
+        if (family.isPresent()) {
+          warnings.add(
+              "named "
+                  + c.host.instanceId()
+                  + (c.hostname.equals(c.host.instanceId()) ? "" : " " + show(c.hostname))
+                  + ", not by its tag "
+                  + show(source.tagKey().get())
+                  + " "
+                  + show(value.get())
+                  + ": that is named like gpugen's group "
+                  + family.get()
+                  + ", which a play's hosts: would select in its place");
+        }
+      }
+    }
 
     SortedMap<String, List<String>> groups = new TreeMap<>();
     for (Map.Entry<String, List<Clean>> group : members.entrySet()) {
@@ -343,10 +365,10 @@ public final class InventoryBuilder {
   }
 
   /**
-   * Whether {@code lower} is, or may become while a play runs, one of gpugen's groups. A host of a
-   * group's name is what a play's {@code hosts:} pattern matches (Ansible warns "Found both group
-   * and host with same name" and takes the host), so an EC2 Name tag of kubeadm_leader would run
-   * kubeadm init on a GPU worker even where no such group is listed yet.
+   * The group of gpugen's that {@code lower} is named like (the group, or its family as {@code
+   * prefix*}), if any: one that is, or may become while a play runs, a group. Where the group does
+   * not exist (yet), a play's {@code hosts:} pattern matches the host of that name instead, so an
+   * EC2 Name tag of kubeadm_leader could run kubeadm init on a GPU worker.
    */
   private static Optional<String> ownGroupName(String lower) {
     if (OWN_GROUPS.contains(lower)) {

@@ -93,11 +93,14 @@ class InventoryCommandTest {
     Run run = list();
     assertEquals(0, run.code(), run.err());
     StandIns.assertGolden(StandIns.SMALL_FLEET_LIST, run.out());
-    // The one warning: the hostile Name tag.
+    // The two warnings: the hostile Name tag, and the Name tag of a group's name.
     assertEquals(
         List.of(
             "gpugen inventory: warning: dropped the tag Name of i-0a000000000000004: it contains a"
-                + " Jinja2 delimiter ({{, {% or {#)"),
+                + " Jinja2 delimiter ({{, {% or {#)",
+            "gpugen inventory: warning: named i-0a000000000000007, not by its tag \"Name\""
+                + " \"spot\": that is named like gpugen's group spot, which a play's hosts: would"
+                + " select in its place"),
         run.err().lines().toList());
   }
 
@@ -282,7 +285,7 @@ class InventoryCommandTest {
     Files.writeString(tmp.resolve("a-file"), "x");
     Run run = list("GPUGEN_CACHE_DIR", tmp.resolve("a-file").resolve("cache").toString());
     assertEquals(0, run.code(), run.err());
-    assertEquals(1, run.err().lines().count(), "only the hostile-tag warning: " + run.err());
+    assertEquals(2, run.err().lines().count(), "only the two tag warnings: " + run.err());
   }
 
   @Test

@@ -185,9 +185,18 @@ class InventoryBuilderTest {
     List<HostFacts> fleet = new ArrayList<>(smallFleet());
     fleet.add(
         StandIns.facts(Instance.of("i-0c00000000000000b", "p5.48xlarge", "us-east-1a", tags)));
-    Inventory inventory = InventoryBuilder.build(smallFleetConfig(), fleet).inventory();
+    InventoryBuilder.Result result = InventoryBuilder.build(smallFleetConfig(), fleet);
+    Inventory inventory = result.inventory();
     assertTrue(inventory.hostvars().containsKey("i-0c00000000000000b"), inventory::toString);
     assertFalse(inventory.hostvars().containsKey(name), inventory::toString);
+    // Said, since the host is found under another name than its tag's.
+    assertTrue(
+        result.warnings().stream()
+            .anyMatch(
+                w ->
+                    w.startsWith("named i-0c00000000000000b, not by its tag \"Name\" \"" + name)
+                        && w.contains("named like gpugen's group")),
+        result.warnings()::toString);
     assertTrue(
         inventory.groups().getOrDefault(InventoryBuilder.CONTROL_PLANE, List.of()).isEmpty());
   }
@@ -261,8 +270,10 @@ class InventoryBuilderTest {
     assertFalse(json.contains("lookup"), json);
     assertTrue(result.inventory().hostvars().containsKey("i-0a000000000000004"));
     assertFalse(result.inventory().varsOf("i-0a000000000000004").containsKey("gpugen_name"));
-    assertEquals(1, result.warnings().size(), result.warnings().toString());
+    // Its warning, and the one of the host whose Name tag is "spot" (a group of gpugen's).
+    assertEquals(2, result.warnings().size(), result.warnings().toString());
     assertTrue(result.warnings().get(0).contains("i-0a000000000000004"));
+    assertTrue(result.warnings().get(1).startsWith("named i-0a000000000000007, not by its tag"));
   }
 
   @Test
