@@ -155,8 +155,8 @@ public record Fleet(List<Pool> pools, List<String> runTimes, SortedMap<String, I
     List<Double> s = new ArrayList<>(values);
     s.sort(null);
     int n = s.size();
-    // Halved before adding: the same double as (a + b) / 2 (halving is exact), without its
-    // overflow to Infinity for figures near Double.MAX_VALUE.
+    // Halved before adding: for normal doubles the same as (a + b) / 2 (halving them is exact),
+    // without its overflow to Infinity for figures near Double.MAX_VALUE.
     return OptionalDouble.of(s.get((n - 1) / 2) / 2 + s.get(n / 2) / 2);
   }
 
