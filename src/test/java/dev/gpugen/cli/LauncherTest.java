@@ -46,29 +46,26 @@ class LauncherTest {
   @Test
   void aMissingGpugenJarIsNamedWithoutItsEscapeSequences() throws Exception {
     String hostile = tmp + "/none\u001b]2;PWNED\u0007\u001b[31mRED\u009b.jar";
-    RealTools.Result r =
-        RealTools.run(
-            tmp,
-            Duration.ofSeconds(30),
-            Map.of("PATH", "/usr/bin:/bin", "GPUGEN_JAR", hostile),
-            "/bin/sh",
-            RealTools.repoRoot().resolve("gpugen").toString(),
-            "--version");
+    RealTools.Result r = versionWithJar(hostile);
     assertEquals(3, r.exitCode(), r.output());
     assertEquals(
         "gpugen: GPUGEN_JAR=" + tmp + "/none?]2;PWNED??[31mRED??.jar: no such file\n", r.output());
     // Backslash escapes as text, which dash's echo would turn into ESC and BEL: shown as written.
     String escapes = tmp + "/x\\033]2;PWNED\\007.jar";
-    RealTools.Result text =
-        RealTools.run(
-            tmp,
-            Duration.ofSeconds(30),
-            Map.of("PATH", "/usr/bin:/bin", "GPUGEN_JAR", escapes),
-            "/bin/sh",
-            RealTools.repoRoot().resolve("gpugen").toString(),
-            "--version");
+    RealTools.Result text = versionWithJar(escapes);
     assertEquals(3, text.exitCode(), text.output());
     assertEquals("gpugen: GPUGEN_JAR=" + escapes + ": no such file\n", text.output());
+  }
+
+  /** {@code gpugen --version} through the launcher with GPUGEN_JAR set to {@code jar}. */
+  private RealTools.Result versionWithJar(String jar) throws Exception {
+    return RealTools.run(
+        tmp,
+        Duration.ofSeconds(30),
+        Map.of("PATH", "/usr/bin:/bin", "GPUGEN_JAR", jar),
+        "/bin/sh",
+        RealTools.repoRoot().resolve("gpugen").toString(),
+        "--version");
   }
 
   /**

@@ -25,7 +25,7 @@ public final class SpecDocumentationAddress extends Rule {
       List.of(
           Cidr.parse("192.0.2.0/24"), Cidr.parse("198.51.100.0/24"), Cidr.parse("203.0.113.0/24"));
 
-  /** An IPv4 address as the reader accepts it (octets already range-checked there). */
+  /** A dotted quad (the reader range-checks the octets of host and CIDR fields, not a URL's). */
   private static final Pattern DOTTED_QUAD = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
   private static final String API_FIX =
