@@ -191,6 +191,11 @@ public final class InventoryCache {
    * through the hash, and no network call is needed, so a hit stays fast.
    */
   public static String key(InventoryConfig config, Map<String, String> env) {
+    return key(config, env, Profiles.read(env));
+  }
+
+  /** {@link #key(InventoryConfig, Map)} with the profile files already read. */
+  static String key(InventoryConfig config, Map<String, String> env, Profiles profiles) {
     try {
       byte[] canonical =
           Json.bytes(
@@ -252,11 +257,8 @@ public final class InventoryCache {
                 for (String name : IDENTITY_ENV) {
                   json.writeStringField(name, env.get(name));
                 }
-                json.writeStringField(
-                    "config", profileFile(env, PROFILE_CONFIG[0], PROFILE_CONFIG[1]));
-                json.writeStringField(
-                    "credentials",
-                    profileFile(env, PROFILE_CREDENTIALS[0], PROFILE_CREDENTIALS[1]));
+                json.writeStringField("config", profiles.config());
+                json.writeStringField("credentials", profiles.credentials());
                 json.writeEndObject();
               });
       return Sha256.hex(canonical);
@@ -265,41 +267,34 @@ public final class InventoryCache {
     }
   }
 
-  /** The SHA-256 of an AWS profile file, or why there is none. */
-  private static String profileFile(Map<String, String> env, String variable, String name) {
-    try {
-      return Sha256.hex(readProfile(env, variable, name));
-    } catch (NoSuchFileException e) {
-      return "absent";
-    } catch (IOException e) {
-      // Never a key in use: uncacheable turns the cache off for such a file.
-      return "unreadable";
-    }
-  }
-
   /**
-   * Why the AWS profile files cannot key the cache, if they cannot: one is there but cannot be read
-   * whole as a regular file (AWS_CONFIG_FILE=/dev/null, a folder, a FIFO), so its profiles could
-   * change without the key changing. The cache is then off: no run is served from it, and none
-   * writes one.
+   * The AWS config and credentials files as the key sees them: each one's SHA-256, or "absent", or
+   * "unreadable"; and why the files cannot key the cache, if they cannot: one is there but cannot
+   * be read whole as a regular file (AWS_CONFIG_FILE=/dev/null, a folder, a FIFO), so its profiles
+   * could change without the key changing. The cache is then off: no run is served from it, and
+   * none writes one.
    */
-  public static Optional<String> uncacheable(Map<String, String> env) {
-    for (String[] file : List.of(PROFILE_CONFIG, PROFILE_CREDENTIALS)) {
+  record Profiles(String config, String credentials, Optional<String> unreadable) {
+    /** Reads each file once. */
+    static Profiles read(Map<String, String> env) {
+      List<String> problems = new ArrayList<>();
+      String config = digest(env, "AWS_CONFIG_FILE", "config", problems);
+      String credentials = digest(env, "AWS_SHARED_CREDENTIALS_FILE", "credentials", problems);
+      return new Profiles(config, credentials, problems.stream().findFirst());
+    }
+
+    private static String digest(
+        Map<String, String> env, String variable, String name, List<String> problems) {
       try {
-        readProfile(env, file[0], file[1]);
+        return Sha256.hex(readProfile(env, variable, name));
       } catch (NoSuchFileException e) {
-        // Absent is a state of its own, keyed as "absent".
+        return "absent";
       } catch (IOException e) {
-        return Optional.of(e.getMessage());
+        problems.add(e.getMessage());
+        return "unreadable";
       }
     }
-    return Optional.empty();
   }
-
-  private static final String[] PROFILE_CONFIG = {"AWS_CONFIG_FILE", "config"};
-  private static final String[] PROFILE_CREDENTIALS = {
-    "AWS_SHARED_CREDENTIALS_FILE", "credentials"
-  };
 
   private static byte[] readProfile(Map<String, String> env, String variable, String name)
       throws IOException {

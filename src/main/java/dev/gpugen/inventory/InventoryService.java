@@ -88,12 +88,17 @@ public final class InventoryService {
   public Output list(boolean refreshCache) throws Failure {
     List<String> warnings = new ArrayList<>();
     Optional<InventoryCache> cache = Optional.empty();
-    Optional<String> uncacheable =
-        config.cacheTtlSeconds() > 0 ? InventoryCache.uncacheable(env) : Optional.empty();
+    // The profile files are read once: for whether they can key the cache, and for the key.
+    Optional<InventoryCache.Profiles> profiles =
+        config.cacheTtlSeconds() > 0
+            ? Optional.of(InventoryCache.Profiles.read(env))
+            : Optional.empty();
+    Optional<String> uncacheable = profiles.flatMap(InventoryCache.Profiles::unreadable);
     uncacheable.ifPresent(why -> verbose.accept("cache off: " + why));
-    if (config.cacheTtlSeconds() > 0 && uncacheable.isEmpty()) {
+    if (profiles.isPresent() && uncacheable.isEmpty()) {
       InventoryCache c =
-          new InventoryCache(config.cacheDir(), InventoryCache.key(config, env), clock);
+          new InventoryCache(
+              config.cacheDir(), InventoryCache.key(config, env, profiles.get()), clock);
       Optional<String> unsafe = c.unsafeFolder();
       if (unsafe.isPresent()) {
         // Said on every run: another user may be planting inventories for this one to run.
